@@ -1,0 +1,30 @@
+//===- TileDialect.h - tile dialect -----------------------------*- C++ -*-===//
+#ifndef TILEGYM_DIALECT_TILE_IR_TILEDIALECT_H
+#define TILEGYM_DIALECT_TILE_IR_TILEDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tilegym/Dialect/Tile/IR/TileOpsDialect.h.inc"
+#include "tilegym/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilegym/Dialect/Tile/IR/TileOpsTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "tilegym/Dialect/Tile/IR/TileOps.h.inc"
+
+namespace tilegym::tile {
+/// Attribute names the frontend puts on kernel functions.
+constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
+constexpr llvm::StringLiteral kGridFnAttr = "tile.grid";
+constexpr llvm::StringLiteral kNumWarpsAttr = "tile.num_warps";
+} // namespace tilegym::tile
+
+#endif

@@ -1,0 +1,326 @@
+//===- TileOps.td - tile dialect operations ----------------*- tablegen -*-===//
+#ifndef TILEGYM_TILE_OPS_TD
+#define TILEGYM_TILE_OPS_TD
+
+include "tilegym/Dialect/Tile/IR/TileBase.td"
+include "tilegym/Dialect/Tile/IR/TileTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Grid and view queries
+//===----------------------------------------------------------------------===//
+
+def Tile_BlockIdOp : Tile_Op<"block_id", [Pure]> {
+  let summary = "index of the running block along a grid axis";
+  let description = [{
+    Returns the index of the block that runs this kernel instance along grid
+    axis `axis` (0, 1 or 2).
+
+    ```mlir
+    %row = tile.block_id 0
+    ```
+  }];
+  let arguments = (ins I64Attr:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$axis attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_NumBlocksOp : Tile_Op<"num_blocks", [Pure]> {
+  let summary = "number of blocks of the launch grid along an axis";
+  let description = [{
+    ```mlir
+    %n = tile.num_blocks 1
+    ```
+  }];
+  let arguments = (ins I64Attr:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$axis attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_DimOp : Tile_Op<"dim", [Pure]> {
+  let summary = "size of a view along one dimension";
+  let description = [{
+    Folds to a constant when the size is static in the view type.
+
+    ```mlir
+    %n = tile.dim %x[1] : !tile.view<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, I64Attr:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$view `[` $axis `]` attr-dict `:` qualified(type($view))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_CdivOp : Tile_Op<"cdiv", [Pure, SameOperandsAndResultType]> {
+  let summary = "ceiling division of non-negative integers";
+  let description = [{
+    `ceil(lhs / rhs)` for `lhs >= 0`, `rhs > 0`: the number of tiles of size
+    `rhs` that cover `lhs` elements.
+
+    ```mlir
+    %tiles = tile.cdiv %n, %c128 : index
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[Index, I32]>:$lhs, AnyTypeOf<[Index, I32]>:$rhs);
+  let results = (outs AnyTypeOf<[Index, I32]>:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def Tile_NumTilesOp : Tile_Op<"num_tiles", [Pure]> {
+  let summary = "number of tiles of a given size covering a view dimension";
+  let description = [{
+    `cdiv(dim(view, axis), tile_size)`; folds when the dimension is static.
+
+    ```mlir
+    %n = tile.num_tiles %x[0] by 1024 : !tile.view<?xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, I64Attr:$axis, I64Attr:$tile_size);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    $view `[` $axis `]` `by` $tile_size attr-dict `:` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile construction
+//===----------------------------------------------------------------------===//
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure,
+    TypesMatchWith<"value type matches the tile's element type", "result",
+                   "value", "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "a tile with every element equal to a scalar";
+  let description = [{
+    Folds to a dense constant when the scalar is a constant.
+
+    ```mlir
+    %t = tile.splat %x : tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ElementType:$value);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$value attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "the 1-D tile 0, 1, ..., n-1";
+  let description = [{
+    ```mlir
+    %cols = tile.iota : tensor<128xi32>
+    ```
+  }];
+  let results = (outs Tile_IndexTile:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory access
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", []> {
+  let summary = "load the tile at a tile index of a view, padding the edges";
+  let description = [{
+    Loads the tile of the result's shape whose first element sits at element
+    offset `indices[d] * shape[d]` along each dimension `d`: `indices` count
+    tiles, not elements. Elements that fall outside the view read `padding`
+    (zero when absent), so edge tiles need no special code.
+
+    ```mlir
+    %t = tile.load %x[%row, %c0] {padding = 0xFF800000 : f32}
+        : !tile.view<?x?xf32> -> tensor<1x1024xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_ViewType, "", [MemRead]>:$view,
+                       Variadic<Index>:$indices,
+                       OptionalAttr<TypedAttrInterface>:$padding);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]` attr-dict `:` qualified(type($view)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", []> {
+  let summary = "store a tile at a tile index of a view, masking the edges";
+  let description = [{
+    Stores `value` at tile index `indices` (see `tile.load`). Elements that
+    fall outside the view are not written.
+
+    ```mlir
+    tile.store %t, %y[%row, %c0] : tensor<1x1024xf32>, !tile.view<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$value,
+                       Arg<Tile_ViewType, "", [MemWrite]>:$view,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $view `[` $indices `]` attr-dict `:` type($value) `,` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GatherOp : Tile_Op<"gather", [AttrSizedOperandSegments]> {
+  let summary = "load elements at per-element coordinates, under a mask";
+  let description = [{
+    Element `e` of the result is `view[indices[0][e], ..., indices[r-1][e]]`,
+    one `i32` coordinate tile per view dimension, all shaped like the result.
+    Where `mask` is false or a coordinate is out of bounds the element reads
+    `padding` (zero when absent) and memory is not touched.
+
+    ```mlir
+    %g = tile.gather %x[%rows, %cols] mask %m {padding = 0.0 : f32}
+        : !tile.view<?x?xf32>, [tensor<16x16xi32>, tensor<16x16xi32>], tensor<16x16xi1>
+        -> tensor<16x16xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_ViewType, "", [MemRead]>:$view,
+                       Variadic<Tile_IndexTile>:$indices,
+                       Optional<Tile_MaskTile>:$mask,
+                       OptionalAttr<TypedAttrInterface>:$padding);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]` (`mask` $mask^)? attr-dict `:` qualified(type($view))
+    `,` `[` type($indices) `]` (`,` type($mask)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScatterOp : Tile_Op<"scatter", [AttrSizedOperandSegments]> {
+  let summary = "store elements at per-element coordinates, under a mask";
+  let description = [{
+    Writes element `e` of `value` to `view[indices[0][e], ...]` where `mask`
+    is true and the coordinates are in bounds.
+
+    ```mlir
+    tile.scatter %v, %y[%idx] mask %m
+        : tensor<128xf32>, !tile.view<?xf32>, [tensor<128xi32>], tensor<128xi1>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$value,
+                       Arg<Tile_ViewType, "", [MemWrite]>:$view,
+                       Variadic<Tile_IndexTile>:$indices,
+                       Optional<Tile_MaskTile>:$mask);
+  let assemblyFormat = [{
+    $value `,` $view `[` $indices `]` (`mask` $mask^)? attr-dict `:` type($value) `,`
+    qualified(type($view)) `,` `[` type($indices) `]` (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "stretch dimensions of size 1";
+  let description = [{
+    Source and result have the same rank and element type; every source
+    dimension equals the result's or is 1.
+
+    ```mlir
+    %b = tile.broadcast %row : tensor<1x128xf32> -> tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "reinterpret a tile's elements, in row-major order, under a new shape";
+  let description = [{
+    ```mlir
+    %q = tile.reshape %t : tensor<1x1x64x128xbf16> -> tensor<64x128xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_PermuteOp : Tile_Op<"permute", [Pure]> {
+  let summary = "permute a tile's dimensions";
+  let description = [{
+    Result dimension `i` is source dimension `permutation[i]`.
+
+    ```mlir
+    %kt = tile.permute %k [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source, DenseI64ArrayAttr:$permutation);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $source $permutation attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and contractions
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "reduce a tile along one axis with sum, max or min";
+  let description = [{
+    With `keep_dims` the reduced axis stays with size 1 (the shape a
+    following broadcast against the source needs); without it the axis is
+    dropped. Float max/min propagate NaN.
+
+    ```mlir
+    %m = tile.reduce max %t {axis = 1 : i64, keep_dims}
+        : tensor<4x1024xf32> -> tensor<4x1xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_Tile:$source, I64Attr:$axis,
+                       UnitAttr:$keep_dims);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$kind $source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix product accumulated in f32: acc + lhs @ rhs";
+  let description = [{
+    `lhs` is `M x K`, `rhs` is `K x N`, `acc` and the result `M x N` f32.
+    Inputs are f16 or bf16 (multiplied exactly, summed in f32), or f32 with
+    `precision` `tf32` (inputs rounded to tf32, the tensor-core format) or
+    `ieee` (full f32).
+
+    ```mlir
+    %c = tile.dot %a, %b, %acc
+        : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+    %d = tile.dot %x, %y, %acc {precision = 1 : i32}
+        : tensor<64x32xf32>, tensor<32x64xf32>, tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$lhs, Tile_Tile:$rhs, Tile_Tile:$acc,
+                       DefaultValuedAttr<Tile_Precision,
+                                         "::tilegym::tile::Precision::TF32">:$precision);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TILEGYM_TILE_OPS_TD

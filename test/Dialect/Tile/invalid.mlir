@@ -1,0 +1,341 @@
+// RUN: tilegym-opt %s --split-input-file --verify-diagnostics
+
+func.func @block_id_axis() {
+  // expected-error @+1 {{'tile.block_id' op grid axis must be 0, 1 or 2, got 3}}
+  %0 = tile.block_id 3
+  return
+}
+
+// -----
+
+func.func @num_blocks_axis() {
+  // expected-error @+1 {{'tile.num_blocks' op grid axis must be 0, 1 or 2, got -1}}
+  %0 = tile.num_blocks -1
+  return
+}
+
+// -----
+
+func.func @dim_axis(%x: !tile.view<?x?xf32>) {
+  // expected-error @+1 {{'tile.dim' op axis 2 is out of range for view of rank 2}}
+  %0 = tile.dim %x[2] : !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @num_tiles_size(%x: !tile.view<?xf32>) {
+  // expected-error @+1 {{'tile.num_tiles' op tile size must be positive, got 0}}
+  %0 = tile.num_tiles %x[0] by 0 : !tile.view<?xf32>
+  return
+}
+
+// -----
+
+func.func @num_tiles_axis(%x: !tile.view<?xf32>) {
+  // expected-error @+1 {{'tile.num_tiles' op axis 1 is out of range for view of rank 1}}
+  %0 = tile.num_tiles %x[1] by 4 : !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{view must have rank at least 1}}
+func.func @view_rank0(%x: !tile.view<f32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{view element type must be f32, f16, bf16, i32 or i1, got 'f64'}}
+func.func @view_elem(%x: !tile.view<?xf64>) {
+  return
+}
+
+// -----
+
+func.func @splat_dynamic(%s: f32) {
+  // expected-error @+1 {{'tile.splat' op result must have a static shape, got 'tensor<?xf32>'}}
+  %0 = tile.splat %s : tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @iota_rank() {
+  // expected-error @+1 {{'tile.iota' op result must be 1-D, got rank 2}}
+  %0 = tile.iota : tensor<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @load_rank(%x: !tile.view<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op result rank 1 does not match view rank 2}}
+  %0 = tile.load %x[%i, %i] : !tile.view<?x?xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @load_elem(%x: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op result element type 'f16' does not match view element type 'f32'}}
+  %0 = tile.load %x[%i] : !tile.view<?xf32> -> tensor<16xf16>
+  return
+}
+
+// -----
+
+func.func @load_indices(%x: !tile.view<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op expected 2 tile indices, got 1}}
+  %0 = tile.load %x[%i] : !tile.view<?x?xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @load_padding(%x: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding type 'f16' does not match element type 'f32'}}
+  %0 = tile.load %x[%i] {padding = 0.0 : f16} : !tile.view<?xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @load_dynamic(%x: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op result must have a static shape, got 'tensor<?xf32>'}}
+  %0 = tile.load %x[%i] : !tile.view<?xf32> -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @store_indices(%t: tensor<4xf32>, %x: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.store' op expected 1 tile indices, got 2}}
+  tile.store %t, %x[%i, %i] : tensor<4xf32>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+func.func @store_elem(%t: tensor<4xbf16>, %x: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.store' op value element type 'bf16' does not match view element type 'f32'}}
+  tile.store %t, %x[%i] : tensor<4xbf16>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+func.func @gather_count(%x: !tile.view<?x?xf32>, %r: tensor<8xi32>) {
+  // expected-error @+1 {{'tile.gather' op expected 2 coordinate tiles, got 1}}
+  %0 = tile.gather %x[%r] : !tile.view<?x?xf32>, [tensor<8xi32>] -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_shape(%x: !tile.view<?xf32>, %r: tensor<4xi32>) {
+  // expected-error @+1 {{'tile.gather' op coordinate tile shape 'tensor<4xi32>' does not match result shape}}
+  %0 = tile.gather %x[%r] : !tile.view<?xf32>, [tensor<4xi32>] -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_mask(%x: !tile.view<?xf32>, %r: tensor<8xi32>, %m: tensor<4xi1>) {
+  // expected-error @+1 {{'tile.gather' op mask shape 'tensor<4xi1>' does not match result shape}}
+  %0 = tile.gather %x[%r] mask %m : !tile.view<?xf32>, [tensor<8xi32>], tensor<4xi1> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elem(%x: !tile.view<?xf32>, %r: tensor<8xi32>) {
+  // expected-error @+1 {{'tile.gather' op result element type 'i32' does not match view element type 'f32'}}
+  %0 = tile.gather %x[%r] : !tile.view<?xf32>, [tensor<8xi32>] -> tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @gather_padding(%x: !tile.view<?xf32>, %r: tensor<8xi32>) {
+  // expected-error @+1 {{'tile.gather' op padding type 'i32' does not match element type 'f32'}}
+  %0 = tile.gather %x[%r] {padding = 0 : i32} : !tile.view<?xf32>, [tensor<8xi32>] -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_shape(%v: tensor<8xf32>, %x: !tile.view<?xf32>, %r: tensor<2xi32>) {
+  // expected-error @+1 {{'tile.scatter' op coordinate tile shape 'tensor<2xi32>' does not match value shape}}
+  tile.scatter %v, %x[%r] : tensor<8xf32>, !tile.view<?xf32>, [tensor<2xi32>]
+  return
+}
+
+// -----
+
+func.func @broadcast_elem(%t: tensor<1x4xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op element type 'f16' does not match source element type 'f32'}}
+  %0 = tile.broadcast %t : tensor<1x4xf32> -> tensor<4x4xf16>
+  return
+}
+
+// -----
+
+func.func @broadcast_rank(%t: tensor<4xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op source rank 1 does not match result rank 2}}
+  %0 = tile.broadcast %t : tensor<4xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_dim(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op cannot broadcast dimension 0 of size 2 to 8}}
+  %0 = tile.broadcast %t : tensor<2x4xf32> -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.reshape' op cannot reshape 8 elements into 9}}
+  %0 = tile.reshape %t : tensor<2x4xf32> -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_elem(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.reshape' op element type 'i32' does not match source element type 'f32'}}
+  %0 = tile.reshape %t : tensor<2x4xf32> -> tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @permute_size(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.permute' op permutation has 3 entries for a source of rank 2}}
+  %0 = tile.permute %t [0, 1, 2] : tensor<2x4xf32> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @permute_repeat(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.permute' op permutation must hold each of 0..1 exactly once}}
+  %0 = tile.permute %t [1, 1] : tensor<2x4xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @permute_elem(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.permute' op element type 'f16' does not match source element type 'f32'}}
+  %0 = tile.permute %t [1, 0] : tensor<2x4xf32> -> tensor<4x2xf16>
+  return
+}
+
+// -----
+
+func.func @permute_shape(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.permute' op result shape does not match the permuted source shape}}
+  %0 = tile.permute %t [1, 0] : tensor<2x4xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_axis(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.reduce' op axis 2 is out of range for source of rank 2}}
+  %0 = tile.reduce sum %t {axis = 2 : i64} : tensor<2x4xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_elem(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.reduce' op element type 'f16' does not match source element type 'f32'}}
+  %0 = tile.reduce max %t {axis = 1 : i64} : tensor<2x4xf32> -> tensor<2xf16>
+  return
+}
+
+// -----
+
+func.func @reduce_i1(%t: tensor<2x4xi1>) {
+  // expected-error @+1 {{'tile.reduce' op cannot sum an i1 tile}}
+  %0 = tile.reduce sum %t {axis = 1 : i64} : tensor<2x4xi1> -> tensor<2xi1>
+  return
+}
+
+// -----
+
+func.func @reduce_keep(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.reduce' op result shape must be [2, 1] with keep_dims}}
+  %0 = tile.reduce sum %t {axis = 1 : i64, keep_dims} : tensor<2x4xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_drop(%t: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tile.reduce' op result shape must be [4] without keep_dims}}
+  %0 = tile.reduce min %t {axis = 0 : i64} : tensor<2x4xf32> -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @dot_rank(%a: tensor<4xf16>, %b: tensor<4x4xf16>, %c: tensor<4x4xf32>) {
+  // expected-error @+1 {{'tile.dot' op operands must be 2-D tiles}}
+  %0 = tile.dot %a, %b, %c : tensor<4xf16>, tensor<4x4xf16>, tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dot_k(%a: tensor<16x32xf16>, %b: tensor<16x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tile.dot' op contraction sizes differ: lhs is 16x32, rhs is 16x8}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf16>, tensor<16x8xf16>, tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_acc(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<8x8xf32>) {
+  // expected-error @+1 {{'tile.dot' op accumulator must be 16x8, got 8x8}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf16>, tensor<32x8xf16>, tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_mixed(%a: tensor<16x32xf16>, %b: tensor<32x8xbf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tile.dot' op lhs and rhs element types differ: 'f16' vs 'bf16'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf16>, tensor<32x8xbf16>, tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_int(%a: tensor<16x32xi32>, %b: tensor<32x8xi32>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16 or f32, got 'i32'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xi32>, tensor<32x8xi32>, tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_acc_type(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xf16>) {
+  // expected-error @+1 {{'tile.dot' op accumulator must be f32, got 'f16'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf16>, tensor<32x8xf16>, tensor<16x8xf16>
+  return
+}
+
+// -----
+
+func.func @dot_precision(%a: tensor<16x32xbf16>, %b: tensor<32x8xbf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tile.dot' op precision applies to f32 inputs only}}
+  %0 = tile.dot %a, %b, %c {precision = 0 : i32} : tensor<16x32xbf16>, tensor<32x8xbf16>, tensor<16x8xf32>
+  return
+}

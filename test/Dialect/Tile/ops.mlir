@@ -1,0 +1,107 @@
+// RUN: tilegym-opt %s | FileCheck %s
+// Round trip through the generic form too: the printer's output must parse
+// back to the same IR.
+// RUN: tilegym-opt %s --mlir-print-op-generic | tilegym-opt | FileCheck %s
+
+// CHECK-LABEL: func @grid_queries
+func.func @grid_queries(%x: !tile.view<?x?xf32>) -> (index, index, index, index, index) {
+  // CHECK: tile.block_id 0
+  %b = tile.block_id 0
+  // CHECK: tile.num_blocks 2
+  %n = tile.num_blocks 2
+  // CHECK: tile.dim %{{.*}}[1] : !tile.view<?x?xf32>
+  %d = tile.dim %x[1] : !tile.view<?x?xf32>
+  // CHECK: tile.cdiv %{{.*}}, %{{.*}} : index
+  %c = tile.cdiv %d, %b : index
+  // CHECK: tile.num_tiles %{{.*}}[0] by 128 : !tile.view<?x?xf32>
+  %t = tile.num_tiles %x[0] by 128 : !tile.view<?x?xf32>
+  return %b, %n, %d, %c, %t : index, index, index, index, index
+}
+
+// CHECK-LABEL: func @construction
+func.func @construction(%s: f32) -> (tensor<4x8xf32>, tensor<16xi32>) {
+  // CHECK: tile.splat %{{.*}} : tensor<4x8xf32>
+  %t = tile.splat %s : tensor<4x8xf32>
+  // CHECK: tile.iota : tensor<16xi32>
+  %i = tile.iota : tensor<16xi32>
+  return %t, %i : tensor<4x8xf32>, tensor<16xi32>
+}
+
+// CHECK-LABEL: func @memory
+func.func @memory(%x: !tile.view<?x?xbf16>, %y: !tile.view<?x?xbf16>, %i: index, %j: index) {
+  // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+  %t = tile.load %x[%i, %j] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+  // CHECK: tile.load %{{.*}} {padding = 0xFF80 : bf16} : !tile.view<?x?xbf16> -> tensor<1x64xbf16>
+  %u = tile.load %x[%i, %j] {padding = 0xFF80 : bf16} : !tile.view<?x?xbf16> -> tensor<1x64xbf16>
+  // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : tensor<16x32xbf16>, !tile.view<?x?xbf16>
+  tile.store %t, %y[%i, %j] : tensor<16x32xbf16>, !tile.view<?x?xbf16>
+  return
+}
+
+// CHECK-LABEL: func @element_access
+func.func @element_access(%x: !tile.view<?x?xf32>, %r: tensor<8x8xi32>, %c: tensor<8x8xi32>, %m: tensor<8x8xi1>) {
+  // CHECK: tile.gather %{{.*}}[%{{.*}}, %{{.*}}] mask %{{.*}} {padding = 1.000000e+00 : f32} : !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>], tensor<8x8xi1> -> tensor<8x8xf32>
+  %g = tile.gather %x[%r, %c] mask %m {padding = 1.0 : f32} : !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>], tensor<8x8xi1> -> tensor<8x8xf32>
+  // CHECK: tile.gather %{{.*}}[%{{.*}}, %{{.*}}] : !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>] -> tensor<8x8xf32>
+  %h = tile.gather %x[%r, %c] : !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>] -> tensor<8x8xf32>
+  // CHECK: tile.scatter %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mask %{{.*}} : tensor<8x8xf32>, !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>], tensor<8x8xi1>
+  tile.scatter %g, %x[%r, %c] mask %m : tensor<8x8xf32>, !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>], tensor<8x8xi1>
+  // CHECK: tile.scatter %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : tensor<8x8xf32>, !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>]
+  tile.scatter %h, %x[%r, %c] : tensor<8x8xf32>, !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>]
+  return
+}
+
+// CHECK-LABEL: func @shapes
+func.func @shapes(%t: tensor<1x128xf32>, %q: tensor<1x1x64x128xbf16>) -> (tensor<64x128xf32>, tensor<128x64xbf16>) {
+  // CHECK: tile.broadcast %{{.*}} : tensor<1x128xf32> -> tensor<64x128xf32>
+  %b = tile.broadcast %t : tensor<1x128xf32> -> tensor<64x128xf32>
+  // CHECK: tile.reshape %{{.*}} : tensor<1x1x64x128xbf16> -> tensor<64x128xbf16>
+  %r = tile.reshape %q : tensor<1x1x64x128xbf16> -> tensor<64x128xbf16>
+  // CHECK: tile.permute %{{.*}} [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+  %p = tile.permute %r [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+  return %b, %p : tensor<64x128xf32>, tensor<128x64xbf16>
+}
+
+// CHECK-LABEL: func @reductions
+func.func @reductions(%t: tensor<4x1024xf32>, %i: tensor<4x8xi32>) -> (tensor<4x1xf32>, tensor<4xf32>, tensor<8xi32>) {
+  // CHECK: tile.reduce max %{{.*}} {axis = 1 : i64, keep_dims} : tensor<4x1024xf32> -> tensor<4x1xf32>
+  %m = tile.reduce max %t {axis = 1 : i64, keep_dims} : tensor<4x1024xf32> -> tensor<4x1xf32>
+  // CHECK: tile.reduce sum %{{.*}} {axis = 1 : i64} : tensor<4x1024xf32> -> tensor<4xf32>
+  %s = tile.reduce sum %t {axis = 1 : i64} : tensor<4x1024xf32> -> tensor<4xf32>
+  // CHECK: tile.reduce min %{{.*}} {axis = 0 : i64} : tensor<4x8xi32> -> tensor<8xi32>
+  %n = tile.reduce min %i {axis = 0 : i64} : tensor<4x8xi32> -> tensor<8xi32>
+  return %m, %s, %n : tensor<4x1xf32>, tensor<4xf32>, tensor<8xi32>
+}
+
+// CHECK-LABEL: func @dots
+func.func @dots(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %acc: tensor<64x16xf32>,
+                %h: tensor<64x32xf16>, %g: tensor<32x16xf16>,
+                %x: tensor<64x32xf32>, %y: tensor<32x16xf32>) -> (tensor<64x16xf32>, tensor<64x16xf32>, tensor<64x16xf32>, tensor<64x16xf32>) {
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xbf16>, tensor<32x16xbf16>, tensor<64x16xf32>
+  %0 = tile.dot %a, %b, %acc : tensor<64x32xbf16>, tensor<32x16xbf16>, tensor<64x16xf32>
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf16>, tensor<32x16xf16>, tensor<64x16xf32>
+  %1 = tile.dot %h, %g, %acc : tensor<64x32xf16>, tensor<32x16xf16>, tensor<64x16xf32>
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<32x16xf32>, tensor<64x16xf32>
+  %2 = tile.dot %x, %y, %acc : tensor<64x32xf32>, tensor<32x16xf32>, tensor<64x16xf32>
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {precision = 0 : i32} : tensor<64x32xf32>
+  %3 = tile.dot %x, %y, %acc {precision = 0 : i32} : tensor<64x32xf32>, tensor<32x16xf32>, tensor<64x16xf32>
+  return %0, %1, %2, %3 : tensor<64x16xf32>, tensor<64x16xf32>, tensor<64x16xf32>, tensor<64x16xf32>
+}
+
+// Elementwise math is upstream arith/math on tiles, and loops are scf.
+// CHECK-LABEL: func @elementwise_and_loops
+func.func @elementwise_and_loops(%a: tensor<8x8xf32>, %n: index) -> tensor<8x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: scf.for
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> tensor<8x8xf32> {
+    // CHECK: math.exp %{{.*}} : tensor<8x8xf32>
+    %e = math.exp %acc : tensor<8x8xf32>
+    %s = arith.addf %e, %a : tensor<8x8xf32>
+    %c = arith.cmpf olt, %s, %a : tensor<8x8xf32>
+    // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x8xi1>, tensor<8x8xf32>
+    %w = arith.select %c, %s, %a : tensor<8x8xi1>, tensor<8x8xf32>
+    scf.yield %w : tensor<8x8xf32>
+  }
+  return %r : tensor<8x8xf32>
+}

@@ -1,0 +1,18 @@
+import os
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TileGym"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".tile", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilegym_obj_root, "test")
+
+config.substitutions.append(("%examples", os.path.join(config.tilegym_src_root, "examples")))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.tilegym_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(
+    ["tilegym-opt", "tilegym-cc", "tilegym-run"], [config.tilegym_tools_dir])

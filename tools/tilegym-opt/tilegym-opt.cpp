@@ -1,0 +1,22 @@
+//===- tilegym-opt.cpp - the mlir-opt of TileGym --------------------------===//
+//
+// Every upstream dialect and pass plus TileGym's own, for lit tests and for
+// running pipelines by hand.
+//
+//===----------------------------------------------------------------------===//
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<tilegym::tile::TileDialect>();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "TileGym optimizer driver\n", registry));
+}
