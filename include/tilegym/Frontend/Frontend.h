@@ -1,0 +1,29 @@
+//===- Frontend.h - load a .tile or .mlir file as tile IR -------*- C++ -*-===//
+#ifndef TILEGYM_FRONTEND_FRONTEND_H
+#define TILEGYM_FRONTEND_FRONTEND_H
+
+#include "tilegym/Frontend/MLIRGen.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace tilegym {
+
+/// Registers every dialect tile IR uses (tile, arith, math, scf, func,
+/// tensor) with `context`.
+void loadTileDialects(mlir::MLIRContext &context);
+
+/// Compiles the main buffer of `sourceMgr` to tile IR: `.mlir` buffers are
+/// parsed as MLIR, anything else as a .tile program with `defines`. Errors go
+/// to the context's diagnostic handler; returns null on failure.
+mlir::OwningOpRef<mlir::ModuleOp> loadTileModule(llvm::SourceMgr &sourceMgr,
+                                                 mlir::MLIRContext &context,
+                                                 const Defines &defines);
+
+} // namespace tilegym
+
+#endif // TILEGYM_FRONTEND_FRONTEND_H

@@ -1,0 +1,28 @@
+//===- MLIRGen.h - .tile AST to the tile dialect ----------------*- C++ -*-===//
+#ifndef TILEGYM_FRONTEND_MLIRGEN_H
+#define TILEGYM_FRONTEND_MLIRGEN_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <map>
+#include <string>
+
+namespace tilegym {
+class ModuleAST;
+
+/// Compile-time constant overrides, `-D NAME=VALUE`: VALUE is an integer, a
+/// float, `true`/`false` or a scalar type name.
+using Defines = std::map<std::string, std::string>;
+
+/// Emits the tile dialect for `module`. Each kernel becomes a `func.func`
+/// marked `tile.kernel` plus a grid function `@<kernel>__grid`. Errors are
+/// reported through the context's diagnostic engine at source locations;
+/// returns null if there were any, or if the module fails to verify.
+mlir::OwningOpRef<mlir::ModuleOp> mlirGen(mlir::MLIRContext &context,
+                                          const ModuleAST &module,
+                                          const Defines &defines);
+
+} // namespace tilegym
+
+#endif // TILEGYM_FRONTEND_MLIRGEN_H

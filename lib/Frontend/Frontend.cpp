@@ -1,0 +1,43 @@
+//===- Frontend.cpp - load a .tile or .mlir file as tile IR ---------------===//
+#include "tilegym/Frontend/Frontend.h"
+
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Frontend/AST.h"
+#include "tilegym/Frontend/Parser.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+void tilegym::loadTileDialects(MLIRContext &context) {
+  context.loadDialect<tile::TileDialect, arith::ArithDialect,
+                      math::MathDialect, scf::SCFDialect, func::FuncDialect,
+                      tensor::TensorDialect>();
+}
+
+OwningOpRef<ModuleOp> tilegym::loadTileModule(llvm::SourceMgr &sourceMgr,
+                                              MLIRContext &context,
+                                              const Defines &defines) {
+  loadTileDialects(context);
+  unsigned id = sourceMgr.getMainFileID();
+  llvm::StringRef name = sourceMgr.getMemoryBuffer(id)->getBufferIdentifier();
+  if (name.ends_with(".mlir")) {
+    if (!defines.empty()) {
+      emitError(UnknownLoc::get(&context))
+          << "-D applies to .tile sources only";
+      return nullptr;
+    }
+    return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  std::unique_ptr<ModuleAST> ast = parseModule(sourceMgr, id, context);
+  if (!ast)
+    return nullptr;
+  return mlirGen(context, *ast, defines);
+}

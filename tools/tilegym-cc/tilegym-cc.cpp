@@ -1,0 +1,192 @@
+//===- tilegym-cc.cpp - The TileGym compiler driver -----------------------===//
+//
+// Compiles a .tile file (docs/language.md). main() reads options and input,
+// then runs processBuffer() on the whole file or, with --split-input-file,
+// on each chunk; processBuffer() parses and then switches on --emit, one case
+// per output stage. Diagnostics go through MLIR's diagnostic engine: printed
+// with source context, or checked against `expected-*` comments with
+// --verify-diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilegym/Frontend/AST.h"
+#include "tilegym/Frontend/Frontend.h"
+#include "tilegym/Frontend/Parser.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+#include <map>
+#include <string>
+
+namespace cl = llvm::cl;
+
+namespace {
+
+enum class EmitKind { AST, Tile };
+
+enum class Target { CPU, SM80, SM90, SM90a };
+
+/// Everything processBuffer() needs besides the source.
+struct CompileOptions {
+  EmitKind emit;
+  Target target;
+  /// -D overrides of top-level consts, by name.
+  std::map<std::string, std::string> defines;
+};
+
+} // namespace
+
+static cl::OptionCategory toolCategory("tilegym-cc options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .tile or .mlir file, or - for stdin>"),
+                                          cl::init("-"),
+                                          cl::cat(toolCategory));
+
+static cl::opt<std::string>
+    outputFilename("o", cl::desc("Output file (default: standard output)"),
+                   cl::value_desc("filename"), cl::init("-"),
+                   cl::cat(toolCategory));
+
+static cl::list<std::string> defineArgs(
+    "D", cl::Prefix,
+    cl::desc("Override the top-level const NAME with VALUE, e.g. -D T=bf16 "
+             "or -DBLOCK=4096 (repeatable; the last one for a name wins)"),
+    cl::value_desc("NAME=VALUE"), cl::cat(toolCategory));
+
+static cl::opt<EmitKind> emitKind(
+    "emit", cl::desc("What to produce (default: tile)"),
+    cl::values(clEnumValN(EmitKind::AST, "ast",
+                          "the parsed syntax tree, indented, with locations"),
+               clEnumValN(EmitKind::Tile, "tile",
+                          "MLIR in the tile dialect")),
+    cl::init(EmitKind::Tile), cl::cat(toolCategory));
+
+static cl::opt<Target> target(
+    "target", cl::desc("Machine to compile for (default: cpu)"),
+    cl::values(clEnumValN(Target::CPU, "cpu", "the host CPU"),
+               clEnumValN(Target::SM80, "sm_80", "NVIDIA Ampere (A100)"),
+               clEnumValN(Target::SM90, "sm_90", "NVIDIA Hopper (H100, H200)"),
+               clEnumValN(Target::SM90a, "sm_90a",
+                          "NVIDIA Hopper with its architecture-specific "
+                          "features (wgmma, TMA)")),
+    cl::init(Target::CPU), cl::cat(toolCategory));
+
+static cl::opt<bool> splitInputFile(
+    "split-input-file",
+    cl::desc("Split the input at lines '// -----' and compile each chunk on "
+             "its own; outputs are separated by '// -----'"),
+    cl::cat(toolCategory));
+
+static cl::opt<bool> verifyDiagnostics(
+    "verify-diagnostics",
+    cl::desc("Instead of printing diagnostics, check them against "
+             "'// expected-error @+1 {{...}}' (and -warning, -note, -remark) "
+             "comments in the input; fail on any mismatch"),
+    cl::cat(toolCategory));
+
+/// Compiles the main buffer of `sourceMgr` (a whole file, or one chunk of
+/// --split-input-file) and writes the requested output to `os`. Errors are
+/// reported to the diagnostic handler registered on `context`.
+static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
+                                         mlir::MLIRContext &context,
+                                         const CompileOptions &options,
+                                         llvm::raw_ostream &os) {
+  if (options.emit == EmitKind::AST) {
+    std::unique_ptr<tilegym::ModuleAST> ast =
+        tilegym::parseModule(sourceMgr, sourceMgr.getMainFileID(), context);
+    if (!ast)
+      return mlir::failure();
+    tilegym::dumpAST(*ast, os);
+    return mlir::success();
+  }
+
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      tilegym::loadTileModule(sourceMgr, context, options.defines);
+  if (!module)
+    return mlir::failure();
+  switch (options.emit) {
+  case EmitKind::AST:
+    break;
+  case EmitKind::Tile:
+    module->print(os);
+    os << "\n";
+    return mlir::success();
+  }
+  llvm_unreachable("unknown emit kind");
+}
+
+/// Sets up diagnostics for one buffer and compiles it.
+static mlir::LogicalResult processChunk(std::unique_ptr<llvm::MemoryBuffer> chunk,
+                                        llvm::raw_ostream &os,
+                                        mlir::MLIRContext &context,
+                                        const CompileOptions &options) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(chunk), llvm::SMLoc());
+  if (!verifyDiagnostics) {
+    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    return processBuffer(sourceMgr, context, options, os);
+  }
+  mlir::SourceMgrDiagnosticVerifierHandler handler(sourceMgr, &context);
+  // Success here means the diagnostics matched the expectations, whether or
+  // not compilation succeeded.
+  (void)processBuffer(sourceMgr, context, options, os);
+  return handler.verify();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  // libLLVM registers many options of its own; --help shows only ours.
+  cl::HideUnrelatedOptions(toolCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tilegym-cc: compiles a .tile file of consts and kernels\n");
+
+  CompileOptions options{emitKind, target, {}};
+  for (llvm::StringRef define : defineArgs) {
+    auto [name, value] = define.split('=');
+    if (name.empty() || name.size() == define.size()) {
+      llvm::WithColor::error(llvm::errs(), "tilegym-cc")
+          << "-D expects NAME=VALUE, got '" << define << "'\n";
+      return 1;
+    }
+    options.defines[name.str()] = value.str();
+  }
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::WithColor::error(llvm::errs(), "tilegym-cc") << errorMessage << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::WithColor::error(llvm::errs(), "tilegym-cc") << errorMessage << "\n";
+    return 1;
+  }
+
+  mlir::MLIRContext context;
+  auto processFn = [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
+                       llvm::raw_ostream &os) {
+    return processChunk(std::move(chunk), os, context, options);
+  };
+  // An empty input marker processes the whole buffer as one chunk.
+  llvm::StringRef inputMarker = splitInputFile ? mlir::kDefaultSplitMarker : "";
+  if (mlir::failed(mlir::splitAndProcessBuffer(std::move(input), processFn,
+                                               output->os(), inputMarker,
+                                               mlir::kDefaultSplitMarker)))
+    return 1;
+  output->keep();
+  return 0;
+}
