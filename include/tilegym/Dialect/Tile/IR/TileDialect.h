@@ -25,6 +25,8 @@ namespace tilegym::tile {
 constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
 constexpr llvm::StringLiteral kGridFnAttr = "tile.grid";
 constexpr llvm::StringLiteral kNumWarpsAttr = "tile.num_warps";
+/// Module attribute: the file-level consts a module was compiled with.
+constexpr llvm::StringLiteral kConstsAttr = "tile.consts";
 } // namespace tilegym::tile
 
 #endif
