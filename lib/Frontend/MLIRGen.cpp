@@ -23,6 +23,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/ScopedHashTable.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <cmath>
 #include <deque>
@@ -139,6 +140,8 @@ private:
 
   using SymbolTable = llvm::ScopedHashTable<StringRef, Binding *>;
   SymbolTable symbols;
+  /// Set while generating a grid function, where no block is running.
+  bool inGrid = false;
   std::deque<Binding> bindings;
   /// Names declared in each open scope, to reject redefinitions.
   std::vector<llvm::StringSet<>> declared;
@@ -171,7 +174,7 @@ private:
                                 ModuleOp module);
 
   // Statements.
-  LogicalResult genBlock(const StmtList &stmts);
+  LogicalResult genBlock(const StmtList &stmts, bool kernelBody = false);
   LogicalResult genStmt(const StmtAST &stmt);
   LogicalResult genAssign(const AssignStmtAST &stmt);
   LogicalResult genFor(const ForStmtAST &stmt);
@@ -392,7 +395,7 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel,
   for (auto [param, arg] : llvm::zip(kernel.getParams(), entry->getArguments()))
     if (failed(declare(param.name, Val{arg, {}}, false, param.loc)))
       return failure();
-  if (failed(genBlock(kernel.getBody())))
+  if (failed(genBlock(kernel.getBody(), /*kernelBody=*/true)))
     return failure();
   func::ReturnOp::create(builder, loc);
   return success();
@@ -404,9 +407,6 @@ LogicalResult MLIRGenImpl::genGridFunction(const KernelAST &kernel,
                                            ArrayRef<Type> paramTypes,
                                            StringRef name, ModuleOp module) {
   Location loc = kernel.getLoc();
-  if (kernel.getGrid().size() > 3)
-    return error(kernel.getGrid()[3]->getLoc())
-           << "grid has at most 3 dimensions, got " << kernel.getGrid().size();
   builder.setInsertionPointToEnd(module.getBody());
   Type index = builder.getIndexType();
   auto func = func::FuncOp::create(
@@ -419,6 +419,7 @@ LogicalResult MLIRGenImpl::genGridFunction(const KernelAST &kernel,
     if (failed(declare(param.name, Val{arg, {}}, false, param.loc)))
       return failure();
   SmallVector<Value> sizes;
+  llvm::SaveAndRestore<bool> gridScope(inGrid, true);
   for (const auto &expr : kernel.getGrid()) {
     Val v = genExpr(*expr);
     if (v.failed())
@@ -455,6 +456,11 @@ OwningOpRef<ModuleOp> MLIRGenImpl::generate(const ModuleAST &ast) {
       error(k->getLoc()) << "redefinition of kernel '" << k->getName() << "'";
       continue;
     }
+    if (k->getName().ends_with("__grid")) {
+      error(k->getLoc()) << "kernel names ending in '__grid' are reserved for "
+                            "grid functions";
+      continue;
+    }
     (void)genKernel(*k, *module);
   }
   for (const auto &define : defines)
@@ -473,12 +479,12 @@ OwningOpRef<ModuleOp> MLIRGenImpl::generate(const ModuleAST &ast) {
 // Statements
 //===----------------------------------------------------------------------===//
 
-LogicalResult MLIRGenImpl::genBlock(const StmtList &stmts) {
+LogicalResult MLIRGenImpl::genBlock(const StmtList &stmts, bool kernelBody) {
   for (const auto &stmt : stmts) {
     if (isa<ReturnStmtAST>(stmt.get())) {
       if (&stmt != &stmts.back())
         return error(stmt->getLoc()) << "unreachable code after 'return'";
-      if (!isa<func::FuncOp>(builder.getBlock()->getParentOp()))
+      if (!kernelBody)
         return error(stmt->getLoc())
                << "'return' is only allowed at the top level of a kernel";
       return success();
@@ -742,6 +748,8 @@ Value MLIRGenImpl::materialize(const Const &c, Type type, Location loc) {
                  << " is expected; use cast";
       return {};
     }
+    if (element.isInteger(1) && (c.i == 0 || c.i == 1))
+      return splatIfTile(builder.getBoolAttr(c.i));
     if (element.isIndex() || element.isInteger(32)) {
       if (element.isInteger(32) &&
           (c.i > std::numeric_limits<int32_t>::max() ||
@@ -814,6 +822,8 @@ Value MLIRGenImpl::castTo(Value v, Type to, Location loc) {
                                              loc));
   if (from.isInteger(1) && toF)
     return arith::UIToFPOp::create(builder, loc, result, v);
+  if (from.isInteger(1) && to.isIndex())
+    return castTo(castTo(v, builder.getI32Type(), loc), to, loc);
   if (from.isInteger(1))
     return arith::ExtUIOp::create(builder, loc, result, v);
   if (to.isInteger(1))
@@ -861,8 +871,13 @@ Value MLIRGenImpl::broadcastTo(Value v, ArrayRef<int64_t> shape,
   if (v.getType() == target)
     return v;
   auto tile = dyn_cast<RankedTensorType>(v.getType());
-  if (!tile)
+  if (!tile) {
+    if (element.isIndex()) { // tiles of index do not exist: integers are i32
+      v = castTo(v, builder.getI32Type(), loc);
+      target = target.clone(builder.getI32Type());
+    }
     return t::SplatOp::create(builder, loc, target, v);
+  }
   if (static_cast<size_t>(tile.getRank()) < shape.size()) {
     SmallVector<int64_t> padded(shape.size() - tile.getRank(), 1);
     llvm::append_range(padded, tile.getShape());
@@ -877,6 +892,9 @@ Value MLIRGenImpl::broadcastTo(Value v, ArrayRef<int64_t> shape,
 /// Brings two operands to one element type and one shape.
 LogicalResult MLIRGenImpl::unify(Val &lhs, Val &rhs, Location loc, Value &a,
                                  Value &b) {
+  for (Val *v : {&lhs, &rhs})
+    if (!v->isConst() && isa<t::ViewType>(v->value.getType()))
+      return error(loc) << "a view is not a value; load a tile from it first";
   // The element type comes from whichever side has one; constants adapt.
   Type element;
   if (!lhs.isConst() && !rhs.isConst()) {
@@ -996,8 +1014,7 @@ std::optional<Const> MLIRGenImpl::foldBinary(BinaryOp op, const Const &a,
     case BinaryOp::Ge:
       return Const::ofBool(x >= y);
     default:
-      error(loc) << "'" << stringifyBinaryOp(op) << "' needs tiles";
-      return std::nullopt;
+      llvm_unreachable("'@', '&&' and '||' are handled before");
     }
     if (overflow) {
       error(loc) << "integer overflow in a constant expression";
@@ -1030,8 +1047,7 @@ std::optional<Const> MLIRGenImpl::foldBinary(BinaryOp op, const Const &a,
   case BinaryOp::Ge:
     return Const::ofBool(x >= y);
   default:
-    error(loc) << "'" << stringifyBinaryOp(op) << "' needs tiles";
-    return std::nullopt;
+    llvm_unreachable("'@', '&&' and '||' are handled before");
   }
 }
 
@@ -1254,7 +1270,7 @@ Val MLIRGenImpl::genTernary(const TernaryExprAST &expr) {
     return cond;
   if (cond.isConst()) {
     if (cond.cst->kind != Const::Kind::Bool) {
-      error(expr.getCond().getLoc()) << "condition must be a boolean, got a "
+      error(expr.getCond().getLoc()) << "condition must be a boolean, got "
                                      << kindName(*cond.cst);
       return Val::failure();
     }
@@ -1436,7 +1452,9 @@ std::optional<TypedAttr> MLIRGenImpl::paddingAttr(const CallExprAST &call,
   if (auto ft = dyn_cast<FloatType>(element))
     if (c.isNumber())
       return TypedAttr(builder.getFloatAttr(ft, c.asDouble()));
-  if (element.isInteger(32) && c.kind == Const::Kind::Int)
+  if (element.isInteger(32) && c.kind == Const::Kind::Int &&
+      c.i >= std::numeric_limits<int32_t>::min() &&
+      c.i <= std::numeric_limits<int32_t>::max())
     return TypedAttr(builder.getIntegerAttr(element, c.i));
   if (element.isInteger(1) && c.kind == Const::Kind::Bool)
     return TypedAttr(builder.getBoolAttr(c.b));
@@ -1451,6 +1469,10 @@ Val MLIRGenImpl::genCall(const CallExprAST &call) {
   const ExprList &args = call.getArgs();
 
   if (name == "block_id" || name == "num_blocks") {
+    if (inGrid) {
+      error(loc) << "'" << name << "' cannot be used in a grid expression";
+      return Val::failure();
+    }
     if (failed(checkArgs(call, 1, 1, {})))
       return Val::failure();
     std::optional<int64_t> axis = constInt(*args[0], "grid axis");
@@ -1506,7 +1528,8 @@ Val MLIRGenImpl::genCall(const CallExprAST &call) {
                    << b.cst->i;
         return Val::failure();
       }
-      return Val{{}, Const::ofInt((a.cst->i + b.cst->i - 1) / b.cst->i)};
+      int64_t x = a.cst->i, y = b.cst->i;
+      return Val{{}, Const::ofInt(x / y + (x % y != 0))};
     }
     Value x = indexValue(a, args[0]->getLoc(), "cdiv operand");
     Value y = x ? indexValue(b, args[1]->getLoc(), "cdiv operand") : Value();
@@ -1932,16 +1955,25 @@ Val MLIRGenImpl::genCast(const CallExprAST &call) {
   }
   Type to = tv.cst->type;
   if (v.isConst()) {
-    // Constants convert at compile time, keeping their exact value.
-    if (v.cst->kind == Const::Kind::Type) {
+    // Constants convert at compile time; index results stay constants.
+    const Const &c = *v.cst;
+    if (c.kind == Const::Kind::Type) {
       error(loc) << "cannot cast a type";
       return Val::failure();
     }
-    if (to.isIndex() && v.cst->kind == Const::Kind::Float)
-      return Val{{}, Const::ofInt(static_cast<int64_t>(v.cst->f))};
-    if (v.cst->kind == Const::Kind::Int && isa<FloatType>(to))
-      return Val{materialize(Const::ofFloat(double(v.cst->i)), to, loc), {}};
-    return Val{materialize(*v.cst, to, loc), {}};
+    double d = c.kind == Const::Kind::Bool ? double(c.b) : c.asDouble();
+    if (isa<FloatType>(to))
+      return Val{materialize(Const::ofFloat(d), to, loc), {}};
+    if (to.isInteger(1))
+      return Val{materialize(Const::ofBool(d != 0), to, loc), {}};
+    if (!(d >= -9.2e18 && d <= 9.2e18)) {
+      error(loc) << "cannot cast " << d << " to " << to;
+      return Val::failure();
+    }
+    Const i = c.kind == Const::Kind::Int ? c : Const::ofInt(int64_t(d));
+    if (to.isIndex())
+      return Val{{}, i};
+    return Val{materialize(i, to, loc), {}};
   }
   if (isa<t::ViewType>(v.value.getType())) {
     error(loc) << "cannot cast a view";
