@@ -9,10 +9,14 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "tilegym/Conversion/Passes.h"
+#include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  tilegym::registerTileGymConversionPasses();
+  tilegym::registerTileGymPipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

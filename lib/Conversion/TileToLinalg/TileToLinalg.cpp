@@ -1,0 +1,681 @@
+//===- TileToLinalg.cpp - tile dialect to linalg/tensor/memref ------------===//
+//
+// The first step of the CPU backend. Tiles stay value-semantic tensors and
+// become upstream linalg/tensor ops; views become strided memrefs that tiles
+// enter and leave through bufferization.to_tensor / to_buffer, so that
+// one-shot-bufferize sees the whole kernel. Copies are linalg.copy rather
+// than memref.copy: a memref.copy between strided memrefs lowers to a call to
+// `memrefCopy` from the MLIR runner libraries, which a JIT would then have to
+// load, while linalg.copy lowers to plain loops.
+//
+//===----------------------------------------------------------------------===//
+#include "tilegym/Conversion/TileToLinalg/TileToLinalg.h"
+#include "tilegym/Conversion/Passes.h"
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+namespace tilegym {
+#define GEN_PASS_DEF_CONVERTTILETOLINALGPASS
+#include "tilegym/Conversion/Passes.h.inc"
+} // namespace tilegym
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tile;
+
+/// A memref with dynamic strides and offset: a view's strides and offset are
+/// runtime values, as it may be any strided slice of a larger tensor.
+static MemRefType stridedMemRefType(ArrayRef<int64_t> shape, Type elementType) {
+  SmallVector<int64_t> strides(shape.size(), ShapedType::kDynamic);
+  auto layout = StridedLayoutAttr::get(elementType.getContext(),
+                                       ShapedType::kDynamic, strides);
+  return MemRefType::get(shape, elementType, layout);
+}
+
+TileToLinalgTypeConverter::TileToLinalgTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](ViewType view) -> Type {
+    return stridedMemRefType(view.getShape(), view.getElementType());
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+static Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+static Value fill(OpBuilder &b, Location loc, Value value, Value init) {
+  return linalg::FillOp::create(b, loc, value, init).getResult(0);
+}
+
+/// A tile that is only partly written in place (a load's window, a gather's
+/// elements). bufferization.alloc_tensor, unlike tensor.empty, is never
+/// merged by CSE, which would make two such tiles share one buffer and force
+/// one-shot-bufferize into copies.
+static Value allocTile(OpBuilder &b, Location loc, RankedTensorType type) {
+  return bufferization::AllocTensorOp::create(b, loc, type, ValueRange{});
+}
+
+/// The padding value of a load or gather: its `padding` attribute, or zero.
+static Value paddingValue(OpBuilder &b, Location loc, Attribute padding,
+                          Type elementType) {
+  auto value = padding ? cast<TypedAttr>(padding)
+                       : cast<TypedAttr>(b.getZeroAttr(elementType));
+  return arith::ConstantOp::create(b, loc, value);
+}
+
+namespace {
+/// The part of the tile at tile index `indices` that lies inside the view:
+/// where it starts in the view and in the tile, and its size, per dim.
+struct TileWindow {
+  SmallVector<OpFoldResult> viewOffsets, tileOffsets, sizes, strides;
+};
+} // namespace
+
+/// The tile spans [idx * size, idx * size + size) along each dim; both ends
+/// are clamped to [0, dim], so a tile partly or wholly outside the view
+/// (a negative or too large index included) gives a partial or empty window
+/// that never addresses memory outside the view.
+static TileWindow computeWindow(OpBuilder &b, Location loc, Value memref,
+                                ValueRange indices,
+                                ArrayRef<int64_t> tileShape) {
+  TileWindow window;
+  Value zero = indexConstant(b, loc, 0);
+  for (auto [d, index, size] : llvm::enumerate(indices, tileShape)) {
+    Value dim = memref::DimOp::create(b, loc, memref, d);
+    auto clamp = [&](Value v) -> Value {
+      return arith::MinSIOp::create(
+          b, loc, arith::MaxSIOp::create(b, loc, v, zero), dim);
+    };
+    Value tileSize = indexConstant(b, loc, size);
+    Value begin = arith::MulIOp::create(b, loc, index, tileSize);
+    Value end = arith::AddIOp::create(b, loc, begin, tileSize);
+    Value start = clamp(begin);
+    Value stop = clamp(end);
+    window.viewOffsets.push_back(start);
+    window.tileOffsets.push_back(
+        arith::SubIOp::create(b, loc, start, begin).getResult());
+    window.sizes.push_back(
+        arith::SubIOp::create(b, loc, stop, start).getResult());
+    window.strides.push_back(b.getIndexAttr(1));
+  }
+  return window;
+}
+
+/// Coordinates of element `ivs` of a gather/scatter in the view, and whether
+/// that element may be accessed: unmasked and in bounds along every dim.
+static Value elementAccess(OpBuilder &b, Location loc, ValueRange dims,
+                           ValueRange coordinateTiles, Value mask,
+                           ValueRange ivs, SmallVectorImpl<Value> &coords) {
+  Value ok =
+      mask ? tensor::ExtractOp::create(b, loc, mask, ivs).getResult() : Value();
+  for (auto [dim, tile] : llvm::zip_equal(dims, coordinateTiles)) {
+    Value coord = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(), tensor::ExtractOp::create(b, loc, tile, ivs));
+    // index_cast sign-extends, so a negative coordinate is a huge unsigned
+    // value and one unsigned comparison checks both bounds.
+    Value inBounds =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, coord, dim);
+    ok =
+        ok ? arith::AndIOp::create(b, loc, ok, inBounds).getResult() : inBounds;
+    coords.push_back(coord);
+  }
+  return ok;
+}
+
+static SmallVector<Value> viewDims(OpBuilder &b, Location loc, Value memref) {
+  SmallVector<Value> dims;
+  for (int64_t d = 0, e = cast<MemRefType>(memref.getType()).getRank(); d < e;
+       ++d)
+    dims.push_back(memref::DimOp::create(b, loc, memref, d));
+  return dims;
+}
+
+/// Loop bounds that visit every element of a tile.
+static void tileLoopBounds(OpBuilder &b, Location loc, RankedTensorType type,
+                           SmallVectorImpl<Value> &lbs,
+                           SmallVectorImpl<Value> &ubs,
+                           SmallVectorImpl<Value> &steps) {
+  Value zero = indexConstant(b, loc, 0);
+  Value one = indexConstant(b, loc, 1);
+  for (int64_t size : type.getShape()) {
+    lbs.push_back(zero);
+    ubs.push_back(indexConstant(b, loc, size));
+    steps.push_back(one);
+  }
+}
+
+/// Rounds f32 elements to tf32 (10 explicit mantissa bits) to nearest, ties
+/// away from zero, as `cvt.rna.tf32.f32` does ahead of the tensor cores.
+/// NaN is kept as is: the rounding carry could turn it into infinity.
+static Value roundToTF32(OpBuilder &b, Location loc, Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  auto body = [](OpBuilder &b, Location loc, ValueRange args) {
+    Value x = args[0];
+    Type i32 = b.getI32Type();
+    Value bits = arith::BitcastOp::create(b, loc, i32, x);
+    Value half = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0x1000));
+    Value keep = arith::ConstantOp::create(
+        b, loc, b.getI32IntegerAttr(static_cast<int32_t>(0xFFFFE000u)));
+    Value rounded = arith::AndIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, bits, half), keep);
+    Value y = arith::BitcastOp::create(b, loc, x.getType(), rounded);
+    Value isNan =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+    linalg::YieldOp::create(
+        b, loc, ValueRange{arith::SelectOp::create(b, loc, isNan, x, y)});
+  };
+  return linalg::MapOp::create(b, loc, ValueRange{tile},
+                               emptyLike(b, loc, type), body)
+      ->getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Functions and grid queries
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Converts view types in a function's signature; a kernel also gets its
+/// kNumGridArgs trailing grid arguments.
+struct FuncOpLowering : OpConversionPattern<func::FuncOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(func::FuncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FunctionType type = op.getFunctionType();
+    bool isKernel = op->hasAttr(kKernelAttr);
+    TypeConverter::SignatureConversion signature(type.getNumInputs());
+    if (failed(getTypeConverter()->convertSignatureArgs(type.getInputs(),
+                                                        signature)))
+      return failure();
+    SmallVector<Type> results;
+    if (failed(getTypeConverter()->convertTypes(type.getResults(), results)))
+      return failure();
+    if (isKernel)
+      signature.addInputs(
+          SmallVector<Type>(kNumGridArgs, rewriter.getIndexType()));
+
+    if (!op.isExternal() &&
+        !rewriter.applySignatureConversion(&op.getBody().front(), signature,
+                                           getTypeConverter()))
+      return failure();
+    // setType also pads the argument attributes for the new arguments.
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setType(
+          rewriter.getFunctionType(signature.getConvertedTypes(), results));
+      if (isKernel)
+        op->setAttr(kGridArgsAttr, rewriter.getUnitAttr());
+    });
+    return success();
+  }
+};
+
+/// Replaces a grid query by the trailing kernel argument at `offset + axis`.
+template <typename OpTy, unsigned offset>
+struct GridQueryLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The enclosing kernel is converted first (the driver visits parents
+    // before their bodies), so its grid arguments exist.
+    auto func = op->template getParentOfType<func::FuncOp>();
+    if (!func || !func->hasAttr(kGridArgsAttr))
+      return rewriter.notifyMatchFailure(op, "not inside a lowered kernel");
+    Block &entry = func.getBody().front();
+    rewriter.replaceOp(op,
+                       entry.getArgument(entry.getNumArguments() -
+                                         kNumGridArgs + offset + op.getAxis()));
+    return success();
+  }
+};
+
+struct DimOpLowering : OpConversionPattern<DimOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DimOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<memref::DimOp>(op, adaptor.getView(),
+                                               op.getAxis());
+    return success();
+  }
+};
+
+struct CdivOpLowering : OpConversionPattern<CdivOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CdivOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::CeilDivSIOp>(op, adaptor.getLhs(),
+                                                    adaptor.getRhs());
+    return success();
+  }
+};
+
+struct NumTilesOpLowering : OpConversionPattern<NumTilesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NumTilesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dim =
+        memref::DimOp::create(rewriter, loc, adaptor.getView(), op.getAxis());
+    rewriter.replaceOpWithNewOp<arith::CeilDivSIOp>(
+        op, dim, indexConstant(rewriter, loc, op.getTileSize()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Memory access
+//===----------------------------------------------------------------------===//
+
+/// The tile starts filled with the padding value; the in-bounds window of the
+/// view is copied into its in-bounds part.
+struct LoadOpLowering : OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value view = adaptor.getView();
+    TileWindow w = computeWindow(rewriter, loc, view, adaptor.getIndices(),
+                                 type.getShape());
+    Value pad =
+        paddingValue(rewriter, loc, op.getPaddingAttr(), type.getElementType());
+    Value tile = fill(rewriter, loc, pad, allocTile(rewriter, loc, type));
+    Value window = memref::SubViewOp::create(rewriter, loc, view, w.viewOffsets,
+                                             w.sizes, w.strides);
+    auto windowType = cast<MemRefType>(window.getType());
+    // One-shot-bufferize requires `restrict`. The tensor is only read, and
+    // only by the copy right here, so windows of one view that alias (other
+    // loads, stores to the same view) cannot reorder around it.
+    Value source = bufferization::ToTensorOp::create(
+        rewriter, loc,
+        RankedTensorType::get(windowType.getShape(), type.getElementType()),
+        window, /*restrict=*/true);
+    Value dest = tensor::ExtractSliceOp::create(
+        rewriter, loc, tile, w.tileOffsets, w.sizes, w.strides);
+    Value copied =
+        linalg::CopyOp::create(rewriter, loc, source, dest).getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, copied, tile, w.tileOffsets, w.sizes, w.strides);
+    return success();
+  }
+};
+
+/// Only the in-bounds part of the tile is copied into the view.
+struct StoreOpLowering : OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    Value view = adaptor.getView();
+    TileWindow w = computeWindow(rewriter, loc, view, adaptor.getIndices(),
+                                 type.getShape());
+    auto part = tensor::ExtractSliceOp::create(
+        rewriter, loc, adaptor.getValue(), w.tileOffsets, w.sizes, w.strides);
+    Value source = bufferization::ToBufferOp::create(
+        rewriter, loc,
+        stridedMemRefType(part.getType().getShape(), type.getElementType()),
+        part, /*read_only=*/true);
+    Value window = memref::SubViewOp::create(rewriter, loc, view, w.viewOffsets,
+                                             w.sizes, w.strides);
+    linalg::CopyOp::create(rewriter, loc, source, window);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A loop nest over the result; each element is loaded under an scf.if that
+/// checks the mask and the bounds, or is the padding value.
+struct GatherOpLowering : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value view = adaptor.getView();
+    SmallVector<Value> dims = viewDims(rewriter, loc, view);
+    Value pad =
+        paddingValue(rewriter, loc, op.getPaddingAttr(), type.getElementType());
+    SmallVector<Value> lbs, ubs, steps;
+    tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
+    auto body = [&](OpBuilder &b, Location loc, ValueRange ivs,
+                    ValueRange iterArgs) -> scf::ValueVector {
+      SmallVector<Value> coords;
+      Value ok = elementAccess(b, loc, dims, adaptor.getIndices(),
+                               adaptor.getMask(), ivs, coords);
+      auto element = scf::IfOp::create(
+          b, loc, ok,
+          [&](OpBuilder &b, Location loc) {
+            scf::YieldOp::create(
+                b, loc,
+                ValueRange{memref::LoadOp::create(b, loc, view, coords)});
+          },
+          [&](OpBuilder &b, Location loc) {
+            scf::YieldOp::create(b, loc, ValueRange{pad});
+          });
+      return {tensor::InsertOp::create(b, loc, element.getResult(0),
+                                       iterArgs[0], ivs)};
+    };
+    scf::LoopNest nest =
+        scf::buildLoopNest(rewriter, loc, lbs, ubs, steps,
+                           ValueRange{allocTile(rewriter, loc, type)}, body);
+    rewriter.replaceOp(op, nest.results);
+    return success();
+  }
+};
+
+/// A loop nest over the value; each element is stored under an scf.if that
+/// checks the mask and the bounds.
+struct ScatterOpLowering : OpConversionPattern<ScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    Value view = adaptor.getView();
+    SmallVector<Value> dims = viewDims(rewriter, loc, view);
+    SmallVector<Value> lbs, ubs, steps;
+    tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
+    scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          SmallVector<Value> coords;
+          Value ok = elementAccess(b, loc, dims, adaptor.getIndices(),
+                                   adaptor.getMask(), ivs, coords);
+          scf::IfOp::create(b, loc, ok, [&](OpBuilder &b, Location loc) {
+            Value element =
+                tensor::ExtractOp::create(b, loc, adaptor.getValue(), ivs);
+            memref::StoreOp::create(b, loc, element, view, coords);
+            scf::YieldOp::create(b, loc);
+          });
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Tile construction and shapes
+//===----------------------------------------------------------------------===//
+
+struct SplatOpLowering : OpConversionPattern<SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOp(op, fill(rewriter, loc, adaptor.getValue(),
+                                emptyLike(rewriter, loc, op.getType())));
+    return success();
+  }
+};
+
+struct IotaOpLowering : OpConversionPattern<IotaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(IotaOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    auto body = [&](OpBuilder &b, Location loc, ValueRange) {
+      Value index = linalg::IndexOp::create(b, loc, 0);
+      linalg::YieldOp::create(b, loc,
+                              ValueRange{arith::IndexCastOp::create(
+                                  b, loc, type.getElementType(), index)});
+    };
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, TypeRange{type}, ValueRange{},
+        ValueRange{emptyLike(rewriter, op.getLoc(), type)},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel}, body);
+    return success();
+  }
+};
+
+/// A generic whose input map reads index 0 along the stretched dims.
+struct BroadcastOpLowering : OpConversionPattern<BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto sourceType = cast<RankedTensorType>(op.getSource().getType());
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      exprs.push_back(sourceType.getDimSize(d) == type.getDimSize(d)
+                          ? rewriter.getAffineDimExpr(d)
+                          : rewriter.getAffineConstantExpr(0));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, exprs, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, TypeRange{type}, ValueRange{adaptor.getSource()},
+        ValueRange{emptyLike(rewriter, op.getLoc(), type)}, maps, iterators,
+        [](OpBuilder &b, Location loc, ValueRange args) {
+          linalg::YieldOp::create(b, loc, ValueRange{args[0]});
+        });
+    return success();
+  }
+};
+
+/// Any reshape is a collapse to 1-D followed by an expand (row-major order is
+/// what both keep); rank-0 tiles reshape with an empty reassociation.
+struct ReshapeOpLowering : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto sourceType = cast<RankedTensorType>(op.getSource().getType());
+    RankedTensorType type = op.getType();
+    auto flatType =
+        RankedTensorType::get({type.getNumElements()}, type.getElementType());
+    auto allDims = [](int64_t rank) {
+      return rank == 0 ? SmallVector<ReassociationIndices>{}
+                       : SmallVector<ReassociationIndices>{
+                             llvm::to_vector(llvm::seq<int64_t>(0, rank))};
+    };
+    Value flat = adaptor.getSource();
+    if (sourceType.getRank() == 0)
+      flat = tensor::ExpandShapeOp::create(rewriter, loc, flatType, flat,
+                                           allDims(0));
+    else if (sourceType.getRank() > 1)
+      flat = tensor::CollapseShapeOp::create(rewriter, loc, flatType, flat,
+                                             allDims(sourceType.getRank()));
+    Value result = flat;
+    if (type.getRank() == 0)
+      result = tensor::CollapseShapeOp::create(rewriter, loc, type, flat,
+                                               allDims(0));
+    else if (type.getRank() > 1)
+      result = tensor::ExpandShapeOp::create(rewriter, loc, type, flat,
+                                             allDims(type.getRank()));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct PermuteOpLowering : OpConversionPattern<PermuteOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PermuteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto transpose = linalg::TransposeOp::create(
+        rewriter, op.getLoc(), adaptor.getSource(),
+        emptyLike(rewriter, op.getLoc(), op.getType()), op.getPermutation());
+    rewriter.replaceOp(op, transpose->getResults());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions and contractions
+//===----------------------------------------------------------------------===//
+
+/// The identity of a reduction: 0 for sums, -inf/+inf for float max/min,
+/// the extreme value for integers (unsigned for i1, where max is `or` and min
+/// is `and`).
+static TypedAttr reductionIdentity(ReduceKind kind, Type type) {
+  Builder b(type.getContext());
+  if (kind == ReduceKind::Sum)
+    return cast<TypedAttr>(b.getZeroAttr(type));
+  bool isMax = kind == ReduceKind::Max;
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.getFloatAttr(
+        type, APFloat::getInf(floatType.getFloatSemantics(), isMax));
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (width == 1)
+    return b.getIntegerAttr(type, APInt(1, isMax ? 0 : 1));
+  return b.getIntegerAttr(type, isMax ? APInt::getSignedMinValue(width)
+                                      : APInt::getSignedMaxValue(width));
+}
+
+/// Float max/min propagate NaN (maximumf/minimumf, not maxnumf/minnumf).
+static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
+                     Value rhs) {
+  Type type = lhs.getType();
+  bool isFloat = isa<FloatType>(type);
+  bool isBool = type.isInteger(1);
+  switch (kind) {
+  case ReduceKind::Sum:
+    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
+  case ReduceKind::Max:
+    if (isFloat)
+      return arith::MaximumFOp::create(b, loc, lhs, rhs);
+    return isBool ? arith::MaxUIOp::create(b, loc, lhs, rhs).getResult()
+                  : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
+  case ReduceKind::Min:
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, lhs, rhs);
+    return isBool ? arith::MinUIOp::create(b, loc, lhs, rhs).getResult()
+                  : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// linalg.reduce into a tile filled with the identity; keep_dims expands the
+/// reduced axis back as a unit dim.
+struct ReduceOpLowering : OpConversionPattern<ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto sourceType = cast<RankedTensorType>(op.getSource().getType());
+    Type elementType = sourceType.getElementType();
+    int64_t axis = op.getAxis();
+    ReduceKind kind = op.getKind();
+    SmallVector<int64_t> reducedShape(sourceType.getShape());
+    reducedShape.erase(reducedShape.begin() + axis);
+    auto reducedType = RankedTensorType::get(reducedShape, elementType);
+    Value identity = arith::ConstantOp::create(
+        rewriter, loc, reductionIdentity(kind, elementType));
+    Value init =
+        fill(rewriter, loc, identity, emptyLike(rewriter, loc, reducedType));
+    auto reduce = linalg::ReduceOp::create(
+        rewriter, loc, ValueRange{adaptor.getSource()}, ValueRange{init},
+        ArrayRef<int64_t>{axis},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          linalg::YieldOp::create(
+              b, loc, ValueRange{combine(b, loc, kind, args[0], args[1])});
+        });
+    Value result = reduce->getResult(0);
+    if (op.getKeepDims()) {
+      std::optional<SmallVector<ReassociationIndices>> reassociation =
+          getReassociationIndicesForReshape(reducedType, op.getType());
+      if (!reassociation)
+        return rewriter.notifyMatchFailure(op, "cannot expand reduced axis");
+      result = tensor::ExpandShapeOp::create(rewriter, loc, op.getType(),
+                                             result, *reassociation);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// linalg.matmul accumulating into acc; it extends f16/bf16 inputs to f32
+/// itself, which is exact, as the tensor cores' products are.
+struct DotOpLowering : OpConversionPattern<DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lhs = adaptor.getLhs();
+    Value rhs = adaptor.getRhs();
+    if (cast<RankedTensorType>(lhs.getType()).getElementType().isF32() &&
+        op.getPrecision() == Precision::TF32) {
+      lhs = roundToTF32(rewriter, loc, lhs);
+      rhs = roundToTF32(rewriter, loc, rhs);
+    }
+    rewriter.replaceOpWithNewOp<linalg::MatmulOp>(op, ValueRange{lhs, rhs},
+                                                  ValueRange{adaptor.getAcc()});
+    return success();
+  }
+};
+} // namespace
+
+void tilegym::populateTileToLinalgPatterns(TypeConverter &typeConverter,
+                                           RewritePatternSet &patterns) {
+  patterns.add<FuncOpLowering, GridQueryLowering<BlockIdOp, 0>,
+               GridQueryLowering<NumBlocksOp, 3>, DimOpLowering, CdivOpLowering,
+               NumTilesOpLowering, LoadOpLowering, StoreOpLowering,
+               GatherOpLowering, ScatterOpLowering, SplatOpLowering,
+               IotaOpLowering, BroadcastOpLowering, ReshapeOpLowering,
+               PermuteOpLowering, ReduceOpLowering, DotOpLowering>(
+      typeConverter, patterns.getContext());
+}
+
+void tilegym::configureTileToLinalgTarget(ConversionTarget &target,
+                                          const TypeConverter &typeConverter) {
+  target.addIllegalDialect<TileDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+    return typeConverter.isSignatureLegal(op.getFunctionType()) &&
+           (!op->hasAttr(kKernelAttr) || op->hasAttr(kGridArgsAttr));
+  });
+}
+
+namespace {
+struct ConvertTileToLinalgPass
+    : tilegym::impl::ConvertTileToLinalgPassBase<ConvertTileToLinalgPass> {
+  void runOnOperation() override {
+    TileToLinalgTypeConverter typeConverter;
+    RewritePatternSet patterns(&getContext());
+    populateTileToLinalgPatterns(typeConverter, patterns);
+    ConversionTarget target(getContext());
+    configureTileToLinalgTarget(target, typeConverter);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,167 @@
+//===- CpuKernel.cpp - run tile kernels on the CPU through the JIT --------===//
+#include "tilegym/JIT/CpuKernel.h"
+
+#include "tilegym/Conversion/Pipelines.h"
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+using namespace mlir;
+using namespace tilegym;
+
+/// The packed-call interface passes a pointer to every scalar of the lowered
+/// signature; a memref expands to (allocated, aligned, offset, sizes...,
+/// strides...). This holds those scalars for one call.
+struct PackedArgs {
+  std::vector<void *> ptrs;
+  std::vector<int64_t> scalars;
+  std::vector<void *> bases;
+
+  PackedArgs(const std::vector<ViewArg> &args, size_t extra) {
+    size_t n = extra;
+    for (const ViewArg &a : args)
+      n += 1 + 2 * a.sizes.size();
+    // Fixed capacity: pointers into these vectors must stay valid.
+    scalars.reserve(n);
+    bases.reserve(args.size());
+    for (const ViewArg &a : args) {
+      bases.push_back(a.data);
+      ptrs.push_back(&bases.back()); // allocated
+      ptrs.push_back(&bases.back()); // aligned
+      scalars.push_back(0);          // offset
+      ptrs.push_back(&scalars.back());
+      for (int64_t s : a.sizes) {
+        scalars.push_back(s);
+        ptrs.push_back(&scalars.back());
+      }
+      for (int64_t s : a.strides) {
+        scalars.push_back(s);
+        ptrs.push_back(&scalars.back());
+      }
+    }
+    for (size_t i = 0; i < extra; ++i) {
+      scalars.push_back(0);
+      ptrs.push_back(&scalars.back());
+    }
+  }
+  /// The trailing scalars (block ids and grid sizes of a kernel call).
+  int64_t *extra(size_t count) { return scalars.data() + scalars.size() - count; }
+};
+
+CpuKernel::~CpuKernel() = default;
+
+llvm::Expected<std::unique_ptr<CpuKernel>>
+CpuKernel::compile(ModuleOp module, llvm::StringRef kernel) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  MLIRContext *ctx = module.getContext();
+  auto func = module.lookupSymbol<func::FuncOp>(kernel);
+  if (!func || !func->hasAttr(tile::kKernelAttr))
+    return llvm::createStringError("no kernel named '" + kernel.str() + "'");
+  auto gridName = func->getAttrOfType<FlatSymbolRefAttr>(tile::kGridFnAttr);
+  if (!gridName)
+    return llvm::createStringError("kernel '" + kernel.str() +
+                                   "' has no grid function");
+
+  // The pipeline needs the bufferization and conversion interfaces that
+  // upstream dialects register as extensions.
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  ctx->appendDialectRegistry(registry);
+
+  OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
+  PassManager pm(ctx);
+  buildTileCpuPipeline(pm);
+  std::string diagnostics;
+  {
+    // Collect the pipeline's diagnostics into the error message.
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": " << diag << "\n";
+      return success();
+    });
+    if (failed(pm.run(*lowered)))
+      return llvm::createStringError("CPU lowering failed:\n" + diagnostics);
+  }
+
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/3,
+                                               /*sizeLevel=*/0, nullptr);
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*lowered, options);
+  if (!engine)
+    return engine.takeError();
+
+  std::unique_ptr<CpuKernel> result(new CpuKernel());
+  result->engine = std::move(*engine);
+  auto kernelFn = result->engine->lookupPacked(kernel);
+  if (!kernelFn)
+    return kernelFn.takeError();
+  auto gridFn = result->engine->lookupPacked(gridName.getValue());
+  if (!gridFn)
+    return gridFn.takeError();
+  result->kernelFn = *kernelFn;
+  result->gridFn = *gridFn;
+  return result;
+}
+
+std::array<int64_t, 3> CpuKernel::grid(const std::vector<ViewArg> &args) const {
+  PackedArgs packed(args, 0);
+  struct {
+    int64_t x, y, z;
+  } result{};
+  packed.ptrs.push_back(&result);
+  gridFn(packed.ptrs.data());
+  return {result.x, result.y, result.z};
+}
+
+void CpuKernel::run(const std::vector<ViewArg> &args,
+                    std::array<int64_t, 3> grid, unsigned threads) const {
+  int64_t total = grid[0] * grid[1] * grid[2];
+  if (total <= 0)
+    return;
+  threads = std::max(1u, std::min<unsigned>(threads, total));
+  // Blocks are handed out one at a time: their cost can differ (causal
+  // attention), so a static split would leave threads idle.
+  std::atomic<int64_t> next{0};
+  auto worker = [&] {
+    PackedArgs packed(args, 6);
+    int64_t *ids = packed.extra(6);
+    ids[3] = grid[0];
+    ids[4] = grid[1];
+    ids[5] = grid[2];
+    for (int64_t b; (b = next.fetch_add(1)) < total;) {
+      ids[0] = b % grid[0];
+      ids[1] = (b / grid[0]) % grid[1];
+      ids[2] = b / (grid[0] * grid[1]);
+      kernelFn(packed.ptrs.data());
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread &t : pool)
+    t.join();
+}

@@ -1,0 +1,244 @@
+//===- tilegym-run.cpp - the verification JIT -----------------------------===//
+//
+// Compiles a tile kernel, draws fresh random inputs, poisons the outputs,
+// runs the kernel, and compares every output with an independent float64
+// reference. Exit code 0 only on PASS.
+//
+//   tilegym-run examples/softmax.tile -D T=bf16 --size M=100,N=1000
+//
+//===----------------------------------------------------------------------===//
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Frontend/Frontend.h"
+#include "tilegym/JIT/CpuKernel.h"
+#include "tilegym/Reference/Reference.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <iostream>
+#include <random>
+#include <thread>
+
+using namespace mlir;
+using namespace tilegym;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("tilegym-run options");
+
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<.tile or .mlir file>"),
+                                      cl::Required, cl::cat(category));
+static cl::opt<std::string>
+    kernelName("kernel",
+               cl::desc("Kernel to run (default: the file's only kernel)"),
+               cl::value_desc("name"), cl::cat(category));
+static cl::list<std::string>
+    defineList("D", cl::Prefix,
+               cl::desc("Override a file-level const: -D NAME=VALUE "
+                        "(e.g. -D T=bf16 -D BLOCK=2048)"),
+               cl::value_desc("NAME=VALUE"), cl::cat(category));
+enum class Backend { Auto, Cpu, Gpu };
+static cl::opt<Backend> backend(
+    "backend", cl::desc("Where to run the kernel"), cl::init(Backend::Auto),
+    cl::values(clEnumValN(Backend::Auto, "auto",
+                          "the GPU when there is one, else the CPU"),
+               clEnumValN(Backend::Cpu, "cpu", "the CPU JIT"),
+               clEnumValN(Backend::Gpu, "gpu", "the GPU")),
+    cl::cat(category));
+static cl::opt<std::string> sizes(
+    "size",
+    cl::desc("Problem sizes, e.g. --size M=4096,N=512 (names and defaults: "
+             "--list-references)"),
+    cl::value_desc("NAME=N,..."), cl::cat(category));
+static cl::opt<std::string>
+    referenceName("reference",
+                  cl::desc("Reference program to check against (default: "
+                           "the kernel's name)"),
+                  cl::value_desc("name"), cl::cat(category));
+static cl::opt<uint64_t>
+    seed("seed", cl::desc("Seed of the random inputs (default: fresh)"),
+         cl::cat(category));
+static cl::opt<unsigned>
+    cpuThreads("cpu-threads",
+            cl::desc("CPU threads running blocks (default: all cores)"),
+            cl::init(0), cl::cat(category));
+static cl::opt<bool>
+    listReferences("list-references",
+                   cl::desc("List the reference programs and exit"),
+                   cl::cat(category));
+
+/// The kernel's element types and ranks, in parameter order.
+static LogicalResult signatureOf(func::FuncOp kernel,
+                                 std::vector<ref::DType> &dtypes,
+                                 std::vector<int64_t> &ranks) {
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    auto view = dyn_cast<tile::ViewType>(type);
+    if (!view) {
+      llvm::errs() << "error: parameter " << i << " of '"
+                   << kernel.getSymName() << "' is a scalar (" << type
+                   << "); tilegym-run binds views only\n";
+      return failure();
+    }
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << view.getElementType();
+    auto dtype = ref::parseDType(name);
+    if (!dtype) {
+      llvm::errs() << "error: unsupported element type " << name << "\n";
+      return failure();
+    }
+    dtypes.push_back(*dtype);
+    ranks.push_back(view.getRank());
+  }
+  return success();
+}
+
+/// The file-level consts the module was compiled with, as reference options.
+static ref::Options optionsOf(ModuleOp module) {
+  ref::Options options;
+  auto consts = module->getAttrOfType<DictionaryAttr>(tile::kConstsAttr);
+  if (!consts)
+    return options;
+  for (NamedAttribute attr : consts) {
+    std::string value;
+    llvm::raw_string_ostream os(value);
+    if (auto i = dyn_cast<IntegerAttr>(attr.getValue()))
+      os << i.getValue().getSExtValue();
+    else if (auto b = dyn_cast<BoolAttr>(attr.getValue()))
+      os << (b.getValue() ? "1" : "0");
+    else if (auto t = dyn_cast<TypeAttr>(attr.getValue()))
+      os << t.getValue();
+    else
+      continue;
+    options[attr.getName().str()] = value;
+  }
+  return options;
+}
+
+static func::FuncOp findKernel(ModuleOp module) {
+  SmallVector<func::FuncOp> kernels;
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f->hasAttr(tile::kKernelAttr))
+      kernels.push_back(f);
+  if (!kernelName.empty()) {
+    for (auto f : kernels)
+      if (f.getSymName() == kernelName)
+        return f;
+    llvm::errs() << "error: no kernel named '" << kernelName << "' in "
+                 << inputFile << "\n";
+    return {};
+  }
+  if (kernels.size() == 1)
+    return kernels.front();
+  llvm::errs() << "error: " << inputFile << " has " << kernels.size()
+               << " kernels; pick one with --kernel\n";
+  return {};
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, "TileGym verification JIT\n");
+
+  if (listReferences) {
+    for (const ref::Reference &r : ref::registry())
+      std::cout << ref::describe(r) << "\n";
+    return 0;
+  }
+  if (backend == Backend::Gpu) {
+    llvm::errs() << "error: the GPU backend is not available in this build; "
+                    "use --backend=cpu\n";
+    return 1;
+  }
+
+  Defines defines;
+  for (const std::string &d : defineList) {
+    size_t eq = d.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      llvm::errs() << "error: -D expects NAME=VALUE, got '" << d << "'\n";
+      return 1;
+    }
+    defines[d.substr(0, eq)] = d.substr(eq + 1);
+  }
+
+  MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+  if (!buffer) {
+    llvm::errs() << "error: cannot read " << inputFile << ": "
+                 << buffer.getError().message() << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = loadTileModule(sourceMgr, context, defines);
+  if (!module)
+    return 1;
+  func::FuncOp kernel = findKernel(*module);
+  if (!kernel)
+    return 1;
+
+  std::vector<ref::DType> dtypes;
+  std::vector<int64_t> ranks;
+  if (failed(signatureOf(kernel, dtypes, ranks)))
+    return 1;
+  std::string refName =
+      referenceName.empty() ? kernel.getSymName().str() : referenceName;
+  const ref::Reference *reference = ref::lookupReference(refName);
+  if (!reference) {
+    llvm::errs() << "error: no reference program named '" << refName
+                 << "'; pick one with --reference (see --list-references)\n";
+    return 1;
+  }
+  std::string error;
+  ref::Sizes problem = ref::defaultSizes(*reference);
+  if (!ref::parseSizes(*reference, sizes, problem, error) ||
+      !ref::checkSignature(*reference, dtypes, ranks, error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+
+  uint64_t inputSeed = seed.getNumOccurrences() ? uint64_t(seed)
+                                                : std::random_device{}();
+  std::vector<ref::HostTensor> args =
+      ref::makeArguments(*reference, problem, dtypes, inputSeed);
+  std::vector<ViewArg> views;
+  for (ref::HostTensor &t : args)
+    views.push_back({t.data(), t.shape(), t.strides()});
+
+  auto compiled = CpuKernel::compile(*module, kernel.getSymName());
+  if (!compiled) {
+    llvm::errs() << "error: " << llvm::toString(compiled.takeError()) << "\n";
+    return 1;
+  }
+  std::array<int64_t, 3> grid = (*compiled)->grid(views);
+
+  std::cout << "kernel " << kernel.getSymName().str() << " (" << inputFile
+            << ") backend=cpu reference=" << reference->name << " sizes=";
+  for (auto [i, s] : llvm::enumerate(problem))
+    std::cout << (i ? "," : "") << s.first << "=" << s.second;
+  std::cout << " grid=" << grid[0] << "x" << grid[1] << "x" << grid[2]
+            << " seed=" << inputSeed << "\n";
+
+  unsigned nthreads = cpuThreads ? unsigned(cpuThreads)
+                              : std::max(1u, std::thread::hardware_concurrency());
+  auto start = std::chrono::steady_clock::now();
+  (*compiled)->run(views, grid, nthreads);
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+
+  ref::Options options =
+      ref::effectiveOptions(*reference, optionsOf(*module));
+  auto expected = ref::runReference(*reference, problem, options, args);
+  auto results = ref::compareOutputs(*reference, problem, args, expected);
+  std::cout << "cpu time " << ms << " ms on " << nthreads << " threads\n";
+  return ref::printVerdict(std::cout, results) ? 0 : 1;
+}
