@@ -10,4 +10,4 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi
 ninja -C "$BUILD" -j"${JOBS:-2}"
-cd "$BUILD" && ctest --output-on-failure
+cd "$BUILD" && ctest --output-on-failure --no-tests=error

@@ -7,11 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <algorithm>
@@ -80,13 +76,8 @@ CpuKernel::compile(ModuleOp module, llvm::StringRef kernel) {
     return llvm::createStringError("kernel '" + kernel.str() +
                                    "' has no grid function");
 
-  // The pipeline needs the bufferization and conversion interfaces that
-  // upstream dialects register as extensions.
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
+  registerCpuPipelineDependencies(registry);
   ctx->appendDialectRegistry(registry);
 
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));

@@ -10,11 +10,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilegym/Frontend/AST.h"
+#include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Frontend/Frontend.h"
 #include "tilegym/Frontend/Parser.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -31,7 +36,7 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitKind { AST, Tile };
+enum class EmitKind { AST, Tile, LLVM };
 
 enum class Target { CPU, SM80, SM90, SM90a };
 
@@ -68,7 +73,9 @@ static cl::opt<EmitKind> emitKind(
     cl::values(clEnumValN(EmitKind::AST, "ast",
                           "the parsed syntax tree, indented, with locations"),
                clEnumValN(EmitKind::Tile, "tile",
-                          "MLIR in the tile dialect")),
+                          "MLIR in the tile dialect"),
+               clEnumValN(EmitKind::LLVM, "llvm",
+                          "LLVM IR of the CPU lowering (--target=cpu)")),
     cl::init(EmitKind::Tile), cl::cat(toolCategory));
 
 static cl::opt<Target> target(
@@ -97,6 +104,35 @@ static cl::opt<bool> verifyDiagnostics(
 /// Compiles the main buffer of `sourceMgr` (a whole file, or one chunk of
 /// --split-input-file) and writes the requested output to `os`. Errors are
 /// reported to the diagnostic handler registered on `context`.
+/// Lowers tile IR with the CPU pipeline and translates it to LLVM IR.
+static mlir::LogicalResult emitCpuLLVM(mlir::ModuleOp module,
+                                       const CompileOptions &options,
+                                       llvm::raw_ostream &os) {
+  if (options.target != Target::CPU) {
+    mlir::emitError(module.getLoc())
+        << "--emit=llvm is available for --target=cpu only; the GPU "
+           "backend is not built yet";
+    return mlir::failure();
+  }
+  mlir::MLIRContext *ctx = module.getContext();
+  mlir::DialectRegistry registry;
+  tilegym::registerCpuPipelineDependencies(registry);
+  ctx->appendDialectRegistry(registry);
+  mlir::PassManager pm(ctx);
+  tilegym::buildTileCpuPipeline(pm);
+  if (mlir::failed(pm.run(module)))
+    return mlir::failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule) {
+    mlir::emitError(module.getLoc()) << "translation to LLVM IR failed";
+    return mlir::failure();
+  }
+  llvmModule->print(os, nullptr);
+  return mlir::success();
+}
+
 static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
                                          mlir::MLIRContext &context,
                                          const CompileOptions &options,
@@ -121,6 +157,8 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
     module->print(os);
     os << "\n";
     return mlir::success();
+  case EmitKind::LLVM:
+    return emitCpuLLVM(*module, options, os);
   }
   llvm_unreachable("unknown emit kind");
 }

@@ -10,6 +10,11 @@ namespace tilegym {
 /// `tilegym-cpu-pipeline`.
 void buildTileCpuPipeline(mlir::OpPassManager &pm);
 
+/// Adds what the CPU pipeline and the translation to LLVM IR need beyond the
+/// tile dialects: upstream dialects and their bufferization and conversion
+/// interfaces, and the LLVM IR translations.
+void registerCpuPipelineDependencies(mlir::DialectRegistry &registry);
+
 /// Registers the pipelines above with the pass registry.
 void registerTileGymPipelines();
 } // namespace tilegym
