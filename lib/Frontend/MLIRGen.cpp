@@ -959,6 +959,27 @@ Value MLIRGenImpl::indexValue(Val v, Location loc, StringRef what) {
   return {};
 }
 
+/// `x op y` if `op` is a comparison.
+template <typename T>
+static std::optional<bool> compareNumbers(BinaryOp op, T x, T y) {
+  switch (op) {
+  case BinaryOp::Eq:
+    return x == y;
+  case BinaryOp::Ne:
+    return x != y;
+  case BinaryOp::Lt:
+    return x < y;
+  case BinaryOp::Le:
+    return x <= y;
+  case BinaryOp::Gt:
+    return x > y;
+  case BinaryOp::Ge:
+    return x >= y;
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<Const> MLIRGenImpl::foldBinary(BinaryOp op, const Const &a,
                                              const Const &b, Location loc) {
   if (op == BinaryOp::And || op == BinaryOp::Or) {
@@ -978,6 +999,8 @@ std::optional<Const> MLIRGenImpl::foldBinary(BinaryOp op, const Const &a,
   }
   if (a.kind == Const::Kind::Int && b.kind == Const::Kind::Int) {
     int64_t x = a.i, y = b.i, r = 0;
+    if (std::optional<bool> c = compareNumbers(op, x, y))
+      return Const::ofBool(*c);
     bool overflow = false;
     switch (op) {
     case BinaryOp::Add:
@@ -1001,20 +1024,8 @@ std::optional<Const> MLIRGenImpl::foldBinary(BinaryOp op, const Const &a,
       }
       r = op == BinaryOp::Div ? x / y : x % y;
       break;
-    case BinaryOp::Eq:
-      return Const::ofBool(x == y);
-    case BinaryOp::Ne:
-      return Const::ofBool(x != y);
-    case BinaryOp::Lt:
-      return Const::ofBool(x < y);
-    case BinaryOp::Le:
-      return Const::ofBool(x <= y);
-    case BinaryOp::Gt:
-      return Const::ofBool(x > y);
-    case BinaryOp::Ge:
-      return Const::ofBool(x >= y);
     default:
-      llvm_unreachable("'@', '&&' and '||' are handled before");
+      llvm_unreachable("comparisons, '@', '&&' and '||' are handled before");
     }
     if (overflow) {
       error(loc) << "integer overflow in a constant expression";
@@ -1023,6 +1034,8 @@ std::optional<Const> MLIRGenImpl::foldBinary(BinaryOp op, const Const &a,
     return Const::ofInt(r);
   }
   double x = a.asDouble(), y = b.asDouble();
+  if (std::optional<bool> c = compareNumbers(op, x, y))
+    return Const::ofBool(*c);
   switch (op) {
   case BinaryOp::Add:
     return Const::ofFloat(x + y);
@@ -1034,20 +1047,8 @@ std::optional<Const> MLIRGenImpl::foldBinary(BinaryOp op, const Const &a,
     return Const::ofFloat(x / y);
   case BinaryOp::Rem:
     return Const::ofFloat(std::fmod(x, y));
-  case BinaryOp::Eq:
-    return Const::ofBool(x == y);
-  case BinaryOp::Ne:
-    return Const::ofBool(x != y);
-  case BinaryOp::Lt:
-    return Const::ofBool(x < y);
-  case BinaryOp::Le:
-    return Const::ofBool(x <= y);
-  case BinaryOp::Gt:
-    return Const::ofBool(x > y);
-  case BinaryOp::Ge:
-    return Const::ofBool(x >= y);
   default:
-    llvm_unreachable("'@', '&&' and '||' are handled before");
+    llvm_unreachable("comparisons, '@', '&&' and '||' are handled before");
   }
 }
 
