@@ -1,0 +1,230 @@
+//===- Runtime.h - C++ API of the TileGym GPU runtime -----------*- C++ -*-===//
+//
+// Loads compiled kernels through the CUDA driver API, checks launch arguments
+// against kernel signatures, launches and times them. Plain C++17 and libdl:
+// the driver is opened at run time (see Driver.h), so this builds without
+// CUDA and reports a missing driver or GPU as a Status, never a crash.
+// Calls return a Status instead of throwing so that code built without
+// exceptions can use them. The C API (tilegym_runtime.h) wraps this one and
+// shares its plain-data types (tg_arg, tg_dtype, tg_status, ...).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGYM_RUNTIME_RUNTIME_H
+#define TILEGYM_RUNTIME_RUNTIME_H
+
+#include "tilegym/Runtime/tilegym_runtime.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tilegym::runtime {
+
+struct Status {
+  tg_status code = TG_SUCCESS;
+  std::string message;
+
+  bool ok() const { return code == TG_SUCCESS; }
+  static Status success() { return {}; }
+  static Status error(tg_status code, std::string message) {
+    return {code, std::move(message)};
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Environment
+//===----------------------------------------------------------------------===//
+
+/// Loads libcuda.so.1 (or $TILEGYM_LIBCUDA) and calls cuInit, once per
+/// process; returns that outcome on every call, e.g. TG_ERROR_NO_DRIVER
+/// "no CUDA driver (libcuda.so.1 not found: ...)" or TG_ERROR_NO_DEVICE
+/// "CUDA driver found but no GPU (cuInit: CUDA_ERROR_NO_DEVICE)".
+Status initDriver();
+Status driverVersion(int &version);
+Status deviceCount(int &count);
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int ccMajor = 0, ccMinor = 0;
+  int smCount = 0;
+  uint64_t totalMemory = 0; // bytes
+  std::string target;       // targetForComputeCapability(ccMajor, ccMinor)
+};
+Status deviceInfo(int ordinal, DeviceInfo &info);
+
+/// ptxas from PATH, $CUDA_HOME/bin or /usr/local/cuda/bin; "" if none.
+std::string findPtxas();
+/// "sm_90a" for 9.0, "sm_80" for 8.x, "sm_<M><m>" from 10.0, "cpu" below 8.0.
+std::string targetForComputeCapability(int major, int minor);
+
+/// Everything tilegym-info reports. Never fails: `driver` holds why there is
+/// no GPU, and autoTarget is then "cpu".
+struct Environment {
+  Status driver;
+  int driverVersion = 0;
+  std::vector<DeviceInfo> devices;
+  std::string ptxas;
+  std::string autoTarget;
+};
+Environment queryEnvironment();
+
+//===----------------------------------------------------------------------===//
+// Kernel signatures and arguments (no driver involved)
+//===----------------------------------------------------------------------===//
+
+const char *dtypeName(tg_dtype dtype);
+size_t dtypeSize(tg_dtype dtype);
+
+/// One kernel parameter: a view with a rank and optionally static sizes
+/// (TG_DYNAMIC where open), or a scalar of type i32, i64, f32 or f64.
+struct Param {
+  std::string name;
+  tg_arg_kind kind = TG_ARG_VIEW;
+  tg_dtype dtype = TG_F32;
+  std::vector<int64_t> sizes; // views: rank = sizes.size()
+
+  static Param view(std::string name, tg_dtype dtype,
+                    std::vector<int64_t> sizes) {
+    return {std::move(name), TG_ARG_VIEW, dtype, std::move(sizes)};
+  }
+  static Param scalar(std::string name, tg_dtype dtype) {
+    return {std::move(name), TG_ARG_SCALAR, dtype, {}};
+  }
+};
+
+/// Rejects signatures no argument could match: ranks above TG_MAX_RANK,
+/// sizes below TG_DYNAMIC, unsupported scalar types.
+Status checkSignature(const std::vector<Param> &params);
+/// Checks each argument's kind, dtype, rank, sizes (>= 0, equal to the static
+/// ones) and that a non-empty view has a non-null pointer. Strides are not
+/// checked. Messages: "argument 2 'y': expected rank 2, got 1".
+Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
+                      size_t numArgs);
+
+/// Launch arguments in the driver's form (cuLaunchKernel's kernelParams).
+/// A view of rank r becomes 3 + 2r parameters, MLIR's expanded memref
+/// descriptor: allocated pointer, aligned pointer (both the view's data),
+/// offset 0, r sizes, r strides, all 64-bit. A scalar becomes one parameter
+/// of its own size. Arguments must have passed checkArguments.
+class PackedArgs {
+public:
+  PackedArgs(const tg_arg *args, size_t numArgs);
+  PackedArgs(const PackedArgs &) = delete;
+  PackedArgs &operator=(const PackedArgs &) = delete;
+
+  void **params() { return pointers.data(); }
+  size_t size() const { return pointers.size(); }
+
+private:
+  // Every parameter gets a zeroed 8-byte slot; pointers[i] -> slots[i].
+  std::vector<uint64_t> slots;
+  std::vector<void *> pointers;
+};
+
+//===----------------------------------------------------------------------===//
+// GPU objects. Each releases its driver resource on destruction; call
+// release() first to see whether that succeeded.
+//===----------------------------------------------------------------------===//
+
+class Context {
+public:
+  /// Retains the primary context of GPU `ordinal`.
+  static Status create(int ordinal, std::unique_ptr<Context> &context);
+  ~Context();
+  Status release();
+
+  /// Makes this context current on the calling thread; every call below
+  /// does so first, so a Context may be used from any thread.
+  Status makeCurrent();
+  Status synchronize();
+  Status allocate(size_t bytes, uint64_t &devicePtr);
+  Status deallocate(uint64_t devicePtr);
+  Status copyToDevice(uint64_t dst, const void *src, size_t bytes);
+  Status copyToHost(void *dst, uint64_t src, size_t bytes);
+
+  int ordinal() const { return gpu; }
+
+private:
+  friend class Kernel;
+  Context(int gpu, int device, void *handle)
+      : gpu(gpu), device(device), handle(handle) {}
+  int gpu;
+  int device;   // CUdevice
+  void *handle; // CUcontext; null once released.
+  // Named in synchronize()'s errors: launches fail asynchronously.
+  std::string lastKernel;
+};
+
+class Kernel;
+
+class Module {
+public:
+  /// Loads a cubin, fatbin or PTX image; PTX is JIT-compiled by the driver,
+  /// whose error log is appended to a failure's message. `context` must
+  /// outlive the module.
+  static Status load(Context &context, const void *image, size_t size,
+                     std::unique_ptr<Module> &module);
+  ~Module();
+  Status release();
+
+  /// Finds kernel `name` and attaches its signature. The kernel is owned by
+  /// the module.
+  Status getKernel(const std::string &name, std::vector<Param> params,
+                   Kernel *&kernel);
+
+  Context &context() const { return ctx; }
+
+private:
+  Module(Context &ctx, void *handle) : ctx(ctx), handle(handle) {}
+  Context &ctx;
+  void *handle; // CUmodule; null once released.
+  std::vector<std::unique_ptr<Kernel>> kernels;
+};
+
+class Kernel {
+public:
+  /// Checks the arguments against the signature before any driver call,
+  /// then launches on the default stream.
+  Status launch(tg_dim3 grid, tg_dim3 block, uint32_t sharedBytes,
+                const tg_arg *args, size_t numArgs);
+
+  const std::string &name() const { return kernelName; }
+  const std::vector<Param> &params() const { return signature; }
+
+private:
+  friend class Module;
+  Kernel(Module &module, void *handle, std::string name,
+         std::vector<Param> params)
+      : module(module), handle(handle), kernelName(std::move(name)),
+        signature(std::move(params)) {}
+  Module &module;
+  void *handle; // CUfunction
+  std::string kernelName;
+  std::vector<Param> signature;
+  // The dynamic shared memory the kernel was last opted into, beyond 48 KiB.
+  uint32_t sharedLimit = 48 * 1024;
+};
+
+class Event {
+public:
+  static Status create(Context &context, std::unique_ptr<Event> &event);
+  ~Event();
+  Status release();
+
+  /// Records on the default stream.
+  Status record();
+  /// Waits for `end`, then gives the milliseconds between the two records.
+  static Status elapsedMs(Event &start, Event &end, float &ms);
+
+private:
+  Event(Context &ctx, void *handle) : ctx(ctx), handle(handle) {}
+  Context &ctx;
+  void *handle; // CUevent; null once released.
+};
+
+} // namespace tilegym::runtime
+
+#endif // TILEGYM_RUNTIME_RUNTIME_H

@@ -1,0 +1,117 @@
+//===- Driver.cpp - Loading the CUDA driver -------------------------------===//
+
+#include "Driver.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <initializer_list>
+
+namespace tilegym::runtime::cuda {
+
+namespace {
+
+struct Loaded {
+  Driver api;
+  bool resolved = false; // every entry point found, cuInit not necessarily ok
+  Status status;         // of loading, resolving and cuInit
+};
+
+std::string errorName(const Driver &api, CUresult result) {
+  const char *name = nullptr;
+  if (api.cuGetErrorName(result, &name) == CUDA_SUCCESS && name)
+    return name;
+  return "CUDA error " + std::to_string(result);
+}
+
+std::string describe(const Driver &api, CUresult result) {
+  std::string text = errorName(api, result);
+  const char *detail = nullptr;
+  if (api.cuGetErrorString(result, &detail) == CUDA_SUCCESS && detail)
+    text += std::string(" (") + detail + ")";
+  return text;
+}
+
+/// Sets `fn` from the first of `names` the library exports; returns the
+/// preferred name when there is none, for the message.
+template <typename Fn>
+const char *resolve(void *library, Fn *&fn,
+                    std::initializer_list<const char *> names) {
+  for (const char *name : names)
+    if (void *symbol = dlsym(library, name)) {
+      fn = reinterpret_cast<Fn *>(symbol);
+      return nullptr;
+    }
+  return *names.begin();
+}
+
+Loaded load() {
+  Loaded loaded;
+  const char *override = std::getenv("TILEGYM_LIBCUDA");
+  std::string path = override && *override ? override : "libcuda.so.1";
+  // Never closed: contexts and modules may be used until the process exits.
+  void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    loaded.status =
+        Status::error(TG_ERROR_NO_DRIVER, "no CUDA driver (" + path +
+                                              " not found: " + dlerror() + ")");
+    return loaded;
+  }
+
+#define TILEGYM_RESOLVE(field, type, ...)                                      \
+  if (const char *missing =                                                    \
+          resolve(library, loaded.api.field, {__VA_ARGS__})) {                 \
+    loaded.status =                                                            \
+        Status::error(TG_ERROR_NO_DRIVER, "CUDA driver " + path + " lacks " +  \
+                                              missing + " (driver too old?)"); \
+    return loaded;                                                             \
+  }
+  TILEGYM_CUDA_DRIVER_FUNCTIONS(TILEGYM_RESOLVE)
+#undef TILEGYM_RESOLVE
+  loaded.resolved = true;
+
+  if (CUresult result = loaded.api.cuInit(0)) {
+    loaded.status =
+        result == CUDA_ERROR_NO_DEVICE
+            ? Status::error(TG_ERROR_NO_DEVICE,
+                            "CUDA driver found but no GPU (cuInit: " +
+                                errorName(loaded.api, result) + ")")
+            : Status::error(TG_ERROR_CUDA,
+                            "CUDA driver found but unusable (cuInit: " +
+                                describe(loaded.api, result) + ")");
+    return loaded;
+  }
+  int count = 0;
+  if (CUresult result = loaded.api.cuDeviceGetCount(&count)) {
+    loaded.status = Status::error(
+        TG_ERROR_CUDA, "cuDeviceGetCount: " + describe(loaded.api, result));
+    return loaded;
+  }
+  if (count == 0)
+    loaded.status =
+        Status::error(TG_ERROR_NO_DEVICE,
+                      "CUDA driver found but no GPU (cuDeviceGetCount: 0)");
+  return loaded;
+}
+
+const Loaded &loaded() {
+  static const Loaded instance = load();
+  return instance;
+}
+
+} // namespace
+
+const Driver &driver(Status &status) {
+  status = loaded().status;
+  return loaded().api;
+}
+
+const Driver *resolvedDriver() {
+  return loaded().resolved ? &loaded().api : nullptr;
+}
+
+Status callError(CUresult result, const std::string &what) {
+  return Status::error(TG_ERROR_CUDA,
+                       what + ": " + describe(loaded().api, result));
+}
+
+} // namespace tilegym::runtime::cuda

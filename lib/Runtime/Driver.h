@@ -1,0 +1,104 @@
+//===- Driver.h - The CUDA driver API, resolved at run time -----*- C++ -*-===//
+//
+// The runtime must build where CUDA is not installed, so it does not include
+// cuda.h: it declares the few types it needs (ABI-stable since CUDA 4) and
+// resolves each entry point from libcuda.so.1 by name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGYM_LIB_RUNTIME_DRIVER_H
+#define TILEGYM_LIB_RUNTIME_DRIVER_H
+
+#include "tilegym/Runtime/Runtime.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace tilegym::runtime::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = uint64_t;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUevent = struct CUevent_st *;
+using CUstream = struct CUstream_st *;
+
+constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+
+constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
+constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+
+// X(field, function type, symbol names tried in order). Where the driver has
+// versioned a function, the versioned symbol is what cuda.h maps the plain
+// name to; the fallback serves older drivers.
+#define TILEGYM_CUDA_DRIVER_FUNCTIONS(X)                                       \
+  X(cuGetErrorName, CUresult(CUresult, const char **), "cuGetErrorName")       \
+  X(cuGetErrorString, CUresult(CUresult, const char **), "cuGetErrorString")   \
+  X(cuInit, CUresult(unsigned), "cuInit")                                      \
+  X(cuDriverGetVersion, CUresult(int *), "cuDriverGetVersion")                 \
+  X(cuDeviceGetCount, CUresult(int *), "cuDeviceGetCount")                     \
+  X(cuDeviceGet, CUresult(CUdevice *, int), "cuDeviceGet")                     \
+  X(cuDeviceGetName, CUresult(char *, int, CUdevice), "cuDeviceGetName")       \
+  X(cuDeviceGetAttribute, CUresult(int *, int, CUdevice),                      \
+    "cuDeviceGetAttribute")                                                    \
+  X(cuDeviceTotalMem, CUresult(size_t *, CUdevice), "cuDeviceTotalMem_v2")     \
+  X(cuDevicePrimaryCtxRetain, CUresult(CUcontext *, CUdevice),                 \
+    "cuDevicePrimaryCtxRetain")                                                \
+  X(cuDevicePrimaryCtxRelease, CUresult(CUdevice),                             \
+    "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease")               \
+  X(cuCtxSetCurrent, CUresult(CUcontext), "cuCtxSetCurrent")                   \
+  X(cuCtxSynchronize, CUresult(), "cuCtxSynchronize")                          \
+  X(cuModuleLoadDataEx,                                                        \
+    CUresult(CUmodule *, const void *, unsigned, int *, void **),              \
+    "cuModuleLoadDataEx")                                                      \
+  X(cuModuleUnload, CUresult(CUmodule), "cuModuleUnload")                      \
+  X(cuModuleGetFunction, CUresult(CUfunction *, CUmodule, const char *),       \
+    "cuModuleGetFunction")                                                     \
+  X(cuFuncSetAttribute, CUresult(CUfunction, int, int), "cuFuncSetAttribute")  \
+  X(cuLaunchKernel,                                                            \
+    CUresult(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,     \
+             unsigned, unsigned, CUstream, void **, void **),                  \
+    "cuLaunchKernel")                                                          \
+  X(cuMemAlloc, CUresult(CUdeviceptr *, size_t), "cuMemAlloc_v2")              \
+  X(cuMemFree, CUresult(CUdeviceptr), "cuMemFree_v2")                          \
+  X(cuMemcpyHtoD, CUresult(CUdeviceptr, const void *, size_t),                 \
+    "cuMemcpyHtoD_v2")                                                         \
+  X(cuMemcpyDtoH, CUresult(void *, CUdeviceptr, size_t), "cuMemcpyDtoH_v2")    \
+  X(cuEventCreate, CUresult(CUevent *, unsigned), "cuEventCreate")             \
+  X(cuEventDestroy, CUresult(CUevent), "cuEventDestroy_v2", "cuEventDestroy")  \
+  X(cuEventRecord, CUresult(CUevent, CUstream), "cuEventRecord")               \
+  X(cuEventSynchronize, CUresult(CUevent), "cuEventSynchronize")               \
+  X(cuEventElapsedTime, CUresult(float *, CUevent, CUevent),                   \
+    "cuEventElapsedTime_v2", "cuEventElapsedTime")
+
+struct Driver {
+#define TILEGYM_DECLARE(field, type, ...)                                      \
+  std::add_pointer_t<type> field = nullptr;
+  TILEGYM_CUDA_DRIVER_FUNCTIONS(TILEGYM_DECLARE)
+#undef TILEGYM_DECLARE
+};
+
+/// The driver, loaded and initialized on first use; `status` says whether
+/// that worked. The functions are only usable when it did.
+const Driver &driver(Status &status);
+
+/// The entry points when the library loaded and exports them all, even if
+/// cuInit then failed (cuDriverGetVersion still works); null otherwise.
+const Driver *resolvedDriver();
+
+/// "cuLaunchKernel(kernel 'k'): CUDA_ERROR_INVALID_VALUE (invalid argument)"
+/// for a failed call; `what` names the operation and its operands.
+Status callError(CUresult result, const std::string &what);
+
+} // namespace tilegym::runtime::cuda
+
+#endif // TILEGYM_LIB_RUNTIME_DRIVER_H
