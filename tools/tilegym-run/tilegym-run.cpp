@@ -11,6 +11,7 @@
 #include "tilegym/Frontend/Frontend.h"
 #include "tilegym/JIT/CpuKernel.h"
 #include "tilegym/Reference/Reference.h"
+#include "tilegym/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -34,7 +35,12 @@ static cl::OptionCategory category("tilegym-run options");
 
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<.tile or .mlir file>"),
-                                      cl::Required, cl::cat(category));
+                                      cl::cat(category));
+static cl::opt<bool>
+    info("info",
+         cl::desc("Report the CUDA driver, GPUs, ptxas and the backend "
+                  "--backend=auto picks, and exit"),
+         cl::cat(category));
 static cl::opt<std::string>
     kernelName("kernel",
                cl::desc("Kernel to run (default: the file's only kernel)"),
@@ -147,15 +153,31 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "TileGym verification JIT\n");
 
+  if (info) {
+    runtime::printEnvironment(runtime::queryEnvironment(), stdout);
+    return 0;
+  }
   if (listReferences) {
     for (const ref::Reference &r : ref::registry())
       std::cout << ref::describe(r) << "\n";
     return 0;
   }
-  if (backend == Backend::Gpu) {
-    llvm::errs() << "error: the GPU backend is not available in this build; "
-                    "use --backend=cpu\n";
+  if (inputFile.empty()) {
+    llvm::errs() << "error: no input file (see --help)\n";
     return 1;
+  }
+  if (backend == Backend::Gpu) {
+    llvm::errs() << "error: the GPU backend is not built yet; use "
+                    "--backend=cpu\n";
+    return 1;
+  }
+  if (backend == Backend::Auto) {
+    runtime::Environment env = runtime::queryEnvironment();
+    if (env.autoTarget != "cpu")
+      std::cout << "note: " << env.devices.front().name << " ("
+                << env.autoTarget
+                << ") found, but the GPU backend is not built yet: running "
+                   "on the CPU\n";
   }
 
   Defines defines;

@@ -16,6 +16,7 @@
 #include "tilegym/Runtime/tilegym_runtime.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,6 +71,8 @@ struct Environment {
   std::string autoTarget;
 };
 Environment queryEnvironment();
+/// The report tilegym-info and `tilegym-run --info` print.
+void printEnvironment(const Environment &env, std::FILE *out);
 
 //===----------------------------------------------------------------------===//
 // Kernel signatures and arguments (no driver involved)
