@@ -3,6 +3,8 @@
 #include "tilegym/Conversion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -12,8 +14,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -64,11 +65,47 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void tilegym::registerCpuPipelineDependencies(DialectRegistry &registry) {
+void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
+  ConvertTileToGPUPassOptions options;
+  options.chip = chip.str();
+  pm.addPass(createConvertTileToGPUPass(options));
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  gpu.addPass(createSCFToControlFlowPass());
+  gpu.addPass(createConvertGpuOpsToNVVMOps());
+  gpu.addPass(createReconcileUnrealizedCastsPass());
+}
+
+FailureOr<std::string> tilegym::compileTileToGpuBinary(ModuleOp module,
+                                                       llvm::StringRef chip,
+                                                       llvm::StringRef format) {
+  OwningOpRef<ModuleOp> clone(cast<ModuleOp>(module->clone()));
+  PassManager pm(module.getContext());
+  buildTileGpuPipeline(pm, chip);
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = format.str();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (failed(pm.run(*clone)))
+    return failure();
+  for (auto bin : clone->getOps<gpu::BinaryOp>())
+    for (Attribute object : bin.getObjects())
+      return cast<gpu::ObjectAttr>(object).getObject().str();
+  return module.emitError() << "the GPU pipeline produced no binary";
+}
+
+namespace {
+struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target GPU architecture"),
+                           llvm::cl::init("sm_90a")};
+};
+} // namespace
+
+void tilegym::registerPipelineDependencies(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
+  registerAllToLLVMIRTranslations(registry);
 }
 
 void tilegym::registerTileGymPipelines() {
@@ -76,4 +113,10 @@ void tilegym::registerTileGymPipelines() {
       "tilegym-cpu-pipeline",
       "Lower tile kernels to the LLVM dialect for the ExecutionEngine",
       buildTileCpuPipeline);
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "tilegym-gpu-pipeline",
+      "Lower tile kernels to NVVM kernels in a gpu.module",
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        buildTileGpuPipeline(pm, options.chip);
+      });
 }

@@ -77,7 +77,7 @@ CpuKernel::compile(ModuleOp module, llvm::StringRef kernel) {
                                    "' has no grid function");
 
   DialectRegistry registry;
-  registerCpuPipelineDependencies(registry);
+  registerPipelineDependencies(registry);
   ctx->appendDialectRegistry(registry);
 
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));

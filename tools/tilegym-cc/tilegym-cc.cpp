@@ -10,11 +10,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilegym/Frontend/AST.h"
+#include "tilegym/Conversion/Passes.h"
 #include "tilegym/Conversion/Pipelines.h"
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Frontend/Frontend.h"
 #include "tilegym/Frontend/Parser.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -36,7 +39,7 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitKind { AST, Tile, LLVM };
+enum class EmitKind { AST, Tile, GPU, LLVM, PTX, Cubin };
 
 enum class Target { CPU, SM80, SM90, SM90a };
 
@@ -74,8 +77,15 @@ static cl::opt<EmitKind> emitKind(
                           "the parsed syntax tree, indented, with locations"),
                clEnumValN(EmitKind::Tile, "tile",
                           "MLIR in the tile dialect"),
+               clEnumValN(EmitKind::GPU, "gpu",
+                          "per-thread GPU code: a gpu.module of gpu.func "
+                          "kernels on blocked layouts (GPU targets)"),
                clEnumValN(EmitKind::LLVM, "llvm",
-                          "LLVM IR of the CPU lowering (--target=cpu)")),
+                          "LLVM IR of the CPU lowering (--target=cpu), or "
+                          "the NVVM-dialect GPU module (GPU targets)"),
+               clEnumValN(EmitKind::PTX, "ptx", "PTX assembly (GPU targets)"),
+               clEnumValN(EmitKind::Cubin, "cubin",
+                          "a cubin assembled by ptxas (GPU targets)")),
     cl::init(EmitKind::Tile), cl::cat(toolCategory));
 
 static cl::opt<Target> target(
@@ -87,6 +97,12 @@ static cl::opt<Target> target(
                           "NVIDIA Hopper with its architecture-specific "
                           "features (wgmma, TMA)")),
     cl::init(Target::CPU), cl::cat(toolCategory));
+
+static cl::opt<int> numWarps(
+    "num-warps",
+    cl::desc("Warps per block for every kernel, overriding warps(...) in the "
+             "source (1 to 32, a power of two)"),
+    cl::init(0), cl::cat(toolCategory));
 
 static cl::opt<bool> splitInputFile(
     "split-input-file",
@@ -104,19 +120,26 @@ static cl::opt<bool> verifyDiagnostics(
 /// Compiles the main buffer of `sourceMgr` (a whole file, or one chunk of
 /// --split-input-file) and writes the requested output to `os`. Errors are
 /// reported to the diagnostic handler registered on `context`.
+static llvm::StringRef chipOf(Target target) {
+  switch (target) {
+  case Target::CPU:
+    break;
+  case Target::SM80:
+    return "sm_80";
+  case Target::SM90:
+    return "sm_90";
+  case Target::SM90a:
+    return "sm_90a";
+  }
+  return "";
+}
+
 /// Lowers tile IR with the CPU pipeline and translates it to LLVM IR.
 static mlir::LogicalResult emitCpuLLVM(mlir::ModuleOp module,
-                                       const CompileOptions &options,
                                        llvm::raw_ostream &os) {
-  if (options.target != Target::CPU) {
-    mlir::emitError(module.getLoc())
-        << "--emit=llvm is available for --target=cpu only; the GPU "
-           "backend is not built yet";
-    return mlir::failure();
-  }
   mlir::MLIRContext *ctx = module.getContext();
   mlir::DialectRegistry registry;
-  tilegym::registerCpuPipelineDependencies(registry);
+  tilegym::registerPipelineDependencies(registry);
   ctx->appendDialectRegistry(registry);
   mlir::PassManager pm(ctx);
   tilegym::buildTileCpuPipeline(pm);
@@ -130,6 +153,39 @@ static mlir::LogicalResult emitCpuLLVM(mlir::ModuleOp module,
     return mlir::failure();
   }
   llvmModule->print(os, nullptr);
+  return mlir::success();
+}
+
+/// The GPU stages: --emit=gpu stops after convert-tile-to-gpu, llvm after
+/// the NVVM lowering, ptx/cubin serialize the GPU module.
+static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
+                                   const CompileOptions &options,
+                                   llvm::raw_ostream &os) {
+  llvm::StringRef chip = chipOf(options.target);
+  mlir::MLIRContext *ctx = module.getContext();
+  mlir::DialectRegistry registry;
+  tilegym::registerPipelineDependencies(registry);
+  ctx->appendDialectRegistry(registry);
+  if (options.emit == EmitKind::PTX || options.emit == EmitKind::Cubin) {
+    auto binary = tilegym::compileTileToGpuBinary(
+        module, chip, options.emit == EmitKind::PTX ? "isa" : "bin");
+    if (mlir::failed(binary))
+      return mlir::failure();
+    os << *binary;
+    return mlir::success();
+  }
+  mlir::PassManager pm(ctx);
+  if (options.emit == EmitKind::GPU) {
+    tilegym::ConvertTileToGPUPassOptions gpuOptions;
+    gpuOptions.chip = chip.str();
+    pm.addPass(tilegym::createConvertTileToGPUPass(gpuOptions));
+  } else {
+    tilegym::buildTileGpuPipeline(pm, chip);
+  }
+  if (mlir::failed(pm.run(module)))
+    return mlir::failure();
+  module.print(os);
+  os << "\n";
   return mlir::success();
 }
 
@@ -157,10 +213,34 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
     module->print(os);
     os << "\n";
     return mlir::success();
+  case EmitKind::GPU:
   case EmitKind::LLVM:
-    return emitCpuLLVM(*module, options, os);
+  case EmitKind::PTX:
+  case EmitKind::Cubin:
+    break;
   }
-  llvm_unreachable("unknown emit kind");
+  if (options.target == Target::CPU) {
+    if (options.emit != EmitKind::LLVM) {
+      mlir::emitError(module->getLoc())
+          << "--emit=gpu, ptx and cubin need a GPU --target (sm_80, sm_90, "
+             "sm_90a)";
+      return mlir::failure();
+    }
+    return emitCpuLLVM(*module, os);
+  }
+  if (numWarps) {
+    if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
+      mlir::emitError(module->getLoc())
+          << "--num-warps must be a power of two from 1 to 32";
+      return mlir::failure();
+    }
+    for (auto func : module->getOps<mlir::func::FuncOp>())
+      if (func->hasAttr(tilegym::tile::kKernelAttr))
+        func->setAttr(tilegym::tile::kNumWarpsAttr,
+                      mlir::IntegerAttr::get(
+                          mlir::IntegerType::get(&context, 64), numWarps));
+  }
+  return emitGpu(*module, options, os);
 }
 
 /// Sets up diagnostics for one buffer and compiles it.

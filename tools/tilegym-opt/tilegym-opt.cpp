@@ -7,6 +7,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "tilegym/Conversion/Passes.h"
@@ -20,6 +21,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates GPU modules to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<tilegym::tile::TileDialect>();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "TileGym optimizer driver\n", registry));

@@ -42,4 +42,47 @@ def ConvertTileToLinalgPass
   ];
 }
 
+def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower tile kernels to per-thread GPU code on blocked layouts";
+  let description = [{
+    The GPU backend's first step. Every tile value gets a distributed
+    blocked layout (Triton's `BlockedEncoding`: elements per thread, threads
+    per warp and warps per block along each dimension, the last dimension
+    fastest), chosen per kernel and rank so that each thread moves 16
+    contiguous bytes of the narrowest element type the kernel's views hold.
+    Each tile then lives in registers, one SSA value per element a thread
+    owns, and every op becomes per-thread code:
+
+    - elementwise `arith`/`math` ops apply register by register;
+    - `tile.broadcast` renames registers (a `[R, 1]` tile is replicated
+      across the threads of the stretched dimension);
+    - `tile.load`/`tile.store` issue one vector access per contiguous run
+      of a thread's elements when the run is in bounds and aligned, and
+      predicated scalar accesses (padding or masking) at the edges;
+    - `tile.reduce` combines within a thread, then across lanes with
+      `gpu.shuffle xor`, then across warps through shared memory;
+    - `tile.reshape`/`tile.permute` and reductions that drop their axis go
+      through shared memory where the layouts differ;
+    - `scf.for`/`scf.if` carry the registers of their tiles.
+
+    Each kernel becomes a `gpu.func` in `gpu.module @tilegym_kernels` with
+    `num_warps * 32` threads, taking each view as an expanded memref
+    descriptor (allocated pointer, aligned pointer, offset, sizes...,
+    strides..., as the runtime packs it). The innermost stride of a view
+    must be 1. `tile.dot` is not lowered yet.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU architecture">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // TILEGYM_CONVERSION_PASSES

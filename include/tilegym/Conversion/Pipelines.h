@@ -2,6 +2,7 @@
 #ifndef TILEGYM_CONVERSION_PIPELINES_H
 #define TILEGYM_CONVERSION_PIPELINES_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
 namespace tilegym {
@@ -10,10 +11,23 @@ namespace tilegym {
 /// `tilegym-cpu-pipeline`.
 void buildTileCpuPipeline(mlir::OpPassManager &pm);
 
-/// Adds what the CPU pipeline and the translation to LLVM IR need beyond the
-/// tile dialects: upstream dialects and their bufferization and conversion
+/// Lowers tile kernels to a `gpu.module` of NVVM-dialect kernels for `chip`
+/// (e.g. "sm_90a"): convert-tile-to-gpu, then canonicalization and
+/// convert-gpu-to-nvvm inside the GPU module. Registered as
+/// `tilegym-gpu-pipeline`. gpu-module-to-binary is left to the caller.
+void buildTileGpuPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
+
+/// Runs the GPU pipeline on a clone of `module` and serializes the GPU
+/// module: `format` "isa" gives PTX text, "bin" a cubin (through ptxas).
+/// Diagnostics go to the context's handler.
+mlir::FailureOr<std::string> compileTileToGpuBinary(mlir::ModuleOp module,
+                                                    llvm::StringRef chip,
+                                                    llvm::StringRef format);
+
+/// Adds what the CPU and GPU pipelines and the translations to LLVM IR need
+/// beyond the tile dialects: upstream dialects and their bufferization and conversion
 /// interfaces, and the LLVM IR translations.
-void registerCpuPipelineDependencies(mlir::DialectRegistry &registry);
+void registerPipelineDependencies(mlir::DialectRegistry &registry);
 
 /// Registers the pipelines above with the pass registry.
 void registerTileGymPipelines();
