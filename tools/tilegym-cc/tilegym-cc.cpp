@@ -14,6 +14,7 @@
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Frontend/Frontend.h"
+#include "tilegym/Target/BundleWriter.h"
 #include "tilegym/Frontend/Parser.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -26,7 +27,10 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -39,7 +43,7 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitKind { AST, Tile, GPU, LLVM, PTX, Cubin };
+enum class EmitKind { AST, Tile, GPU, LLVM, PTX, Cubin, Bundle };
 
 enum class Target { CPU, SM80, SM90, SM90a };
 
@@ -85,7 +89,12 @@ static cl::opt<EmitKind> emitKind(
                           "the NVVM-dialect GPU module (GPU targets)"),
                clEnumValN(EmitKind::PTX, "ptx", "PTX assembly (GPU targets)"),
                clEnumValN(EmitKind::Cubin, "cubin",
-                          "a cubin assembled by ptxas (GPU targets)")),
+                          "a cubin assembled by ptxas (GPU targets)"),
+               clEnumValN(EmitKind::Bundle, "bundle",
+                          "a kernel bundle folder for the MLIR-free runtime: "
+                          "manifest, PTX and, where ptxas is found, cubin "
+                          "(GPU targets; -o names the folder, default "
+                          "<input>.tgb)")),
     cl::init(EmitKind::Tile), cl::cat(toolCategory));
 
 static cl::opt<Target> target(
@@ -156,6 +165,37 @@ static mlir::LogicalResult emitCpuLLVM(mlir::ModuleOp module,
   return mlir::success();
 }
 
+/// Writes a bundle: every kernel shares the GPU module's PTX (and cubin,
+/// when ptxas assembles it).
+static mlir::LogicalResult emitBundle(mlir::ModuleOp module,
+                                      llvm::StringRef chip) {
+  auto ptx = tilegym::compileTileToGpuBinary(module, chip, "isa");
+  if (mlir::failed(ptx))
+    return mlir::failure();
+  std::string cubin;
+  if (llvm::sys::findProgramByName("ptxas") ||
+      llvm::sys::fs::exists("/usr/local/cuda/bin/ptxas")) {
+    auto bin = tilegym::compileTileToGpuBinary(module, chip, "bin");
+    if (mlir::failed(bin))
+      return mlir::failure();
+    cubin = *bin;
+  }
+  std::map<std::string, tilegym::GpuKernelBinary> binaries;
+  for (auto func : module.getOps<mlir::func::FuncOp>())
+    if (func->hasAttr(tilegym::tile::kKernelAttr))
+      binaries[func.getSymName().str()] = {"", *ptx, cubin, 0};
+  std::string dir = outputFilename;
+  if (dir == "-") {
+    llvm::StringRef stem = llvm::sys::path::stem(inputFilename);
+    dir = ((stem == "-" ? "stdin" : stem) + ".tgb").str();
+  }
+  if (llvm::Error err = tilegym::writeBundle(dir, module, chip, binaries)) {
+    mlir::emitError(module.getLoc()) << llvm::toString(std::move(err));
+    return mlir::failure();
+  }
+  return mlir::success();
+}
+
 /// The GPU stages: --emit=gpu stops after convert-tile-to-gpu, llvm after
 /// the NVVM lowering, ptx/cubin serialize the GPU module.
 static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
@@ -166,6 +206,8 @@ static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
   mlir::DialectRegistry registry;
   tilegym::registerPipelineDependencies(registry);
   ctx->appendDialectRegistry(registry);
+  if (options.emit == EmitKind::Bundle)
+    return emitBundle(module, chip);
   if (options.emit == EmitKind::PTX || options.emit == EmitKind::Cubin) {
     auto binary = tilegym::compileTileToGpuBinary(
         module, chip, options.emit == EmitKind::PTX ? "isa" : "bin");
@@ -287,8 +329,10 @@ int main(int argc, char **argv) {
     llvm::WithColor::error(llvm::errs(), "tilegym-cc") << errorMessage << "\n";
     return 1;
   }
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(outputFilename, &errorMessage);
+  // A bundle is a folder that -o names; nothing goes to an output file.
+  std::unique_ptr<llvm::ToolOutputFile> output = mlir::openOutputFile(
+      emitKind == EmitKind::Bundle ? "-" : outputFilename.getValue(),
+      &errorMessage);
   if (!output) {
     llvm::WithColor::error(llvm::errs(), "tilegym-cc") << errorMessage << "\n";
     return 1;

@@ -4,14 +4,20 @@
 // which each thread holds its elements of every tile as SSA registers. See
 // the pass description in Passes.td for the lowering of each op.
 //
-// A blocked layout (per dimension d: elements per thread spt[d], threads per
-// warp tpw[d], warps per block wpc[d]; the last dimension fastest) covers
-// cov[d] = spt[d] * tpw[d] * wpc[d] elements. A thread's registers along d
-// are r = rep * spt[d] + k, at coordinate base[d] + rep * cov[d] + k, where
-// base[d] = (warp[d] * tpw[d] + lane[d]) * spt[d]. A tile dimension smaller
-// than the coverage wraps around (coordinates modulo its size): its elements
-// are replicated over threads, which is what makes a [R, 1] tile broadcast
-// against a [R, C] one for free. Tile sizes are powers of two.
+// Layouts are linear (Triton's linear layouts restricted to power-of-two
+// bases): each bit of a thread's register index, lane id and warp id adds a
+// fixed power of two to one coordinate, and a coordinate is the sum of what
+// its set bits add, modulo the tile's size along that dimension. Two
+// families exist:
+// - blocked (per dimension: elements per thread, threads per warp, warps per
+//   block, the last dimension fastest), for memory access and elementwise
+//   work: each thread moves 16 contiguous bytes;
+// - mma, the accumulator layout of mma.sync m16n8: a lane holds 2 columns of
+//   rows lane/4 and lane/4 + 8 of a 16x8 tile, warps tile M then N.
+// Registers beyond a family's base bits repeat it over the tile. A tile
+// dimension smaller than what the bits cover wraps around: its elements are
+// replicated over threads and registers, which is what makes a [R, 1] tile
+// broadcast against a [R, C] one for free. Tile sizes are powers of two.
 //
 //===----------------------------------------------------------------------===//
 #include "tilegym/Conversion/Passes.h"
@@ -28,6 +34,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+
+#include <deque>
 #include "llvm/Support/MathExtras.h"
 
 namespace tilegym {
@@ -48,74 +57,134 @@ constexpr unsigned kGlobal = 1, kShared = 3;
 // Layouts
 //===----------------------------------------------------------------------===//
 
+using Basis = SmallVector<int64_t>; // what one index bit adds, per dim
+
+/// A layout family: the bases of a thread's lane and warp bits and of its
+/// base register bits; tiles of a given shape add repetition bits.
 struct Layout {
-  SmallVector<int64_t> spt, tpw, wpc;
-  int64_t rank() const { return spt.size(); }
-  int64_t coverage(int64_t d) const { return spt[d] * tpw[d] * wpc[d]; }
+  enum class Kind { Blocked, Mma } kind = Kind::Blocked;
+  int64_t rank = 0;
+  SmallVector<Basis> reg, lane, warp;
+  /// Elements covered by all bits along each dimension.
+  SmallVector<int64_t> coverage;
+  /// mma only: warps along M and N.
+  int64_t warpsM = 1, warpsN = 1;
+
+  void finish() {
+    coverage.assign(rank, 1);
+    for (auto *bits : {&reg, &lane, &warp})
+      for (const Basis &bb : *bits)
+        for (int64_t d = 0; d < rank; ++d)
+          coverage[d] = std::max(coverage[d], 2 * bb[d]);
+  }
+  static Basis unit(int64_t rank, int64_t d, int64_t v) {
+    Basis bb(rank, 0);
+    bb[d] = v;
+    return bb;
+  }
 };
 
-/// The registers a thread holds of a tile of `shape` in `layout`, indexed
-/// row-major over per-dimension register indices.
-struct RegMap {
-  const Layout *layout;
-  SmallVector<int64_t> shape, perDim;
-  int64_t count = 1;
-
-  RegMap(const Layout &l, ArrayRef<int64_t> s) : layout(&l), shape(s) {
-    for (int64_t d = 0; d < l.rank(); ++d) {
-      int64_t reps = std::max<int64_t>(1, s[d] / l.coverage(d));
-      perDim.push_back(reps * l.spt[d]);
-      count *= perDim.back();
-    }
-  }
-  SmallVector<int64_t> unflatten(int64_t i) const {
-    SmallVector<int64_t> r(perDim.size());
-    for (int64_t d = perDim.size() - 1; d >= 0; --d) {
-      r[d] = i % perDim[d];
-      i /= perDim[d];
-    }
-    return r;
-  }
-  int64_t flatten(ArrayRef<int64_t> r) const {
-    int64_t i = 0;
-    for (auto [d, n] : llvm::enumerate(perDim))
-      i = i * n + r[d];
-    return i;
-  }
-  /// Static part of the coordinate of register index `r` along `d`.
-  int64_t offset(int64_t d, int64_t r) const {
-    int64_t spt = layout->spt[d];
-    return (r / spt) * layout->coverage(d) + r % spt;
-  }
-  bool wraps(int64_t d) const { return shape[d] < layout->coverage(d); }
-};
-
-/// One layout per tile rank in a kernel, sized for the largest tile of that
-/// rank: each thread moves 16 bytes of the narrowest view element type along
+/// Blocked: 16 bytes of the narrowest view element type per thread along
 /// the last dimension, lanes then warps fill the last dimension first.
-Layout chooseLayout(ArrayRef<int64_t> maxShape, int64_t numWarps,
-                    int64_t minElementBytes) {
+/// Sized for the largest tile of the rank.
+Layout blockedLayout(ArrayRef<int64_t> maxShape, int64_t numWarps,
+                     int64_t minElementBytes) {
   int64_t rank = maxShape.size(), last = rank - 1;
-  Layout l;
-  l.spt.assign(rank, 1);
-  l.tpw.assign(rank, 1);
-  l.wpc.assign(rank, 1);
-  l.spt[last] = std::max<int64_t>(
+  SmallVector<int64_t> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  spt[last] = std::max<int64_t>(
       1, std::min<int64_t>(16 / minElementBytes, maxShape[last]));
   if (rank == 1) {
-    l.tpw[0] = kWarpSize;
-    l.wpc[0] = numWarps;
-    return l;
+    tpw[0] = kWarpSize;
+    wpc[0] = numWarps;
+  } else {
+    tpw[last] = std::min<int64_t>(
+        kWarpSize, std::max<int64_t>(1, maxShape[last] / spt[last]));
+    tpw[last - 1] = kWarpSize / tpw[last];
+    wpc[last] = std::min<int64_t>(
+        numWarps, std::max<int64_t>(1, maxShape[last] / (spt[last] * tpw[last])));
+    wpc[last - 1] = numWarps / wpc[last];
   }
-  l.tpw[last] = std::min<int64_t>(
-      kWarpSize, std::max<int64_t>(1, maxShape[last] / l.spt[last]));
-  l.tpw[last - 1] = kWarpSize / l.tpw[last];
-  l.wpc[last] = std::min<int64_t>(
-      numWarps,
-      std::max<int64_t>(1, maxShape[last] / (l.spt[last] * l.tpw[last])));
-  l.wpc[last - 1] = numWarps / l.wpc[last];
+  Layout l;
+  l.rank = rank;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    for (int64_t v = 1; v < spt[d]; v *= 2)
+      l.reg.push_back(Layout::unit(rank, d, v));
+    for (int64_t v = 1; v < tpw[d]; v *= 2)
+      l.lane.push_back(Layout::unit(rank, d, v * spt[d]));
+    for (int64_t v = 1; v < wpc[d]; v *= 2)
+      l.warp.push_back(Layout::unit(rank, d, v * spt[d] * tpw[d]));
+  }
+  l.finish();
   return l;
 }
+
+/// The accumulator layout of mma.sync m16n8 (f32 c0..c3): register bit 0 is
+/// column 1, bit 1 row 8; lane bits are columns 2, 4 then rows 1, 2, 4;
+/// warps split N first, then M.
+Layout mmaLayout(int64_t warpsM, int64_t warpsN) {
+  Layout l;
+  l.kind = Layout::Kind::Mma;
+  l.rank = 2;
+  l.warpsM = warpsM;
+  l.warpsN = warpsN;
+  l.reg = {Layout::unit(2, 1, 1), Layout::unit(2, 0, 8)};
+  l.lane = {Layout::unit(2, 1, 2), Layout::unit(2, 1, 4), Layout::unit(2, 0, 1),
+            Layout::unit(2, 0, 2), Layout::unit(2, 0, 4)};
+  for (int64_t v = 1; v < warpsN; v *= 2)
+    l.warp.push_back(Layout::unit(2, 1, 8 * v));
+  for (int64_t v = 1; v < warpsM; v *= 2)
+    l.warp.push_back(Layout::unit(2, 0, 16 * v));
+  l.finish();
+  return l;
+}
+
+/// The registers a thread holds of a tile of `shape` in `layout`: the
+/// family's base register bits, then repetition bits for each dimension the
+/// family does not cover (the last dimension first).
+struct RegMap {
+  const Layout *layout;
+  SmallVector<int64_t> shape;
+  SmallVector<Basis> bits;
+  int64_t count;
+
+  RegMap(const Layout &l, ArrayRef<int64_t> s)
+      : layout(&l), shape(s), bits(l.reg) {
+    for (int64_t d = l.rank - 1; d >= 0; --d)
+      for (int64_t v = l.coverage[d]; v < s[d]; v *= 2)
+        bits.push_back(Layout::unit(l.rank, d, v));
+    count = int64_t(1) << bits.size();
+  }
+  /// What a bit adds along `d` once wrapped to the tile: 0 for a bit that
+  /// only replicates.
+  int64_t wrapped(const Basis &bb, int64_t d) const {
+    return bb[d] < shape[d] ? bb[d] : 0;
+  }
+  /// Static part of the coordinates of register `i`.
+  SmallVector<int64_t> offsets(int64_t i) const {
+    SmallVector<int64_t> off(shape.size(), 0);
+    for (auto [j, bb] : llvm::enumerate(bits))
+      if (i >> j & 1)
+        for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
+          off[d] += wrapped(bb, d);
+    return off;
+  }
+  bool wraps(int64_t d) const { return shape[d] < layout->coverage[d]; }
+  /// Registers contiguous along the last dimension, from every multiple of
+  /// the width: the vector width of memory accesses.
+  int64_t vectorWidth() const {
+    int64_t last = shape.size() - 1, w = 1;
+    for (const Basis &bb : bits) {
+      if (bb[last] != w || w >= shape[last])
+        break;
+      bool onlyLast = llvm::all_of(llvm::seq<int64_t>(0, last),
+                                   [&](int64_t d) { return bb[d] == 0; });
+      if (!onlyLast)
+        break;
+      w *= 2;
+    }
+    return w;
+  }
+};
 
 //===----------------------------------------------------------------------===//
 // Kernel emitter
@@ -139,8 +208,11 @@ private:
   gpu::GPUModuleOp gpuModule;
   OpBuilder b;
   int64_t numWarps = 4;
-  std::map<int64_t, Layout> layouts;
-  std::map<int64_t, SmallVector<Value>> bases;
+  /// Every tile value's layout; values tied by elementwise ops, loops,
+  /// broadcasts and kept-axis reductions share one.
+  std::deque<Layout> layouts;
+  DenseMap<Value, const Layout *> layoutOfValue;
+  std::map<const Layout *, SmallVector<Value>> bases;
   Value threadId, laneId, warpId;
   IRMapping scalars;
   DenseMap<Value, SmallVector<Value>> tiles;
@@ -150,15 +222,13 @@ private:
 
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
 
-  LogicalResult chooseLayouts();
-  const Layout &layoutOf(RankedTensorType type) {
-    return layouts.at(type.getRank());
+  LogicalResult assignLayouts();
+  RegMap regMap(Value v) {
+    return RegMap(*layoutOfValue.lookup(v),
+                  cast<RankedTensorType>(v.getType()).getShape());
   }
-  RegMap regMap(RankedTensorType type) {
-    return RegMap(layoutOf(type), type.getShape());
-  }
-  ArrayRef<Value> baseCoords(int64_t rank);
-  Value coordinate(const RegMap &map, int64_t d, int64_t r);
+  ArrayRef<Value> baseCoords(const Layout &layout);
+  Value coordinate(const RegMap &map, int64_t d, int64_t offset);
   SmallVector<Value> coordinates(const RegMap &map, int64_t i);
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc(), v); }
@@ -184,9 +254,11 @@ private:
   LogicalResult emitGather(GatherOp op);
   LogicalResult emitScatter(ScatterOp op);
   LogicalResult emitReduce(ReduceOp op);
-  SmallVector<Value> emitReduceKeepDims(ReduceOp op, RankedTensorType keptType);
-  SmallVector<Value> convertLayout(ArrayRef<Value> regs, RankedTensorType from,
-                                   RankedTensorType to,
+  LogicalResult emitDot(DotOp op);
+  SmallVector<Value> emitReduceKeepDims(ReduceOp op, const RegMap &src,
+                                        const RegMap &kept);
+  SmallVector<Value> convertLayout(ArrayRef<Value> regs, const RegMap &src,
+                                   const RegMap &dst,
                                    ArrayRef<int64_t> permutation);
   LogicalResult emitFor(scf::ForOp op);
   LogicalResult emitIf(scf::IfOp op);
@@ -200,87 +272,164 @@ private:
 // Set-up
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelEmitter::chooseLayouts() {
-  std::map<int64_t, SmallVector<int64_t>> maxShapes;
-  int64_t minBytes = 4;
+LogicalResult KernelEmitter::assignLayouts() {
+  // Union-find over tile values that must share a layout.
+  llvm::EquivalenceClasses<Value> classes;
+  SmallVector<Value> tileValues;
   bool ok = true;
-  auto visit = [&](Type type, Operation *op) {
-    auto tile = dyn_cast<RankedTensorType>(type);
+  auto addTile = [&](Value v, Operation *op) {
+    auto tile = dyn_cast<RankedTensorType>(v.getType());
     if (!tile)
       return;
     for (int64_t s : tile.getShape())
       if (!llvm::isPowerOf2_64(s)) {
-        op->emitOpError() << "GPU backend needs power-of-two tile sizes, got "
-                          << tile;
+        if (ok)
+          op->emitOpError() << "GPU backend needs power-of-two tile sizes, "
+                               "got "
+                            << tile;
         ok = false;
         return;
       }
-    auto &m = maxShapes[tile.getRank()];
-    if (m.empty())
-      m.assign(tile.getShape().begin(), tile.getShape().end());
-    for (auto [a, s] : llvm::zip(m, tile.getShape()))
-      a = std::max(a, s);
+    classes.insert(v);
+    tileValues.push_back(v);
   };
-  for (Type t : kernel.getArgumentTypes())
-    if (auto v = dyn_cast<ViewType>(t))
-      minBytes = std::min<int64_t>(
-          minBytes, std::max<int64_t>(1, v.getElementType()
-                                                 .getIntOrFloatBitWidth() /
-                                             8));
+  auto tie = [&](Value a, Value b) {
+    if (isa<RankedTensorType>(a.getType()) && isa<RankedTensorType>(b.getType()))
+      classes.unionSets(a, b);
+  };
+  DenseMap<Value, std::pair<int64_t, int64_t>> dotShapes; // mma classes
   kernel.walk([&](Operation *op) {
-    for (Type t : op->getResultTypes())
-      visit(t, op);
-    for (Region &r : op->getRegions())
-      for (Block &blk : r)
+    for (Value r : op->getResults())
+      addTile(r, op);
+    for (Region &region : op->getRegions())
+      for (Block &blk : region)
         for (BlockArgument a : blk.getArguments())
-          visit(a.getType(), op);
+          addTile(a, op);
   });
   if (!ok)
     return failure();
-  for (auto &[rank, shape] : maxShapes)
-    layouts.emplace(rank, chooseLayout(shape, numWarps, minBytes));
+  kernel.walk([&](Operation *op) {
+    if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1) {
+      for (Value operand : op->getOperands())
+        tie(operand, op->getResult(0));
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (auto [init, arg, next, result] :
+           llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                     yield.getOperands(), loop.getResults())) {
+        tie(init, arg);
+        tie(arg, next);
+        tie(next, result);
+      }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
+        if (!region->empty())
+          for (auto [y, r] : llvm::zip(
+                   region->front().getTerminator()->getOperands(),
+                   branch.getResults()))
+            tie(y, r);
+    } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
+      tie(bcast.getSource(), bcast.getResult());
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      if (reduce.getKeepDims())
+        tie(reduce.getSource(), reduce.getResult());
+    } else if (auto dot = dyn_cast<DotOp>(op)) {
+      tie(dot.getAcc(), dot.getResult());
+      dotShapes[dot.getResult()] = {dot.getType().getDimSize(0),
+                                    dot.getType().getDimSize(1)};
+    }
+  });
+
+  // Blocked families, one per rank, sized for the largest tile of the rank.
+  int64_t minBytes = 4;
+  for (Type t : kernel.getArgumentTypes())
+    if (auto v = dyn_cast<ViewType>(t))
+      minBytes = std::min<int64_t>(
+          minBytes,
+          std::max<int64_t>(1, v.getElementType().getIntOrFloatBitWidth() / 8));
+  std::map<int64_t, SmallVector<int64_t>> maxShapes;
+  for (Value v : tileValues) {
+    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    auto &m = maxShapes[shape.size()];
+    if (m.empty())
+      m.assign(shape.begin(), shape.end());
+    for (auto [a, s] : llvm::zip(m, shape))
+      a = std::max(a, s);
+  }
+  std::map<int64_t, const Layout *> blocked;
+  for (auto &[rank, shape] : maxShapes) {
+    layouts.push_back(blockedLayout(shape, numWarps, minBytes));
+    blocked[rank] = &layouts.back();
+  }
+  // A class holding a dot result takes the mma layout: warps split M first
+  // (so row reductions of attention scores stay within a warp), then N.
+  for (auto it = classes.begin(); it != classes.end(); ++it) {
+    if (!(*it)->isLeader())
+      continue;
+    int64_t maxM = 0, maxN = 0;
+    for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
+      if (auto s = dotShapes.find(*m); s != dotShapes.end()) {
+        maxM = std::max(maxM, s->second.first);
+        maxN = std::max(maxN, s->second.second);
+      }
+    const Layout *layout;
+    if (maxM) {
+      int64_t warpsM = std::min<int64_t>(numWarps, std::max<int64_t>(1, maxM / 16));
+      int64_t warpsN = numWarps / warpsM;
+      if (maxN < 8 * warpsN) {
+        kernel.emitOpError() << "dot tile " << maxM << "x" << maxN
+                             << " is too small for " << numWarps
+                             << " warps; use fewer warps or a larger tile";
+        return failure();
+      }
+      layouts.push_back(mmaLayout(warpsM, warpsN));
+      layout = &layouts.back();
+    } else {
+      Value leader = (*it)->getData();
+      layout = blocked.at(cast<RankedTensorType>(leader.getType()).getRank());
+    }
+    for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
+      layoutOfValue[*m] = layout;
+  }
   return success();
 }
 
-ArrayRef<Value> KernelEmitter::baseCoords(int64_t rank) {
-  auto it = bases.find(rank);
+ArrayRef<Value> KernelEmitter::baseCoords(const Layout &l) {
+  auto it = bases.find(&l);
   if (it != bases.end())
     return it->second;
   // Computed at the kernel entry so every use dominates.
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointAfterValue(warpId);
-  const Layout &l = layouts.at(rank);
-  SmallVector<Value> out(rank);
-  int64_t laneStride = 1, warpStride = 1;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    Value lane = arith::RemUIOp::create(
-        b, loc(), arith::DivUIOp::create(b, loc(), laneId, idx(laneStride)),
-        idx(l.tpw[d]));
-    Value warp = arith::RemUIOp::create(
-        b, loc(), arith::DivUIOp::create(b, loc(), warpId, idx(warpStride)),
-        idx(l.wpc[d]));
-    Value t = arith::AddIOp::create(
-        b, loc(), arith::MulIOp::create(b, loc(), warp, idx(l.tpw[d])), lane);
-    out[d] = arith::MulIOp::create(b, loc(), t, idx(l.spt[d]));
-    laneStride *= l.tpw[d];
-    warpStride *= l.wpc[d];
-  }
-  return bases[rank] = out;
+  SmallVector<Value> out(l.rank, idx(0));
+  auto addBits = [&](Value id, ArrayRef<Basis> bits) {
+    for (auto [j, bb] : llvm::enumerate(bits)) {
+      Value bit = arith::AndIOp::create(
+          b, loc(), arith::ShRUIOp::create(b, loc(), id, idx(j)), idx(1));
+      for (int64_t d = 0; d < l.rank; ++d)
+        if (bb[d])
+          out[d] = arith::AddIOp::create(
+              b, loc(), out[d], arith::MulIOp::create(b, loc(), bit, idx(bb[d])));
+    }
+  };
+  addBits(laneId, l.lane);
+  addBits(warpId, l.warp);
+  return bases[&l] = out;
 }
 
-Value KernelEmitter::coordinate(const RegMap &map, int64_t d, int64_t r) {
-  Value c = arith::AddIOp::create(b, loc(), baseCoords(map.shape.size())[d],
-                                  idx(map.offset(d, r)));
+Value KernelEmitter::coordinate(const RegMap &map, int64_t d, int64_t off) {
+  Value c = arith::AddIOp::create(b, loc(), baseCoords(*map.layout)[d],
+                                  idx(off));
   if (map.wraps(d))
     c = arith::AndIOp::create(b, loc(), c, idx(map.shape[d] - 1));
   return c;
 }
 
 SmallVector<Value> KernelEmitter::coordinates(const RegMap &map, int64_t i) {
-  SmallVector<int64_t> r = map.unflatten(i);
+  SmallVector<int64_t> off = map.offsets(i);
   SmallVector<Value> c;
-  for (int64_t d = 0; d < (int64_t)r.size(); ++d)
-    c.push_back(coordinate(map, d, r[d]));
+  for (int64_t d = 0; d < (int64_t)off.size(); ++d)
+    c.push_back(coordinate(map, d, off[d]));
   return c;
 }
 
@@ -378,7 +527,7 @@ void KernelEmitter::bindResults(ValueRange olds, ValueRange flat) {
   size_t pos = 0;
   for (Value old : olds) {
     if (auto tile = dyn_cast<RankedTensorType>(old.getType())) {
-      int64_t n = regMap(tile).count;
+      int64_t n = regMap(old).count;
       tiles[old] = SmallVector<Value>(flat.slice(pos, n));
       pos += n;
     } else {
@@ -409,8 +558,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitFor(loop);
   if (auto branch = dyn_cast<scf::IfOp>(op))
     return emitIf(branch);
-  if (isa<DotOp>(op))
-    return fail(op) << "is not supported by the GPU backend yet";
+  if (auto dot = dyn_cast<DotOp>(op))
+    return emitDot(dot);
   if (auto id = dyn_cast<BlockIdOp>(op)) {
     scalars.map(id.getResult(), (Value)gpu::BlockIdOp::create(
                         b, loc(), static_cast<gpu::Dimension>(id.getAxis())));
@@ -438,7 +587,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success();
   }
   if (auto splat = dyn_cast<SplatOp>(op)) {
-    tiles[splat.getResult()] = SmallVector<Value>(regMap(splat.getType()).count,
+    tiles[splat.getResult()] = SmallVector<Value>(regMap(splat.getResult()).count,
                                       scalars.lookup(splat.getValue()));
     return success();
   }
@@ -454,11 +603,11 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
                          "GPU backend yet";
     Value v = arith::ConstantOp::create(
         b, loc(), cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-    tiles[cst.getResult()] = SmallVector<Value>(regMap(tile).count, v);
+    tiles[cst.getResult()] = SmallVector<Value>(regMap(cst.getResult()).count, v);
     return success();
   }
   if (auto iota = dyn_cast<IotaOp>(op)) {
-    RegMap map = regMap(iota.getType());
+    RegMap map = regMap(iota.getResult());
     SmallVector<Value> regs;
     for (int64_t i = 0; i < map.count; ++i)
       regs.push_back(arith::IndexCastOp::create(
@@ -467,30 +616,34 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success();
   }
   if (auto bcast = dyn_cast<BroadcastOp>(op)) {
-    auto from = cast<RankedTensorType>(bcast.getSource().getType());
-    RegMap src = regMap(from), dst = regMap(bcast.getType());
+    // Same layout: the register of the source at the same offsets, where a
+    // stretched dimension (size 1) is at offset 0.
+    RegMap src = regMap(bcast.getSource()), dst = regMap(bcast.getResult());
+    std::map<SmallVector<int64_t>, int64_t> byOffsets;
+    for (int64_t i = src.count - 1; i >= 0; --i)
+      byOffsets[src.offsets(i)] = i;
     const SmallVector<Value> &in = tiles[bcast.getSource()];
     SmallVector<Value> out;
     for (int64_t i = 0; i < dst.count; ++i) {
-      SmallVector<int64_t> r = dst.unflatten(i);
-      for (int64_t d = 0; d < (int64_t)r.size(); ++d)
-        if (from.getDimSize(d) == 1)
-          r[d] = 0; // a replicated dimension: register 0 holds coordinate 0
-      out.push_back(in[src.flatten(r)]);
+      SmallVector<int64_t> off = dst.offsets(i);
+      for (int64_t d = 0; d < (int64_t)off.size(); ++d)
+        if (src.shape[d] == 1)
+          off[d] = 0;
+      out.push_back(in[byOffsets.at(off)]);
     }
     tiles[bcast.getResult()] = out;
     return success();
   }
   if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-    auto from = cast<RankedTensorType>(reshape.getSource().getType());
-    tiles[reshape.getResult()] = convertLayout(tiles[reshape.getSource()], from,
-                                   reshape.getType(), {});
+    tiles[reshape.getResult()] =
+        convertLayout(tiles[reshape.getSource()], regMap(reshape.getSource()),
+                      regMap(reshape.getResult()), {});
     return success();
   }
   if (auto permute = dyn_cast<PermuteOp>(op)) {
-    auto from = cast<RankedTensorType>(permute.getSource().getType());
-    tiles[permute.getResult()] = convertLayout(tiles[permute.getSource()], from,
-                                   permute.getType(), permute.getPermutation());
+    tiles[permute.getResult()] = convertLayout(
+        tiles[permute.getSource()], regMap(permute.getSource()),
+        regMap(permute.getResult()), permute.getPermutation());
     return success();
   }
   if (hasTiles(op)) {
@@ -507,8 +660,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
 /// An elementwise op on tiles becomes the same op on each register; scalar
 /// operands (a select's condition) are shared by all registers.
 LogicalResult KernelEmitter::emitElementwise(Operation *op) {
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  int64_t count = regMap(type).count;
+  int64_t count = regMap(op->getResult(0)).count;
   SmallVector<SmallVector<Value>> results(op->getNumResults());
   for (int64_t i = 0; i < count; ++i) {
     OperationState state(loc(), op->getName());
@@ -560,11 +712,12 @@ static Value linearOffset(OpBuilder &b, Location loc, const ViewInfo &view,
 /// bounds and aligned, element-wise predicated accesses otherwise.
 LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   RankedTensorType type = op.getType();
-  RegMap map = regMap(type);
+  RegMap map = regMap(op.getResult());
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
   int64_t rank = type.getRank(), last = rank - 1;
-  int64_t width = map.wraps(last) ? 1 : map.layout->spt[last];
+  int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / std::max<int64_t>(
+      1, elem.getIntOrFloatBitWidth() / 8));
   int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
   Value pad = arith::ConstantOp::create(
       b, loc(), op.getPaddingAttr() ? op.getPaddingAttr()
@@ -657,11 +810,12 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
 
 LogicalResult KernelEmitter::emitStore(StoreOp op) {
   auto type = cast<RankedTensorType>(op.getValue().getType());
-  RegMap map = regMap(type);
+  RegMap map = regMap(op.getValue());
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
   int64_t rank = type.getRank(), last = rank - 1;
-  int64_t width = map.wraps(last) ? 1 : map.layout->spt[last];
+  int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / std::max<int64_t>(
+      1, elem.getIntOrFloatBitWidth() / 8));
   int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
   const SmallVector<Value> &regs = tiles[op.getValue()];
   SmallVector<Value> tileOrigin;
@@ -726,7 +880,7 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
 
 LogicalResult KernelEmitter::emitGather(GatherOp op) {
   RankedTensorType type = op.getType();
-  RegMap map = regMap(type);
+  RegMap map = regMap(op.getResult());
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
   int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
@@ -760,7 +914,7 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
 
 LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
   auto type = cast<RankedTensorType>(op.getValue().getType());
-  RegMap map = regMap(type);
+  RegMap map = regMap(op.getValue());
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
   int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
@@ -782,98 +936,107 @@ LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
   return success();
 }
 
-/// Reduces along `axis` into `keptType` (the source shape with the axis at
-/// size 1, same layout): within each thread, across lanes with xor
-/// shuffles, then across warps through shared memory.
+/// Reduces along the op's axis into `kept` (the source shape with the axis
+/// at size 1, same layout). Bits that move along the axis within the tile
+/// are reduced over: register bits within the thread, lane bits with xor
+/// shuffles, warp bits through shared memory. Bits that only replicate
+/// (they move by the tile's size or more) are not, so nothing counts twice.
 SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
-                                                     RankedTensorType kept) {
-  auto srcType = cast<RankedTensorType>(op.getSource().getType());
-  RegMap src = regMap(srcType), dst = regMap(kept);
+                                                     const RegMap &src,
+                                                     const RegMap &dst) {
   const Layout &l = *src.layout;
   int64_t axis = op.getAxis();
   ReduceKind kind = op.getKind();
   const SmallVector<Value> &in = tiles[op.getSource()];
-  Type elem = srcType.getElementType();
-  Type wide = toWide(identity(kind, elem)).getType();
+  Type elem = cast<RankedTensorType>(op.getSource().getType()).getElementType();
+  auto along = [&](const Basis &bb) { return src.wrapped(bb, axis) != 0; };
 
-  // 1. Within the thread. Where the axis wraps, several registers and
-  // threads hold the same element: only its first holder contributes.
-  std::map<int64_t, Value> partial; // by destination register index
+  // 1. Within the thread: the destination register with the same offsets
+  // off the axis takes every source register whose replicating bits are 0.
+  std::map<SmallVector<int64_t>, int64_t> dstByOffsets;
+  for (int64_t o = dst.count - 1; o >= 0; --o)
+    dstByOffsets[dst.offsets(o)] = o;
+  std::map<int64_t, Value> partial;
   for (int64_t i = 0; i < src.count; ++i) {
-    SmallVector<int64_t> r = src.unflatten(i);
-    int64_t ra = r[axis];
-    r[axis] = 0;
-    int64_t o = dst.flatten(r);
+    bool replica = false;
+    for (auto [j, bb] : llvm::enumerate(src.bits))
+      if ((i >> j & 1) && !along(bb) &&
+          llvm::all_of(llvm::seq<int64_t>(0, l.rank),
+                       [&](int64_t d) { return src.wrapped(bb, d) == 0; }))
+        replica = true;
+    if (replica)
+      continue;
+    SmallVector<int64_t> off = src.offsets(i);
+    off[axis] = 0;
+    int64_t o = dstByOffsets.at(off);
     Value v = toWide(in[i]);
-    if (src.wraps(axis)) {
-      if (src.offset(axis, ra) >= srcType.getDimSize(axis))
-        continue;
-      Value raw = arith::AddIOp::create(b, loc(), baseCoords(src.shape.size())[axis],
-                                        idx(src.offset(axis, ra)));
-      Value first = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                          raw, idx(srcType.getDimSize(axis)));
-      v = arith::SelectOp::create(b, loc(), first, v, identity(kind, wide));
-    }
     auto it = partial.find(o);
     partial[o] = it == partial.end() ? v : combine(kind, it->second, v);
   }
 
-  // 2. Across the lanes that split the axis.
-  int64_t laneStride = 1;
-  for (int64_t d = axis + 1; d < l.rank(); ++d)
-    laneStride *= l.tpw[d];
+  // 2. Across the lanes whose bits move along the axis.
   for (auto &[o, v] : partial)
-    for (int64_t s = 1; s < l.tpw[axis]; s *= 2) {
-      auto shuffle = gpu::ShuffleOp::create(b, loc(), v, i32(s * laneStride),
-                                            i32(kWarpSize),
-                                            gpu::ShuffleMode::XOR);
-      v = combine(kind, v, shuffle.getShuffleResult());
-    }
+    for (auto [j, bb] : llvm::enumerate(l.lane))
+      if (along(bb)) {
+        auto shuffle = gpu::ShuffleOp::create(b, loc(), v, i32(int64_t(1) << j),
+                                              i32(kWarpSize),
+                                              gpu::ShuffleMode::XOR);
+        v = combine(kind, v, shuffle.getShuffleResult());
+      }
 
-  // 3. Across the warps that split the axis, through shared memory laid out
-  // as [warp along axis][element of the kept tile].
-  if (l.wpc[axis] > 1) {
-    int64_t numel = kept.getNumElements();
+  // 3. Across the warps whose bits move along the axis: every warp writes
+  // its partials to its own slice of shared memory, then each thread
+  // combines the slices of the warps that differ from its own in those bits
+  // only, in a fixed order.
+  int64_t axisWarpMask = 0;
+  for (auto [j, bb] : llvm::enumerate(l.warp))
+    if (along(bb))
+      axisWarpMask |= int64_t(1) << j;
+  if (axisWarpMask) {
+    Type wide = partial.begin()->second.getType();
+    int64_t numel = 1;
+    for (int64_t s : dst.shape)
+      numel *= s;
     int64_t wbytes = wide.getIntOrFloatBitWidth() / 8;
     gpu::BarrierOp::create(b, loc()); // earlier users of the buffer are done
-    Value buf = sharedBuffer(l.wpc[axis] * numel * wbytes);
-    int64_t warpStride = 1;
-    for (int64_t d = axis + 1; d < l.rank(); ++d)
-      warpStride *= l.wpc[d];
-    Value warpAlong = arith::RemUIOp::create(
-        b, loc(), arith::DivUIOp::create(b, loc(), warpId, idx(warpStride)),
-        idx(l.wpc[axis]));
+    Value buf = sharedBuffer(numWarps * numel * wbytes);
     auto slot = [&](Value warp, int64_t o) {
       SmallVector<Value> c = coordinates(dst, o);
       Value lin = idx(0);
-      for (int64_t d = 0; d < l.rank(); ++d)
+      for (int64_t d = 0; d < l.rank; ++d)
         lin = arith::AddIOp::create(
-            b, loc(), arith::MulIOp::create(b, loc(), lin, idx(kept.getDimSize(d))),
-            d == axis ? idx(0) : c[d]);
+            b, loc(), arith::MulIOp::create(b, loc(), lin, idx(dst.shape[d])),
+            c[d]);
       return arith::AddIOp::create(
           b, loc(), arith::MulIOp::create(b, loc(), warp, idx(numel)), lin);
     };
     for (auto &[o, v] : partial)
       LLVM::StoreOp::create(b, loc(), v,
-                            elementPtr(buf, wide, slot(warpAlong, o), kShared));
+                            elementPtr(buf, wide, slot(warpId, o), kShared));
     gpu::BarrierOp::create(b, loc());
+    Value others = arith::AndIOp::create(b, loc(), warpId, idx(~axisWarpMask));
     for (auto &[o, v] : partial) {
       Value acc;
-      for (int64_t w = 0; w < l.wpc[axis]; ++w) {
+      for (int64_t w = 0; w < numWarps; ++w) {
+        if ((w & ~axisWarpMask) != 0)
+          continue; // enumerate the subsets of the axis bits only
+        Value warp = arith::OrIOp::create(b, loc(), others, idx(w));
         Value x = LLVM::LoadOp::create(
-            b, loc(), wide, elementPtr(buf, wide, slot(idx(w), o), kShared));
+            b, loc(), wide, elementPtr(buf, wide, slot(warp, o), kShared));
         acc = acc ? combine(kind, acc, x) : x;
       }
       v = acc;
     }
   }
 
-  // Registers along the kept axis all hold the one result.
+  // Destination registers that differ only in replicating bits hold the
+  // same element: give each the partial of its representative.
   SmallVector<Value> out(dst.count);
   for (int64_t i = 0; i < dst.count; ++i) {
-    SmallVector<int64_t> r = dst.unflatten(i);
-    r[axis] = 0;
-    out[i] = fromWide(partial.at(dst.flatten(r)), elem);
+    auto it = partial.find(i);
+    if (it == partial.end())
+      it = partial.find(dstByOffsets.at(dst.offsets(i)));
+    out[i] = fromWide(it->second, elem);
   }
   return out;
 }
@@ -882,59 +1045,69 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
   auto srcType = cast<RankedTensorType>(op.getSource().getType());
   SmallVector<int64_t> keptShape(srcType.getShape());
   keptShape[op.getAxis()] = 1;
-  auto kept = RankedTensorType::get(keptShape, srcType.getElementType());
-  SmallVector<Value> regs = emitReduceKeepDims(op, kept);
+  RegMap src = regMap(op.getSource());
+  RegMap kept(*src.layout, keptShape);
+  SmallVector<Value> regs = emitReduceKeepDims(op, src, kept);
   if (!op.getKeepDims())
-    regs = convertLayout(regs, kept, op.getType(), {});
+    regs = convertLayout(regs, kept, regMap(op.getResult()), {});
   tiles[op.getResult()] = regs;
   return success();
 }
 
 /// Moves a tile between layouts (a reshape, a permutation, a change of
-/// rank). Where the two layouts place every element in the same register of
-/// the same thread, this is a renaming; otherwise the tile goes through
-/// shared memory, row-major in the source shape.
+/// rank or of layout family). Where both place every element in the same
+/// register of the same thread, this is a renaming; otherwise the tile goes
+/// through shared memory, row-major in the source shape.
 SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
-                                                RankedTensorType from,
-                                                RankedTensorType to,
+                                                const RegMap &src,
+                                                const RegMap &dst,
                                                 ArrayRef<int64_t> perm) {
-  RegMap src = regMap(from), dst = regMap(to);
-  // Same placement: the non-unit dimensions match in order, sizes and
-  // layout, and unit dimensions hold one element per thread.
+  // Same placement: every lane, warp and register bit moves the same
+  // non-unit dimensions (in order) by the same amount.
   auto nonUnit = [](const RegMap &m) {
     SmallVector<int64_t> dims;
-    for (int64_t d = 0; d < (int64_t)m.shape.size(); ++d) {
-      const Layout &l = *m.layout;
+    for (int64_t d = 0; d < (int64_t)m.shape.size(); ++d)
       if (m.shape[d] != 1)
         dims.push_back(d);
-      else if (l.spt[d] != 1 || l.tpw[d] != 1 || l.wpc[d] != 1)
-        return std::optional<SmallVector<int64_t>>();
-    }
-    return std::optional<SmallVector<int64_t>>(dims);
+    return dims;
   };
-  auto a = nonUnit(src), c = nonUnit(dst);
-  bool identityPerm = perm.empty() || llvm::equal(perm, llvm::seq<int64_t>(0, perm.size()));
-  if (a && c && a->size() == c->size() && identityPerm && src.count == dst.count) {
-    bool same = true;
-    for (auto [x, y] : llvm::zip(*a, *c))
-      same &= src.shape[x] == dst.shape[y] &&
-              src.layout->spt[x] == dst.layout->spt[y] &&
-              src.layout->tpw[x] == dst.layout->tpw[y] &&
-              src.layout->wpc[x] == dst.layout->wpc[y];
-    if (same)
-      return SmallVector<Value>(regs);
-  }
+  SmallVector<int64_t> a = nonUnit(src), c = nonUnit(dst);
+  bool identityPerm =
+      perm.empty() || llvm::equal(perm, llvm::seq<int64_t>(0, perm.size()));
+  auto sameBits = [&](ArrayRef<Basis> x, const RegMap &mx, ArrayRef<Basis> y,
+                      const RegMap &my) {
+    if (x.size() != y.size())
+      return false;
+    for (auto [bx, by] : llvm::zip(x, y)) {
+      for (auto [dx, dy] : llvm::zip(a, c))
+        if (mx.wrapped(bx, dx) != my.wrapped(by, dy))
+          return false;
+    }
+    return true;
+  };
+  if (identityPerm && a.size() == c.size() &&
+      llvm::all_of(llvm::zip(a, c),
+                   [&](auto p) {
+                     return src.shape[std::get<0>(p)] == dst.shape[std::get<1>(p)];
+                   }) &&
+      sameBits(src.bits, src, dst.bits, dst) &&
+      sameBits(src.layout->lane, src, dst.layout->lane, dst) &&
+      sameBits(src.layout->warp, src, dst.layout->warp, dst))
+    return SmallVector<Value>(regs);
 
-  Type elem = from.getElementType();
+  Type elem = regs.front().getType();
   Type stored = elem.isInteger(1) ? b.getI8Type() : elem;
   int64_t bytes = std::max<int64_t>(1, stored.getIntOrFloatBitWidth() / 8);
+  int64_t numel = 1;
+  for (int64_t s : src.shape)
+    numel *= s;
   gpu::BarrierOp::create(b, loc());
-  Value buf = sharedBuffer(from.getNumElements() * bytes);
+  Value buf = sharedBuffer(numel * bytes);
   auto rowMajor = [&](ArrayRef<int64_t> shape, ArrayRef<Value> coords) {
     Value lin = idx(0);
-    for (auto [s, c] : llvm::zip(shape, coords))
+    for (auto [s, co] : llvm::zip(shape, coords))
       lin = arith::AddIOp::create(
-          b, loc(), arith::MulIOp::create(b, loc(), lin, idx(s)), c);
+          b, loc(), arith::MulIOp::create(b, loc(), lin, idx(s)), co);
     return lin;
   };
   for (int64_t i = 0; i < src.count; ++i) {
@@ -943,7 +1116,7 @@ SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
       v = arith::ExtUIOp::create(b, loc(), stored, v);
     LLVM::StoreOp::create(
         b, loc(), v,
-        elementPtr(buf, stored, rowMajor(from.getShape(), coordinates(src, i)),
+        elementPtr(buf, stored, rowMajor(src.shape, coordinates(src, i)),
                    kShared));
   }
   gpu::BarrierOp::create(b, loc());
@@ -954,8 +1127,7 @@ SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
     if (!perm.empty())
       for (auto [j, p] : llvm::enumerate(perm))
         sc[p] = dc[j];
-    Value lin = perm.empty() ? rowMajor(to.getShape(), dc)
-                             : rowMajor(from.getShape(), sc);
+    Value lin = perm.empty() ? rowMajor(dst.shape, dc) : rowMajor(src.shape, sc);
     Value v = LLVM::LoadOp::create(b, loc(), stored,
                                    elementPtr(buf, stored, lin, kShared));
     if (elem.isInteger(1))
@@ -963,6 +1135,136 @@ SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
     out.push_back(v);
   }
   return out;
+}
+
+/// A dot on tensor cores. The operands go to shared memory, A row-major
+/// [M][K] and B transposed [N][K], so that each thread's fragment pairs are
+/// contiguous; then every warp runs mma.sync over its 16x8 tiles of the
+/// accumulator, which is in the mma layout: m16n8k16 for f16/bf16, m16n8k8
+/// for f32 rounded to tf32.
+LogicalResult KernelEmitter::emitDot(DotOp op) {
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  Type elem = lhsType.getElementType();
+  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+  int64_t N = op.getType().getDimSize(1);
+  bool tf32 = elem.isF32();
+  int64_t kStep = tf32 ? 8 : 16;
+  RegMap acc = regMap(op.getResult());
+  const Layout &l = *acc.layout;
+  if (K % kStep)
+    return fail(op) << "needs K to be a multiple of " << kStep << ", got "
+                    << K;
+  if (tf32 && op.getPrecision() != Precision::TF32)
+    return fail(op) << "f32 inputs at ieee precision are not supported by "
+                       "the GPU backend yet";
+
+  // 1. Stage both operands.
+  int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
+  gpu::BarrierOp::create(b, loc());
+  Value buf = sharedBuffer((M + N) * K * bytes);
+  auto stage = [&](Value tile, bool transpose, int64_t base) {
+    RegMap map = regMap(tile);
+    const SmallVector<Value> &regs = tiles[tile];
+    for (int64_t i = 0; i < map.count; ++i) {
+      SmallVector<Value> c = coordinates(map, i);
+      Value row = transpose ? c[1] : c[0], col = transpose ? c[0] : c[1];
+      Value lin = arith::AddIOp::create(
+          b, loc(), arith::MulIOp::create(b, loc(), row, idx(K)), col);
+      lin = arith::AddIOp::create(b, loc(), lin, idx(base));
+      LLVM::StoreOp::create(b, loc(), regs[i],
+                            elementPtr(buf, elem, lin, kShared));
+    }
+  };
+  stage(op.getLhs(), /*transpose=*/false, 0);
+  stage(op.getRhs(), /*transpose=*/true, M * K);
+  gpu::BarrierOp::create(b, loc());
+
+  // 2. Fragments. A 32-bit register holds two f16/bf16 neighbours along K,
+  // or one tf32.
+  Type i32Type = b.getI32Type();
+  auto fragment = [&](int64_t base, Value row, Value col) -> Value {
+    Value lin = arith::AddIOp::create(
+        b, loc(),
+        arith::AddIOp::create(b, loc(),
+                              arith::MulIOp::create(b, loc(), row, idx(K)),
+                              col),
+        idx(base));
+    Value ptr = elementPtr(buf, elem, lin, kShared);
+    // nvvm.mma.sync takes f16 pairs as vector<2xf16>, bf16 pairs as i32.
+    if (elem.isF16())
+      return LLVM::LoadOp::create(b, loc(), VectorType::get({2}, elem), ptr, 4);
+    if (!tf32)
+      return LLVM::LoadOp::create(b, loc(), i32Type, ptr, 4);
+    Value f = LLVM::LoadOp::create(b, loc(), elem, ptr, 4);
+    // Round to nearest (ties away) on the 13 dropped mantissa bits, as the
+    // CPU backend and cvt.rna.tf32.f32 do.
+    Value bits = LLVM::BitcastOp::create(b, loc(), i32Type, f);
+    bits = arith::AddIOp::create(b, loc(), bits, i32(0x1000));
+    return arith::AndIOp::create(b, loc(), bits, i32(~0x1fff));
+  };
+  Value lane = laneId;
+  Value groupRow = arith::DivUIOp::create(b, loc(), lane, idx(4));
+  Value quad = arith::RemUIOp::create(b, loc(), lane, idx(4));
+  Value warpN = arith::RemUIOp::create(b, loc(), warpId, idx(l.warpsN));
+  Value warpM = arith::RemUIOp::create(
+      b, loc(), arith::DivUIOp::create(b, loc(), warpId, idx(l.warpsN)),
+      idx(l.warpsM));
+  int64_t repsM = std::max<int64_t>(1, M / (16 * l.warpsM));
+  int64_t repsN = std::max<int64_t>(1, N / (8 * l.warpsN));
+  auto add = [&](Value a, int64_t c) {
+    return c ? Value(arith::AddIOp::create(b, loc(), a, idx(c))) : a;
+  };
+  auto mul = [&](Value a, int64_t c) {
+    return Value(arith::MulIOp::create(b, loc(), a, idx(c)));
+  };
+  Value mBase = add(mul(warpM, 16), 0), nBase = add(mul(warpN, 8), 0);
+  Value colPair = tf32 ? quad : mul(quad, 2);
+  int64_t half = tf32 ? 4 : 8;
+
+  SmallVector<Value> out(tiles[op.getAcc()].begin(), tiles[op.getAcc()].end());
+  auto f32 = b.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), {f32, f32, f32, f32});
+  NVVM::MMATypes ptxType = tf32          ? NVVM::MMATypes::tf32
+                           : elem.isBF16() ? NVVM::MMATypes::bf16
+                                           : NVVM::MMATypes::f16;
+  for (int64_t k = 0; k < K; k += kStep) {
+    Value kCol = add(colPair, k);
+    SmallVector<SmallVector<Value>> bFrags;
+    for (int64_t rn = 0; rn < repsN; ++rn) {
+      Value n = add(add(nBase, rn * 8 * l.warpsN), 0);
+      n = arith::AddIOp::create(b, loc(), n, groupRow);
+      bFrags.push_back({fragment(M * K, n, kCol),
+                        fragment(M * K, n, add(kCol, half))});
+    }
+    for (int64_t rm = 0; rm < repsM; ++rm) {
+      Value r = arith::AddIOp::create(b, loc(), add(mBase, rm * 16 * l.warpsM),
+                                      groupRow);
+      SmallVector<Value> aFrag = {fragment(0, r, kCol),
+                                  fragment(0, add(r, 8), kCol),
+                                  fragment(0, r, add(kCol, half)),
+                                  fragment(0, add(r, 8), add(kCol, half))};
+      for (int64_t rn = 0; rn < repsN; ++rn) {
+        // Accumulator registers c0..c3 of this 16x8 tile: base bits first,
+        // then N repetitions, then M repetitions (RegMap's order).
+        int64_t base = 4 * (rn + repsN * rm);
+        SmallVector<Value> c(out.begin() + base, out.begin() + base + 4);
+        Value d = NVVM::MmaOp::create(
+            b, loc(), resultType, aFrag, bFrags[rn], c,
+            {16, 8, kStep}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t j = 0; j < 4; ++j)
+          out[base + j] = LLVM::ExtractValueOp::create(b, loc(), d, j);
+      }
+    }
+  }
+  if ((int64_t)out.size() != acc.count)
+    return fail(op) << "internal error: accumulator registers do not match "
+                       "the mma layout";
+  tiles[op.getResult()] = out;
+  return success();
 }
 
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
@@ -992,7 +1294,7 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   SmallVector<Type> types;
   for (Value r : op.getResults()) {
     if (auto tile = dyn_cast<RankedTensorType>(r.getType()))
-      types.append(regMap(tile).count, tile.getElementType());
+      types.append(regMap(r).count, tile.getElementType());
     else
       types.push_back(r.getType());
   }
@@ -1025,7 +1327,7 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
 LogicalResult KernelEmitter::emit() {
   if (auto w = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
     numWarps = w.getInt();
-  if (failed(chooseLayouts()))
+  if (failed(assignLayouts()))
     return failure();
   MLIRContext *ctx = kernel.getContext();
   Location l = kernel.getLoc();

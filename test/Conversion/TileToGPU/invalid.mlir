@@ -10,11 +10,33 @@ func.func @odd_tile(%x: !tile.view<?xf32>) attributes {tile.kernel} {
 
 // -----
 
-func.func @dot(%a: tensor<16x16xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel} {
+// expected-error @+1 {{'func.func' op dot tile 16x16 is too small for 4 warps; use fewer warps or a larger tile}}
+func.func @dot_too_small(%a: tensor<16x16xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
-  // expected-error @+1 {{'tile.dot' op is not supported by the GPU backend yet}}
   %d = tile.dot %a, %a, %z : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>
+  tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @dot_k(%a: tensor<16x8xbf16>, %b: tensor<8x16xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant dense<0.0> : tensor<16x16xf32>
+  // expected-error @+1 {{'tile.dot' op needs K to be a multiple of 16, got 8}}
+  %d = tile.dot %a, %b, %z : tensor<16x8xbf16>, tensor<8x16xbf16>, tensor<16x16xf32>
+  tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @dot_ieee(%a: tensor<16x8xf32>, %b: tensor<8x16xf32>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant dense<0.0> : tensor<16x16xf32>
+  // expected-error @+1 {{'tile.dot' op f32 inputs at ieee precision are not supported by the GPU backend yet}}
+  %d = tile.dot %a, %b, %z {precision = 0 : i32} : tensor<16x8xf32>, tensor<8x16xf32>, tensor<16x16xf32>
   tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
   return
 }

@@ -1,0 +1,124 @@
+//===- Bundle.h - compiled kernel bundles, without MLIR ---------*- C++ -*-===//
+//
+// A bundle is a folder NAME.tgb/ holding manifest.json and, per kernel,
+// <kernel>.ptx and optionally <kernel>.cubin (see docs/gpu.md for the
+// format). This library reads and validates a bundle, evaluates a kernel's
+// grid program for concrete arguments, and picks the image to load on a
+// given GPU. Plain C++17 on top of the runtime: it is what ships next to
+// compiled kernels on machines without LLVM.
+//
+//   bundle::Bundle b;
+//   if (!bundle::loadBundle("vector_add.tgb", b, error)) ...
+//   const bundle::KernelInfo *k = b.findKernel("vector_add");
+//   std::array<int64_t, 3> grid;
+//   if (!bundle::evaluateGrid(*k, args, numArgs, grid, error)) ...
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGYM_BUNDLE_BUNDLE_H
+#define TILEGYM_BUNDLE_BUNDLE_H
+
+#include "tilegym/Runtime/Runtime.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tilegym::bundle {
+
+/// manifest.json's "format" and the newest "version" this library reads.
+constexpr const char *kFormatName = "tilegym-bundle";
+constexpr int64_t kFormatVersion = 1;
+/// How views become kernel parameters; must be what runtime::PackedArgs
+/// does (see docs/runtime.md).
+constexpr const char *kViewAbi = "memref-expanded";
+
+/// One SSA value of a grid program. Values are integers `bits` wide
+/// (64 for index), kept sign-extended to 64 bits.
+struct GridOp {
+  enum class Kind {
+    Arg,      // integer scalar parameter `arg`
+    Dim,      // size of view parameter `arg` along `axis`
+    NumTiles, // cdiv(dim(arg, axis), value)
+    Const,    // value
+    Binary,   // name lhs, rhs: addi subi muli divsi divui remsi remui
+              // ceildivsi floordivsi maxsi minsi maxui minui cdiv
+    Cmpi,     // predicate lhs, rhs: eq ne slt sle sgt sge ult ule ugt uge
+    Select,   // cond ? lhs : rhs
+    Cast,     // operand `lhs` widened or truncated to `bits`, signed or not
+  };
+  Kind kind = Kind::Const;
+  std::string name; // The manifest's "op".
+  int bits = 64;
+  int64_t arg = 0, axis = 0, value = 0;
+  int64_t lhs = 0, rhs = 0, cond = 0;
+  std::string predicate;
+  bool isSigned = true; // Cast
+};
+
+/// A kernel's grid function as a straight-line program: ops may use only
+/// earlier ops; results are the indices of the x, y and z sizes.
+struct GridProgram {
+  std::vector<GridOp> ops;
+  std::array<int64_t, 3> results = {0, 0, 0};
+};
+
+struct KernelInfo {
+  std::string name;  // The tile kernel's name.
+  std::string entry; // Symbol in the PTX/cubin.
+  int64_t numWarps = 4;
+  tg_dim3 block = {128, 1, 1};
+  uint32_t sharedBytes = 0; // Dynamic shared memory per block.
+  /// Names are empty unless the manifest gives them.
+  std::vector<runtime::Param> params;
+  std::string ptxFile;   // Path inside the bundle folder.
+  std::string cubinFile; // Empty when the bundle has no cubin.
+  GridProgram grid;
+};
+
+struct Bundle {
+  std::string dir; // The folder it was loaded from.
+  std::string source;
+  std::string target; // e.g. "sm_90a"
+  /// File-level consts the kernels were compiled with ("T" -> "bf16").
+  std::map<std::string, std::string> consts;
+  std::vector<KernelInfo> kernels;
+
+  /// The kernel named `name`; nullptr if none.
+  const KernelInfo *findKernel(const std::string &name) const;
+};
+
+/// Reads and validates DIR/manifest.json and checks that the files it names
+/// exist. Errors read "DIR/manifest.json: kernels[0].grid.ops[2]: ...".
+bool loadBundle(const std::string &dir, Bundle &bundle, std::string &error);
+
+/// Runs the kernel's grid program on the launch arguments (views give their
+/// sizes, integer scalars their value). Fails on a division by zero, a
+/// negative grid size or one above the launch limits (2^31-1 for x, 65535
+/// for y and z), and on arguments of the wrong kind or rank.
+bool evaluateGrid(const KernelInfo &kernel, const tg_arg *args,
+                  size_t numArgs, std::array<int64_t, 3> &grid,
+                  std::string &error);
+
+/// The program in readable form:
+///   "%0 = dim arg2[0]; %1 = const 1024; %2 = cdiv %0, %1 -> (%2, %3, %3)".
+std::string formatGridProgram(const GridProgram &program);
+
+/// The image to load on a GPU of compute capability major.minor: the cubin
+/// when there is one and the bundle's target is that GPU's target
+/// (runtime::targetForComputeCapability), else the PTX, which the driver
+/// JIT-compiles. Fails when the GPU cannot run the target at all: an older
+/// GPU, or another GPU than an arch-specific target (sm_90a) names.
+struct Image {
+  std::string path;
+  bool isCubin = false;
+  std::string bytes;
+};
+bool selectImage(const Bundle &bundle, const KernelInfo &kernel,
+                 int ccMajor, int ccMinor, Image &image, std::string &error);
+
+} // namespace tilegym::bundle
+
+#endif // TILEGYM_BUNDLE_BUNDLE_H

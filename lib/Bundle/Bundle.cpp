@@ -1,0 +1,471 @@
+//===- Bundle.cpp - reading and validating kernel bundles -----------------===//
+#include "tilegym/Bundle/Bundle.h"
+#include "tilegym/Bundle/Json.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+
+using namespace tilegym;
+using namespace tilegym::bundle;
+using json::Value;
+
+const KernelInfo *Bundle::findKernel(const std::string &name) const {
+  for (const KernelInfo &k : kernels)
+    if (k.name == name)
+      return &k;
+  return nullptr;
+}
+
+static bool readFile(const std::string &path, std::string &bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  bytes = ss.str();
+  return bool(in) || in.eof();
+}
+
+static bool isRegularFile(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool isDirectory(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+namespace {
+
+/// Walks the manifest, remembering where it is ("kernels[0].grid") so that
+/// every error names the offending entry.
+class ManifestReader {
+public:
+  ManifestReader(const std::string &dir) : dir(dir) {}
+
+  bool read(const Value &root, Bundle &bundle);
+  std::string error;
+
+private:
+  const std::string &dir;
+
+  bool fail(const std::string &where, const std::string &what) {
+    error = where.empty() ? what : where + ": " + what;
+    return false;
+  }
+
+  /// Member `key` of `object` of the given kind; a missing member is an
+  /// error unless `optional`, in which case `out` stays null.
+  bool member(const Value &object, const std::string &where,
+              const std::string &key, Value::Kind kind, const Value *&out,
+              bool optional = false) {
+    out = object.get(key);
+    std::string at = where.empty() ? key : where + "." + key;
+    if (!out)
+      return optional || fail(where, "missing \"" + key + "\"");
+    if (out->kind() != kind)
+      return fail(at, std::string("expected ") + json::kindName(kind) +
+                          ", got " + json::kindName(out->kind()));
+    return true;
+  }
+
+  bool intMember(const Value &object, const std::string &where,
+                 const std::string &key, int64_t lo, int64_t hi, int64_t &out,
+                 bool optional = false) {
+    const Value *v;
+    if (!member(object, where, key, Value::Kind::Int, v, optional))
+      return false;
+    if (!v)
+      return true;
+    if (v->asInt() < lo || v->asInt() > hi)
+      return fail(where.empty() ? key : where + "." + key,
+                  std::to_string(v->asInt()) + " is out of range [" +
+                      std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    out = v->asInt();
+    return true;
+  }
+
+  bool stringMember(const Value &object, const std::string &where,
+                    const std::string &key, std::string &out,
+                    bool optional = false) {
+    const Value *v;
+    if (!member(object, where, key, Value::Kind::String, v, optional))
+      return false;
+    if (v)
+      out = v->asString();
+    return true;
+  }
+
+  bool readFileName(const Value &object, const std::string &where,
+                    const std::string &key, std::string &path, bool optional);
+  bool readParam(const Value &v, const std::string &where,
+                 runtime::Param &param);
+  bool readGridOp(const Value &v, const std::string &where, size_t index,
+                  const std::vector<runtime::Param> &params, GridOp &op);
+  bool readKernel(const Value &v, const std::string &where, KernelInfo &k);
+};
+
+} // namespace
+
+static bool parseDType(const std::string &name, tg_dtype &dtype) {
+  for (int i = TG_F32; i <= TG_I64; ++i)
+    if (name == runtime::dtypeName(tg_dtype(i))) {
+      dtype = tg_dtype(i);
+      return true;
+    }
+  return false;
+}
+
+static bool isIntegerDType(tg_dtype d) {
+  return d == TG_I1 || d == TG_I8 || d == TG_I32 || d == TG_I64;
+}
+
+/// "sm_90a" -> 90 and archSpecific; false for anything else.
+static bool parseTarget(const std::string &target, int &cc,
+                        bool &archSpecific) {
+  if (target.rfind("sm_", 0) != 0 || target.size() < 5)
+    return false;
+  std::string digits = target.substr(3);
+  archSpecific = digits.back() == 'a';
+  if (archSpecific)
+    digits.pop_back();
+  if (digits.empty() || digits.size() > 4 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  cc = std::stoi(digits);
+  return cc >= 10;
+}
+
+bool ManifestReader::readFileName(const Value &object, const std::string &where,
+                                  const std::string &key, std::string &path,
+                                  bool optional) {
+  std::string name;
+  if (!stringMember(object, where, key, name, optional))
+    return false;
+  if (name.empty() && optional && !object.get(key))
+    return true;
+  // Files live in the bundle folder itself: a manifest must not reach out.
+  if (name.empty() || name.find('/') != std::string::npos || name == "." ||
+      name == "..")
+    return fail(where + "." + key,
+                "\"" + name + "\" must be a file name inside the bundle");
+  path = dir + "/" + name;
+  if (!isRegularFile(path))
+    return fail(where + "." + key, "file " + path + " does not exist");
+  return true;
+}
+
+bool ManifestReader::readParam(const Value &v, const std::string &where,
+                               runtime::Param &param) {
+  if (!v.isObject())
+    return fail(where, std::string("expected an object, got ") +
+                           json::kindName(v.kind()));
+  std::string kind, dtype;
+  if (!stringMember(v, where, "kind", kind) ||
+      !stringMember(v, where, "dtype", dtype) ||
+      !stringMember(v, where, "name", param.name, /*optional=*/true))
+    return false;
+  if (!parseDType(dtype, param.dtype))
+    return fail(where + ".dtype", "unknown dtype \"" + dtype + "\"");
+  if (kind == "scalar") {
+    param.kind = TG_ARG_SCALAR;
+    return true;
+  }
+  if (kind != "view")
+    return fail(where + ".kind",
+                "expected \"view\" or \"scalar\", got \"" + kind + "\"");
+  param.kind = TG_ARG_VIEW;
+  int64_t rank;
+  const Value *sizes;
+  if (!intMember(v, where, "rank", 0, TG_MAX_RANK, rank) ||
+      !member(v, where, "sizes", Value::Kind::Array, sizes))
+    return false;
+  if (int64_t(sizes->asArray().size()) != rank)
+    return fail(where + ".sizes", "has " +
+                                      std::to_string(sizes->asArray().size()) +
+                                      " entries for rank " +
+                                      std::to_string(rank));
+  for (const Value &s : sizes->asArray()) {
+    if (!s.isInt() || s.asInt() < TG_DYNAMIC)
+      return fail(where + ".sizes",
+                  "sizes must be integers >= 0, or -1 for dynamic");
+    param.sizes.push_back(s.asInt());
+  }
+  return true;
+}
+
+static const std::set<std::string> kBinaryOps = {
+    "addi",  "subi",  "muli",      "divsi",      "divui", "remsi",
+    "remui", "ceildivsi", "floordivsi", "maxsi", "minsi", "maxui",
+    "minui", "cdiv"};
+static const std::set<std::string> kPredicates = {
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+
+bool ManifestReader::readGridOp(const Value &v, const std::string &where,
+                                size_t index,
+                                const std::vector<runtime::Param> &params,
+                                GridOp &op) {
+  if (!v.isObject())
+    return fail(where, std::string("expected an object, got ") +
+                           json::kindName(v.kind()));
+  if (!stringMember(v, where, "op", op.name))
+    return false;
+  int64_t bits = 64;
+  if (!intMember(v, where, "bits", 1, 64, bits, /*optional=*/true))
+    return false;
+  op.bits = int(bits);
+  const int64_t maxParam = int64_t(params.size()) - 1;
+  // An operand names an earlier op: the program is in SSA order.
+  auto operand = [&](const char *key, int64_t &out) {
+    return intMember(v, where, key, 0, int64_t(index) - 1, out);
+  };
+  auto viewParam = [&]() {
+    if (!intMember(v, where, "arg", 0, maxParam, op.arg))
+      return false;
+    const runtime::Param &p = params[op.arg];
+    if (p.kind != TG_ARG_VIEW)
+      return fail(where + ".arg", "parameter " + std::to_string(op.arg) +
+                                      " is a scalar, not a view");
+    return intMember(v, where, "axis", 0, int64_t(p.sizes.size()) - 1,
+                     op.axis);
+  };
+
+  if (op.name == "arg") {
+    op.kind = GridOp::Kind::Arg;
+    if (!intMember(v, where, "arg", 0, maxParam, op.arg))
+      return false;
+    const runtime::Param &p = params[op.arg];
+    if (p.kind != TG_ARG_SCALAR || !isIntegerDType(p.dtype))
+      return fail(where + ".arg", "parameter " + std::to_string(op.arg) +
+                                      " is not an integer scalar");
+    return true;
+  }
+  if (op.name == "dim") {
+    op.kind = GridOp::Kind::Dim;
+    return viewParam();
+  }
+  if (op.name == "num_tiles") {
+    op.kind = GridOp::Kind::NumTiles;
+    return viewParam() &&
+           intMember(v, where, "tile", 1, INT64_MAX, op.value);
+  }
+  if (op.name == "const") {
+    op.kind = GridOp::Kind::Const;
+    return intMember(v, where, "value", INT64_MIN, INT64_MAX, op.value);
+  }
+  if (kBinaryOps.count(op.name)) {
+    op.kind = GridOp::Kind::Binary;
+    return operand("lhs", op.lhs) && operand("rhs", op.rhs);
+  }
+  if (op.name == "cmpi") {
+    op.kind = GridOp::Kind::Cmpi;
+    op.bits = 1;
+    if (!stringMember(v, where, "predicate", op.predicate))
+      return false;
+    if (!kPredicates.count(op.predicate))
+      return fail(where + ".predicate",
+                  "unknown predicate \"" + op.predicate + "\"");
+    return operand("lhs", op.lhs) && operand("rhs", op.rhs);
+  }
+  if (op.name == "select") {
+    op.kind = GridOp::Kind::Select;
+    return operand("cond", op.cond) && operand("lhs", op.lhs) &&
+           operand("rhs", op.rhs);
+  }
+  if (op.name == "cast") {
+    op.kind = GridOp::Kind::Cast;
+    const Value *isSigned;
+    if (!member(v, where, "signed", Value::Kind::Bool, isSigned))
+      return false;
+    op.isSigned = isSigned->asBool();
+    return operand("lhs", op.lhs);
+  }
+  return fail(where + ".op", "unknown grid op \"" + op.name + "\"");
+}
+
+bool ManifestReader::readKernel(const Value &v, const std::string &where,
+                                KernelInfo &k) {
+  if (!v.isObject())
+    return fail(where, std::string("expected an object, got ") +
+                           json::kindName(v.kind()));
+  int64_t shared = 0;
+  const Value *block, *params, *grid;
+  if (!stringMember(v, where, "name", k.name) ||
+      !stringMember(v, where, "entry", k.entry) ||
+      !intMember(v, where, "num_warps", 1, 32, k.numWarps) ||
+      !member(v, where, "block", Value::Kind::Array, block) ||
+      !intMember(v, where, "shared_bytes", 0, UINT32_MAX, shared) ||
+      !readFileName(v, where, "ptx", k.ptxFile, /*optional=*/false) ||
+      !readFileName(v, where, "cubin", k.cubinFile, /*optional=*/true) ||
+      !member(v, where, "params", Value::Kind::Array, params) ||
+      !member(v, where, "grid", Value::Kind::Object, grid))
+    return false;
+  if (k.name.empty() || k.entry.empty())
+    return fail(where, "empty kernel name or entry");
+  k.sharedBytes = uint32_t(shared);
+
+  // The block is implied by num_warps; it is in the manifest for readers,
+  // so it must agree.
+  const auto &b = block->asArray();
+  if (b.size() != 3 || !b[0].isInt() || !b[1].isInt() || !b[2].isInt() ||
+      b[0].asInt() != k.numWarps * 32 || b[1].asInt() != 1 ||
+      b[2].asInt() != 1)
+    return fail(where + ".block", "expected [" +
+                                      std::to_string(k.numWarps * 32) +
+                                      ", 1, 1] for " +
+                                      std::to_string(k.numWarps) + " warps");
+  k.block = {uint32_t(k.numWarps * 32), 1, 1};
+
+  for (size_t i = 0; i < params->asArray().size(); ++i) {
+    runtime::Param p;
+    if (!readParam(params->asArray()[i],
+                   where + ".params[" + std::to_string(i) + "]", p))
+      return false;
+    k.params.push_back(std::move(p));
+  }
+  runtime::Status st = runtime::checkSignature(k.params);
+  if (!st.ok())
+    return fail(where + ".params", st.message);
+
+  std::string at = where + ".grid";
+  const Value *ops, *results;
+  if (!member(*grid, at, "ops", Value::Kind::Array, ops) ||
+      !member(*grid, at, "results", Value::Kind::Array, results))
+    return false;
+  for (size_t i = 0; i < ops->asArray().size(); ++i) {
+    GridOp op;
+    if (!readGridOp(ops->asArray()[i],
+                    at + ".ops[" + std::to_string(i) + "]", i, k.params, op))
+      return false;
+    k.grid.ops.push_back(std::move(op));
+  }
+  const auto &r = results->asArray();
+  if (r.size() != 3)
+    return fail(at + ".results", "expected 3 op indices (x, y, z)");
+  for (size_t i = 0; i < 3; ++i) {
+    if (!r[i].isInt() || r[i].asInt() < 0 ||
+        r[i].asInt() >= int64_t(k.grid.ops.size()))
+      return fail(at + ".results", "entry " + std::to_string(i) +
+                                       " is not the index of an op");
+    k.grid.results[i] = r[i].asInt();
+  }
+  return true;
+}
+
+bool ManifestReader::read(const Value &root, Bundle &bundle) {
+  if (!root.isObject())
+    return fail("", "the manifest is not a JSON object");
+  std::string format, abi;
+  int64_t version;
+  if (!stringMember(root, "", "format", format))
+    return false;
+  if (format != kFormatName)
+    return fail("format", "expected \"" + std::string(kFormatName) +
+                              "\", got \"" + format + "\"");
+  if (!intMember(root, "", "version", 1, INT64_MAX, version))
+    return false;
+  if (version > kFormatVersion)
+    return fail("version", "bundle format version " + std::to_string(version) +
+                               " is newer than this reader (" +
+                               std::to_string(kFormatVersion) +
+                               "): update tilegym-runner");
+  if (!stringMember(root, "", "view_abi", abi))
+    return false;
+  if (abi != kViewAbi)
+    return fail("view_abi", "views passed as \"" + abi +
+                                "\"; this runtime passes them as \"" +
+                                kViewAbi + "\"");
+  int cc;
+  bool archSpecific;
+  const Value *consts, *kernels;
+  if (!stringMember(root, "", "source", bundle.source) ||
+      !stringMember(root, "", "target", bundle.target) ||
+      !member(root, "", "consts", Value::Kind::Object, consts) ||
+      !member(root, "", "kernels", Value::Kind::Array, kernels))
+    return false;
+  if (!parseTarget(bundle.target, cc, archSpecific))
+    return fail("target", "\"" + bundle.target +
+                              "\" is not a GPU target such as sm_90a or sm_80");
+  for (const auto &[name, value] : consts->asObject()) {
+    if (!value.isString())
+      return fail("consts." + name, "expected a string");
+    bundle.consts[name] = value.asString();
+  }
+  if (kernels->asArray().empty())
+    return fail("kernels", "the bundle holds no kernel");
+  for (size_t i = 0; i < kernels->asArray().size(); ++i) {
+    KernelInfo k;
+    if (!readKernel(kernels->asArray()[i],
+                    "kernels[" + std::to_string(i) + "]", k))
+      return false;
+    if (bundle.findKernel(k.name))
+      return fail("kernels[" + std::to_string(i) + "]",
+                  "kernel '" + k.name + "' appears twice");
+    bundle.kernels.push_back(std::move(k));
+  }
+  return true;
+}
+
+bool bundle::loadBundle(const std::string &dir, Bundle &bundle,
+                        std::string &error) {
+  if (!isDirectory(dir)) {
+    error = dir + ": not a bundle folder (expected NAME.tgb/ holding "
+                  "manifest.json)";
+    return false;
+  }
+  std::string path = dir + "/manifest.json", text;
+  if (!readFile(path, text)) {
+    error = path + ": cannot read the manifest";
+    return false;
+  }
+  Value root;
+  std::string jsonError;
+  if (!json::parse(text, root, jsonError)) {
+    error = path + ": invalid JSON: " + jsonError;
+    return false;
+  }
+  Bundle result;
+  result.dir = dir;
+  ManifestReader reader(dir);
+  if (!reader.read(root, result)) {
+    error = path + ": " + reader.error;
+    return false;
+  }
+  bundle = std::move(result);
+  return true;
+}
+
+bool bundle::selectImage(const Bundle &bundle, const KernelInfo &kernel,
+                         int ccMajor, int ccMinor, Image &image,
+                         std::string &error) {
+  int cc = 0;
+  bool archSpecific = false;
+  parseTarget(bundle.target, cc, archSpecific); // Validated at load.
+  std::string gpuTarget = runtime::targetForComputeCapability(ccMajor, ccMinor);
+  std::string gpu = gpuTarget + " (compute capability " +
+                    std::to_string(ccMajor) + "." + std::to_string(ccMinor) +
+                    ")";
+  // Code for an arch-specific target runs on that architecture only, and
+  // PTX JIT-compiles only for the same or newer GPUs.
+  if (archSpecific && bundle.target != gpuTarget) {
+    error = "the bundle targets " + bundle.target +
+            ", whose arch-specific code runs only on that GPU; this GPU is " +
+            gpu + ": recompile for --target=" + gpuTarget;
+    return false;
+  }
+  if (cc > ccMajor * 10 + ccMinor) {
+    error = "the bundle targets " + bundle.target +
+            ", newer than this GPU, " + gpu;
+    return false;
+  }
+  image.isCubin = !kernel.cubinFile.empty() && bundle.target == gpuTarget;
+  image.path = image.isCubin ? kernel.cubinFile : kernel.ptxFile;
+  if (!readFile(image.path, image.bytes)) {
+    error = "cannot read " + image.path;
+    return false;
+  }
+  return true;
+}
