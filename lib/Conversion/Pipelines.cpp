@@ -73,7 +73,12 @@ void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
   gpu.addPass(createSCFToControlFlowPass());
-  gpu.addPass(createConvertGpuOpsToNVVMOps());
+  // 32-bit index arithmetic, as Triton does: 64-bit integer multiplies cost
+  // several instructions each on the GPU. The runtime rejects views whose
+  // element offsets do not fit.
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.indexBitwidth = 32;
+  gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   gpu.addPass(createReconcileUnrealizedCastsPass());
 }
 

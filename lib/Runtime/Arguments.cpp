@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <cstdint>
 #include "tilegym/Runtime/Runtime.h"
 
 #include <cstring>
@@ -144,6 +145,15 @@ Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
     // A rank-0 view holds one element, so it needs memory too.
     if (!empty && a.data == 0)
       return mismatch("null data pointer for a non-empty view");
+    // GPU kernels compute element offsets in 32 bits.
+    int64_t extent = 0;
+    for (int32_t d = 0; d < rank && !empty; ++d) {
+      int64_t step = a.strides[d] < 0 ? -a.strides[d] : a.strides[d];
+      if (a.sizes[d] > 1 && step > (INT32_MAX - extent) / (a.sizes[d] - 1))
+        return mismatch("spans more than 2^31-1 elements; GPU kernels "
+                        "address views with 32-bit element offsets");
+      extent += (a.sizes[d] - 1) * step;
+    }
   }
   return Status::success();
 }

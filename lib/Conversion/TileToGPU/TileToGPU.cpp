@@ -662,6 +662,44 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
 LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   int64_t count = regMap(op->getResult(0)).count;
   SmallVector<SmallVector<Value>> results(op->getNumResults());
+  // exp and exp2 of f32 use the SFU's ex2.approx (relative error about
+  // 2^-22), as Triton does, instead of libdevice's longer sequences.
+  bool isExp = isa<math::ExpOp>(op), isExp2 = isa<math::Exp2Op>(op);
+  if ((isExp || isExp2) && op->getResult(0).getType() !=
+                               op->getOperand(0).getType())
+    return fail(op) << "internal error: exp changes type";
+  Type elementType =
+      cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+  if ((isExp || isExp2) && elementType.isF32()) {
+    SmallVector<Value> regs;
+    Value log2e = arith::ConstantOp::create(
+        b, loc(), b.getF32FloatAttr(1.4426950408889634));
+    for (Value x : tiles[op->getOperand(0)]) {
+      if (isExp)
+        x = arith::MulFOp::create(b, loc(), x, log2e);
+      regs.push_back(LLVM::CallIntrinsicOp::create(
+                         b, loc(), b.getF32Type(),
+                         b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"),
+                         ValueRange{x})
+                         .getResult(0));
+    }
+    tiles[op->getResult(0)] = regs;
+    return success();
+  }
+  // f32 division uses div.full.f32 (2 ulp), as Triton does, instead of the
+  // IEEE div.rn sequence.
+  if (isa<arith::DivFOp>(op) && elementType.isF32()) {
+    SmallVector<Value> regs;
+    for (auto [x, y] : llvm::zip(tiles[op->getOperand(0)],
+                                 tiles[op->getOperand(1)]))
+      regs.push_back(LLVM::CallIntrinsicOp::create(
+                         b, loc(), b.getF32Type(),
+                         b.getStringAttr("llvm.nvvm.div.full"),
+                         ValueRange{x, y})
+                         .getResult(0));
+    tiles[op->getResult(0)] = regs;
+    return success();
+  }
   for (int64_t i = 0; i < count; ++i) {
     OperationState state(loc(), op->getName());
     for (Value operand : op->getOperands()) {
