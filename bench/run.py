@@ -1,0 +1,554 @@
+#!/usr/bin/env python3
+"""TileGym against its peers, in one process, on the same inputs.
+
+For each op, shape and dtype: builds the inputs once (torch, random normal),
+computes a reference in float32 or float64, then for each implementation
+checks its output (poisoned first) against the reference and times it.
+
+Implementations: TileGym (bundles through libtilegym_bundle.so, see
+tilegym.py), PyTorch eager, torch.compile (gelu, softmax), cuBLAS through
+torch.matmul, SDPA with the flash and cuDNN backends, and the plain Triton
+kernels of triton_kernels.py.
+
+Timing: CUDA events around each run, an L2 flush (a 256 MiB write) before
+each, warm-up first, the median of many runs (fewer for slow kernels). The
+flush also keeps host launch overhead out of the numbers: it is queued
+before the start event, so the GPU is still busy with it while the host
+launches the kernel.
+
+    python3 run.py --kit DIR --out results/h200 [--only softmax] [--budget 240]
+
+Prints one table (time, GB/s or TFLOP/s, TileGym's speed relative to each
+peer = peer time / TileGym time, > 1 means TileGym is faster; relative error
+||out - ref|| / ||ref||), writes OUT.json, OUT.png (ratios) and OUT.log.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import sys
+import time
+import traceback
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import tilegym  # noqa: E402
+
+DT = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
+
+# ----------------------------------------------------------------- the plan
+# (op, shape, dtype, brief): brief rows are the BRIEF's anchor shapes; the
+# others are the sweep. Order is priority: a run over its budget drops the
+# tail.
+BRIEF = [
+    ("vector_add", (1 << 28,), "f32"),
+    ("gelu", (16384, 8192), "f32"),
+    ("gelu", (16384, 8192), "bf16"),
+    ("softmax", (4096, 16384), "f32"),
+    ("softmax", (8192, 4096), "f32"),
+    ("softmax", (32768, 1024), "f32"),
+    ("softmax", (4096, 16384), "bf16"),
+    ("softmax", (8192, 4096), "bf16"),
+    ("softmax", (32768, 1024), "bf16"),
+    ("matmul", (4096, 4096, 4096), "bf16"),
+    ("matmul", (8192, 8192, 8192), "bf16"),
+    ("attention", (4, 32, 4096, 128, 0), "bf16"),
+    ("attention", (4, 32, 4096, 128, 1), "bf16"),
+    ("attention", (4, 32, 4096, 64, 0), "bf16"),
+    ("attention", (4, 32, 4096, 64, 1), "bf16"),
+]
+SWEEP = [
+    ("vector_add", (1 << 28,), "bf16"),
+    ("vector_add", (1 << 20,), "f32"),
+    ("vector_add", (1 << 24,), "f32"),
+    ("gelu", (2048, 4096), "f32"),
+    ("gelu", (8192, 8192), "bf16"),
+    ("softmax", (16384, 2048), "f32"),
+    ("softmax", (16384, 2048), "bf16"),
+    ("softmax", (2048, 32768), "f32"),
+    ("matmul", (2048, 2048, 2048), "bf16"),
+    ("attention", (4, 32, 1024, 64, 0), "bf16"),
+    ("attention", (4, 32, 1024, 128, 1), "bf16"),
+]
+
+
+def shape_text(op, shape):
+    if op == "attention":
+        B, H, S, D, c = shape
+        return f"B{B}H{H}S{S}D{D}{' causal' if c else ''}"
+    if op == "matmul":
+        return "x".join(map(str, shape))
+    if op == "vector_add":
+        n = shape[0]
+        return f"2^{int(math.log2(n))}" if n & (n - 1) == 0 else str(n)
+    return "x".join(map(str, shape))
+
+
+# ------------------------------------------------------------------- timing
+class Timer:
+    def __init__(self, flush_mb=256, target_ms=100.0, max_reps=100, min_reps=5):
+        self.flush = torch.empty(flush_mb << 20, dtype=torch.uint8, device="cuda")
+        self.target_ms, self.max_reps, self.min_reps = target_ms, max_reps, min_reps
+
+    def one(self, fn):
+        s = torch.cuda.Event(enable_timing=True)
+        e = torch.cuda.Event(enable_timing=True)
+        self.flush.zero_()
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        return s.elapsed_time(e)
+
+    def __call__(self, fn, warmup=3):
+        for _ in range(warmup):
+            fn()
+        torch.cuda.synchronize()
+        est = min(self.one(fn) for _ in range(2))
+        reps = int(max(self.min_reps, min(self.max_reps, self.target_ms / max(est, 1e-3))))
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+        for i in range(reps):
+            self.flush.zero_()
+            starts[i].record()
+            fn()
+            ends[i].record()
+        torch.cuda.synchronize()
+        t = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
+        med = t[len(t) // 2] if len(t) % 2 else 0.5 * (t[len(t) // 2 - 1] + t[len(t) // 2])
+        return med, t[0], t[-1], reps
+
+
+def rel_err(out, ref):
+    o = out.detach().to(torch.float64)
+    r = ref.detach().to(torch.float64)
+    if not torch.isfinite(o).all():
+        return float("inf")
+    return (torch.linalg.vector_norm(o - r) / torch.linalg.vector_norm(r)).item()
+
+
+# ---------------------------------------------------------------- TileGym
+class Kit:
+    """The bundles of make-kit.sh, by key: op.dtype[.variant]."""
+
+    def __init__(self, kit_dir):
+        self.dir = os.path.join(kit_dir, "bundles")
+        self.keys = sorted(k[:-4] for k in os.listdir(self.dir) if k.endswith(".tgb")) \
+            if os.path.isdir(self.dir) else []
+        self.cache = {}
+
+    def kernel(self, key):
+        if key not in self.cache:
+            b = tilegym.Bundle(os.path.join(self.dir, key + ".tgb"))
+            self.cache[key] = (b, b.load())
+        return self.cache[key][1]
+
+    def variants(self, op, shape, dtype):
+        """[(label, key)] of the bundles that can run this problem; the first is
+        the primary one."""
+        have = set(self.keys)
+        out = []
+        if op in ("vector_add", "gelu", "matmul"):
+            k = f"{op}.{dtype}"
+            if k in have:
+                out.append(("tilegym", k))
+        elif op == "softmax":
+            N = shape[1]
+            blocks = sorted(int(k.split(".")[2]) for k in have
+                            if k.startswith(f"softmax.{dtype}."))
+            fit = [b for b in blocks if b >= N]
+            if fit:
+                out.append((f"tilegym[BLOCK={fit[0]}]", f"softmax.{dtype}.{fit[0]}"))
+            k = f"softmax_online.{dtype}"
+            if k in have and (N > 4096 or not fit):
+                out.append(("tilegym[online]", k))
+        elif op == "attention":
+            B, H, S, D, c = shape
+            k = f"attention.{dtype}.d{D}.c{c}"
+            if k in have:
+                out.append(("tilegym", k))
+        return out
+
+
+# ------------------------------------------------------------------- ops
+def make_case(op, shape, dtype, gen):
+    """Inputs, the output buffer, the reference, the work (bytes or flops)
+    and the implementations: {impl: fn(out) -> tensor written}."""
+    dt = DT[dtype]
+    dev = "cuda"
+
+    def randn(*s, scale=1.0):
+        return (torch.randn(*s, device=dev, generator=gen) * scale).to(dt)
+
+    c = {}
+    if op == "vector_add":
+        (n,) = shape
+        a, b = randn(n), randn(n)
+        c["inputs"] = (a, b)
+        c["out"] = torch.empty(n, device=dev, dtype=dt)
+        acc = torch.float64 if dtype == "f32" else torch.float32
+        c["ref"] = lambda: a.to(acc) + b.to(acc)
+        c["bytes"] = 3 * n * a.element_size()
+        c["peers"] = {
+            "torch": lambda o: torch.add(a, b, out=o),
+            "triton": lambda o: TK.vector_add(a, b, o),
+        }
+        c["tg_args"] = lambda o: (a, b, o)
+    elif op == "gelu":
+        M, N = shape
+        x, w, bias = randn(M, N), randn(N, scale=0.5), randn(N, scale=0.5)
+        c["inputs"] = (x, w, bias)
+        c["out"] = torch.empty(M, N, device=dev, dtype=dt)
+        acc = torch.float64 if dtype == "f32" else torch.float32
+
+        def ref():
+            return torch.nn.functional.gelu(x.to(acc) * w.to(acc) + bias.to(acc),
+                                            approximate="tanh")
+        c["ref"] = ref
+
+        def eager(x, w, bias):
+            return torch.nn.functional.gelu(x * w + bias, approximate="tanh")
+        c["bytes"] = (2 * M * N + 2 * N) * x.element_size()
+        c["peers"] = {
+            "torch": lambda o: eager(x, w, bias),
+            "torch.compile": ("compile", eager, (x, w, bias)),
+            "triton": lambda o: TK.gelu(x, w, bias, o),
+        }
+        c["tg_args"] = lambda o: (x, w, bias, o)
+    elif op == "softmax":
+        M, N = shape
+        x = randn(M, N, scale=2.0)
+        c["inputs"] = (x,)
+        c["out"] = torch.empty(M, N, device=dev, dtype=dt)
+        acc = torch.float64 if dtype == "f32" else torch.float32
+        c["ref"] = lambda: torch.softmax(x.to(acc), dim=-1)
+        c["bytes"] = 2 * M * N * x.element_size()
+
+        def eager(x):
+            return torch.softmax(x, dim=-1)
+        c["peers"] = {
+            "torch": lambda o: eager(x),
+            "torch.compile": ("compile", eager, (x,)),
+            "triton": lambda o: TK.softmax(x, o),
+        }
+        c["tg_args"] = lambda o: (x, o)
+    elif op == "matmul":
+        M, N, K = shape
+        a, b = randn(M, K), randn(K, N)
+        c["inputs"] = (a, b)
+        c["out"] = torch.empty(M, N, device=dev, dtype=torch.float32)  # TileGym: f32 C
+        c["ref"] = lambda: torch.matmul(a.float(), b.float())
+        c["flops"] = 2.0 * M * N * K
+        ob = torch.empty(M, N, device=dev, dtype=dt)
+        peers = {
+            "cublas": lambda o: torch.matmul(a, b, out=ob),
+            "triton": lambda o: TK.matmul(a, b, ob),
+        }
+        try:  # cuBLAS writing f32, as TileGym does (torch >= 2.9)
+            torch.mm(a[:16, :16], b[:16, :16], out_dtype=torch.float32)
+            peers["cublas(f32 out)"] = lambda o: torch.mm(a, b, out_dtype=torch.float32)
+        except Exception:
+            pass
+        c["peers"] = peers
+        c["tg_args"] = lambda o: (a, b, o)
+    elif op == "attention":
+        B, H, S, D, causal = shape
+        q, k, v = (randn(B, H, S, D) for _ in range(3))
+        c["inputs"] = (q, k, v)
+        c["out"] = torch.empty(B, H, S, D, device=dev, dtype=dt)
+
+        def ref():
+            r = torch.empty(B, H, S, D, device=dev, dtype=torch.float32)
+            scale = D ** -0.5
+            mask = (torch.ones(S, S, device=dev, dtype=torch.bool).tril()
+                    if causal else None)
+            for bi in range(B):
+                for h0 in range(0, H, 8):
+                    qf = q[bi, h0:h0 + 8].float()
+                    s = torch.matmul(qf, k[bi, h0:h0 + 8].float().transpose(-1, -2)) * scale
+                    if mask is not None:
+                        s.masked_fill_(~mask, float("-inf"))
+                    r[bi, h0:h0 + 8] = torch.matmul(torch.softmax(s, -1),
+                                                    v[bi, h0:h0 + 8].float())
+                    del s
+            return r
+        c["ref"] = ref
+        c["flops"] = 4.0 * B * H * S * S * D / (2 if causal else 1)
+        from torch.nn.attention import sdpa_kernel, SDPBackend
+        sdpa = torch.nn.functional.scaled_dot_product_attention
+
+        def with_backend(be):
+            def f(o):
+                with sdpa_kernel(be):
+                    return sdpa(q, k, v, is_causal=bool(causal))
+            return f
+        c["peers"] = {
+            "sdpa-cudnn": with_backend(SDPBackend.CUDNN_ATTENTION),
+            "sdpa-flash": with_backend(SDPBackend.FLASH_ATTENTION),
+            "triton": lambda o: TK.attention(q, k, v, o, bool(causal)),
+        }
+        c["tg_args"] = lambda o: (q, k, v, o)
+    return c
+
+
+# -------------------------------------------------------------------- main
+TK = None
+
+
+def main():
+    global TK
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kit", default=HERE, help="folder holding bundles/ (make-kit.sh)")
+    ap.add_argument("--out", default=os.path.join(HERE, "results", "run"),
+                    help="output prefix: OUT.json, OUT.png")
+    ap.add_argument("--only", default="", help="comma-separated ops")
+    ap.add_argument("--no-sweep", action="store_true")
+    ap.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    ap.add_argument("--compile-sweep", action="store_true",
+                    help="torch.compile on sweep shapes too (each shape recompiles)")
+    ap.add_argument("--budget", type=float, default=1e9,
+                    help="seconds; cases left when it is spent are skipped")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    t_start = time.time()
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+
+    import triton
+    import triton_kernels
+    TK = triton_kernels
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch._dynamo.config.cache_size_limit = 64
+
+    props = torch.cuda.get_device_properties(0)
+    meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "gpu": props.name, "sms": props.multi_processor_count,
+            "torch": torch.__version__, "triton": triton.__version__,
+            "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version(),
+            "timing": "CUDA events, 256 MiB L2 flush before each run, warm-up 3, "
+                      "median of 5..100 runs (about 100 ms of kernel time)",
+            "ratio": "peer time / TileGym time (> 1: TileGym faster)"}
+    L = tilegym.Library.get()
+    meta["tilegym_lib"] = L.path
+    kit = Kit(args.kit)
+    meta["bundles"] = kit.keys
+    print(f"# {props.name}, {props.multi_processor_count} SMs; torch {torch.__version__}, "
+          f"triton {triton.__version__}, CUDA {torch.version.cuda}; {len(kit.keys)} bundles",
+          flush=True)
+
+    timer = Timer()
+    # Ceilings: device copy (bytes read + written) and, later, cuBLAS.
+    src = torch.randn(1 << 29, device="cuda")  # 2 GiB
+    dst = torch.empty_like(src)
+    med, _, _, _ = timer(lambda: dst.copy_(src))
+    copy_bw = 2 * src.numel() * 4 / (med * 1e-3) / 1e9
+    meta["copy_GBps"] = copy_bw
+    del src, dst
+    print(f"# device copy (torch copy_, 2 GiB): {copy_bw:.0f} GB/s", flush=True)
+
+    only = set(filter(None, args.only.split(",")))
+    cases = [(o, s, d, True) for o, s, d in BRIEF]
+    if not args.no_sweep:
+        cases += [(o, s, d, False) for o, s, d in SWEEP]
+    cases = [c for c in cases if not only or c[0] in only]
+    # Memory-bound BRIEF shapes, then the compute-bound ones, then the sweep.
+    rows, skipped = [], []
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(args.seed)
+    compiled = {}
+
+    def save():
+        with open(args.out + ".json", "w") as f:
+            json.dump({"meta": meta, "rows": rows, "skipped": skipped}, f, indent=1)
+
+    def run_case(op, shape, dtype, brief, case, ref):
+        out = case["out"]
+        impls = []
+        for vlabel, key in kit.variants(op, shape, dtype):
+            def tg_fn(key=key):
+                k = kit.kernel(key)
+                plan = k.plan(*case["tg_args"](out))
+                stream = torch.cuda.current_stream().cuda_stream
+                return (lambda o: plan.launch(stream)), k
+            impls.append((vlabel, "tilegym", tg_fn))
+        for name, fn in case["peers"].items():
+            if isinstance(fn, tuple):  # torch.compile
+                if args.no_compile or (not brief and not args.compile_sweep):
+                    continue
+                _, eager, ins = fn
+
+                def mk(eager=eager, ins=ins, op=op, dtype=dtype):
+                    key = (op, dtype)
+                    if key not in compiled:
+                        compiled[key] = torch.compile(eager, dynamic=False)
+                    cf = compiled[key]
+                    return (lambda o: cf(*ins)), None
+                impls.append((name, "peer", mk))
+            else:
+                impls.append((name, "peer", lambda fn=fn: (fn, None)))
+
+        case_rows = []
+        for name, kind, build in impls:
+            row = {"op": op, "shape": list(shape), "shape_text": shape_text(op, shape),
+                   "dtype": dtype, "impl": name, "kind": kind, "brief": brief}
+            try:
+                t0 = time.time()
+                fn, kern = build()
+                if kern is not None:
+                    row["image"] = os.path.basename(kern.image)
+                out.fill_(float("nan"))
+                res = fn(out)
+                torch.cuda.synchronize()
+                row["rel_err"] = rel_err(out if res is None else res, ref)
+                row["setup_s"] = round(time.time() - t0, 2)
+                med, mn, mx, reps = timer(lambda: fn(out))
+                row.update(time_us=med * 1e3, min_us=mn * 1e3, max_us=mx * 1e3, reps=reps)
+                if "bytes" in case:
+                    row["GBps"] = case["bytes"] / (med * 1e-3) / 1e9
+                    row["floor_us"] = case["bytes"] / copy_bw / 1e3
+                else:
+                    row["TFLOPs"] = case["flops"] / (med * 1e-3) / 1e12
+            except Exception as e:
+                row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}"
+                if os.environ.get("BENCH_TRACE"):
+                    traceback.print_exc()
+            case_rows.append(row)
+        tg = [r for r in case_rows if r["kind"] == "tilegym" and "time_us" in r]
+        best = min(tg, key=lambda r: r["time_us"]) if tg else None
+        for r in case_rows:
+            if best and r["kind"] == "peer" and "time_us" in r:
+                r["ratio"] = r["time_us"] / best["time_us"]
+                r["vs"] = best["impl"]
+            print_row(r)
+        rows.extend(case_rows)
+        if op == "matmul" and shape == (8192, 8192, 8192):
+            cb = [r for r in case_rows if r["impl"] == "cublas" and "TFLOPs" in r]
+            if cb:
+                meta["cublas_8192_TFLOPs"] = cb[0]["TFLOPs"]
+        torch.cuda.empty_cache()
+        save()
+        sys.stdout.flush()
+
+    for op, shape, dtype, brief in cases:
+        if time.time() - t_start > args.budget:
+            skipped.append(f"{op} {shape_text(op, shape)} {dtype}")
+            continue
+        label = f"{op} {shape_text(op, shape)} {dtype}"
+        print(f"# [{time.time() - t_start:.0f}s] {label}", flush=True)
+        try:
+            case = make_case(op, shape, dtype, gen)
+            ref = case["ref"]()
+            torch.cuda.synchronize()
+        except Exception as e:  # pragma: no cover
+            print(f"{label}: cannot build the case: {e}", flush=True)
+            skipped.append(label + f" ({e})")
+            continue
+        try:
+            run_case(op, shape, dtype, brief, case, ref)
+        except Exception as e:
+            print(f"{label}: failed: {type(e).__name__}: {e}", flush=True)
+            traceback.print_exc()
+        del case, ref
+        torch.cuda.empty_cache()
+        save()
+
+    meta["elapsed_s"] = round(time.time() - t_start, 1)
+    peak = meta.get("cublas_8192_TFLOPs")
+    for r in rows:
+        if peak and "TFLOPs" in r:
+            r["floor_us"] = (r["time_us"] * r["TFLOPs"]) / peak
+    save()
+    summary(rows, meta, skipped)
+    plot(rows, args.out + ".png")
+
+
+def print_row(r):
+    if not hasattr(print_row, "header"):
+        print_row.header = True
+        print(f"{'op':<10} {'shape':<22} {'dtype':<5} {'impl':<22} {'time us':>10} "
+              f"{'GB/s|TF/s':>10} {'TG/peer':>8} {'rel err':>9}")
+    perf = (f"{r['GBps']:.0f}" if "GBps" in r else
+            f"{r['TFLOPs']:.1f}" if "TFLOPs" in r else "-")
+    t = f"{r['time_us']:.1f}" if "time_us" in r else "-"
+    ratio = f"{r['ratio']:.2f}" if "ratio" in r else ""
+    err = f"{r['rel_err']:.1e}" if "rel_err" in r else ""
+    line = (f"{r['op']:<10} {r['shape_text']:<22} {r['dtype']:<5} {r['impl']:<22} "
+            f"{t:>10} {perf:>10} {ratio:>8} {err:>9}")
+    if "error" in r:
+        line += "  ERROR " + r["error"]
+    print(line, flush=True)
+
+
+def summary(rows, meta, skipped):
+    print()
+    print(f"# summary: {meta['gpu']}; copy {meta['copy_GBps']:.0f} GB/s; "
+          f"cuBLAS 8192^3 {meta.get('cublas_8192_TFLOPs', float('nan')):.0f} TFLOP/s; "
+          f"{meta['elapsed_s']} s")
+    print("# TileGym best variant vs each peer (peer time / TileGym time; >1 = TileGym faster)")
+    cases = {}
+    for r in rows:
+        cases.setdefault((r["op"], r["shape_text"], r["dtype"]), []).append(r)
+    for (op, s, d), rs in cases.items():
+        tg = [r for r in rs if r["kind"] == "tilegym" and "time_us" in r]
+        if not tg:
+            errs = [r.get("error", "") for r in rs if r["kind"] == "tilegym"]
+            print(f"{op} {s} {d}: TileGym did not run {errs}")
+            continue
+        b = min(tg, key=lambda r: r["time_us"])
+        unit = "GB/s" if "GBps" in b else "TFLOP/s"
+        val = b.get("GBps", b.get("TFLOPs"))
+        peers = ", ".join(f"{r['impl']} {r['ratio']:.2f}" for r in rs if "ratio" in r)
+        fl = f" floor {b['floor_us']:.0f}us" if "floor_us" in b else ""
+        print(f"{op} {s} {d}: {b['impl']} {b['time_us']:.0f}us {val:.0f} {unit} "
+              f"err {b['rel_err']:.1e}{fl} | {peers}")
+    if skipped:
+        print("# skipped (budget):", "; ".join(skipped))
+
+
+def plot(rows, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except Exception as e:
+        print(f"# no plot: matplotlib unavailable ({e})")
+        return
+    cases, peers = [], []
+    for r in rows:
+        key = f"{r['op']} {r['shape_text']} {r['dtype']}"
+        if "ratio" in r:
+            if key not in cases:
+                cases.append(key)
+            if r["impl"] not in peers:
+                peers.append(r["impl"])
+    if not cases:
+        print("# no plot: no ratios")
+        return
+    fig, ax = plt.subplots(figsize=(max(10, 0.55 * len(cases)), 6))
+    width = 0.8 / max(1, len(peers))
+    for j, p in enumerate(peers):
+        xs, ys = [], []
+        for i, c in enumerate(cases):
+            for r in rows:
+                if f"{r['op']} {r['shape_text']} {r['dtype']}" == c and r["impl"] == p \
+                        and "ratio" in r:
+                    xs.append(i + (j - (len(peers) - 1) / 2) * width)
+                    ys.append(r["ratio"])
+        ax.bar(xs, ys, width, label=p)
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels(cases, rotation=70, ha="right", fontsize=7)
+    ax.set_ylabel("peer time / TileGym time (>1: TileGym faster)")
+    ax.set_title("TileGym vs peers, same process, same inputs")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print(f"# plot: {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,351 @@
+"""ctypes wrapper of libtilegym_bundle.so (include/tilegym/Bundle/tilegym_bundle.h).
+
+Opens kernel bundles, queries their kernels and launches them on PyTorch
+tensors (or any device memory) without MLIR, LLVM or a CUDA build:
+
+    import tilegym
+    b = tilegym.Bundle("softmax-T_f32.tgb")
+    k = b.load()                      # the only kernel, on GPU 0
+    k(x, y)                           # torch tensors; current stream
+    plan = k.plan(x, y)               # checked and packed once
+    plan.launch()                     # just the driver call
+
+Arguments are torch tensors (data_ptr, shape, stride in elements),
+`View(dtype, data, sizes, strides)` for raw memory, or ints/floats for
+scalar parameters. Every failure raises TileGymError with the library's
+message. Needs only the standard library; torch is imported when a tensor
+is passed.
+"""
+import ctypes
+import os
+
+TG_MAX_RANK = 8
+TG_DYNAMIC = -1
+DTYPES = ["f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64"]
+STATUS = ["TG_SUCCESS", "TG_ERROR_NO_DRIVER", "TG_ERROR_NO_DEVICE",
+          "TG_ERROR_CUDA", "TG_ERROR_INVALID_VALUE",
+          "TG_ERROR_ARGUMENT_MISMATCH"]
+VIEW, SCALAR = 0, 1
+
+
+class TileGymError(RuntimeError):
+    def __init__(self, status, message):
+        self.status = STATUS[status] if 0 <= status < len(STATUS) else str(status)
+        self.message = message
+        super().__init__(f"{self.status}: {message}")
+
+
+class Arg(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("dtype", ctypes.c_int),
+                ("data", ctypes.c_uint64), ("rank", ctypes.c_int32),
+                ("sizes", ctypes.c_int64 * TG_MAX_RANK),
+                ("strides", ctypes.c_int64 * TG_MAX_RANK),
+                ("int_value", ctypes.c_int64), ("float_value", ctypes.c_double)]
+
+
+class Param(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_int),
+                ("dtype", ctypes.c_int), ("rank", ctypes.c_int32),
+                ("sizes", ctypes.c_int64 * TG_MAX_RANK)]
+
+
+class Dim3(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_uint32), ("y", ctypes.c_uint32),
+                ("z", ctypes.c_uint32)]
+
+    def tuple(self):
+        return (self.x, self.y, self.z)
+
+
+class KernelInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("entry", ctypes.c_char_p),
+                ("num_warps", ctypes.c_int32), ("block", Dim3),
+                ("shared_bytes", ctypes.c_uint32),
+                ("num_params", ctypes.c_size_t), ("ptx", ctypes.c_char_p),
+                ("cubin", ctypes.c_char_p)]
+
+
+class View:
+    """A view of device memory: dtype name, device address, sizes, strides
+    (in elements; None means row-major)."""
+
+    def __init__(self, dtype, data, sizes, strides=None):
+        self.dtype, self.data = dtype, int(data)
+        self.sizes = list(sizes)
+        if strides is None:
+            strides, acc = [], 1
+            for s in reversed(self.sizes):
+                strides.insert(0, acc)
+                acc *= s
+        self.strides = list(strides)
+
+
+_TORCH_DTYPES = None
+
+
+def _torch_dtype_name(t):
+    global _TORCH_DTYPES
+    if _TORCH_DTYPES is None:
+        import torch
+        _TORCH_DTYPES = {torch.float32: "f32", torch.float16: "f16",
+                         torch.bfloat16: "bf16", torch.float64: "f64",
+                         torch.bool: "i1", torch.int8: "i8",
+                         torch.int32: "i32", torch.int64: "i64"}
+    if t.dtype not in _TORCH_DTYPES:
+        raise TileGymError(5, f"tensor dtype {t.dtype} has no TileGym type")
+    return _TORCH_DTYPES[t.dtype]
+
+
+def to_arg(value, param=None):
+    """A tg_arg from a tensor, a View, or a Python number (scalar of the
+    parameter's type, or i64/f32 when no parameter is known)."""
+    a = Arg()
+    if isinstance(value, View) or hasattr(value, "data_ptr"):
+        if not isinstance(value, View):
+            if value.dim() > TG_MAX_RANK:
+                raise TileGymError(5, f"tensor of rank {value.dim()}")
+            if not value.is_cuda:
+                raise TileGymError(5, "tensor is not on a CUDA device")
+            value = View(_torch_dtype_name(value), value.data_ptr(),
+                         value.shape, value.stride())
+        a.kind, a.dtype, a.data = VIEW, DTYPES.index(value.dtype), value.data
+        a.rank = len(value.sizes)
+        for d, (s, st) in enumerate(zip(value.sizes, value.strides)):
+            a.sizes[d], a.strides[d] = int(s), int(st)
+        return a
+    a.kind = SCALAR
+    if param is not None and param["kind"] == "scalar":
+        a.dtype = DTYPES.index(param["dtype"])
+    else:
+        a.dtype = DTYPES.index("f32" if isinstance(value, float) else "i64")
+    if DTYPES[a.dtype] in ("f32", "f64"):
+        a.float_value = float(value)
+    else:
+        a.int_value = int(value)
+    return a
+
+
+def _find_library():
+    env = os.environ.get("TILEGYM_BUNDLE_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    for p in (os.path.join(here, "libtilegym_bundle.so"),
+              os.path.join(here, "lib", "libtilegym_bundle.so"),
+              os.path.join(here, "..", "build", "lib", "libtilegym_bundle.so")):
+        if os.path.exists(p):
+            return p
+    return "libtilegym_bundle.so"
+
+
+class Library:
+    _instance = None
+
+    @classmethod
+    def get(cls, path=None):
+        if cls._instance is None or path:
+            cls._instance = cls(path or _find_library())
+        return cls._instance
+
+    def __init__(self, path):
+        self.path = path
+        L = self.lib = ctypes.CDLL(path)
+        P, I, S, U64 = ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t, ctypes.c_uint64
+        C = ctypes.c_char_p
+        sig = {
+            "tgb_last_error": (C, []), "tgb_format_version": (I, []),
+            "tgb_open": (I, [C, ctypes.POINTER(P)]), "tgb_close": (I, [P]),
+            "tgb_target": (C, [P]), "tgb_source": (C, [P]),
+            "tgb_num_consts": (S, [P]),
+            "tgb_const": (I, [P, S, ctypes.POINTER(C), ctypes.POINTER(C)]),
+            "tgb_num_kernels": (S, [P]), "tgb_kernel_name": (C, [P, S]),
+            "tgb_kernel_info_get": (I, [P, C, ctypes.POINTER(KernelInfo)]),
+            "tgb_kernel_param": (I, [P, C, S, ctypes.POINTER(Param)]),
+            "tgb_grid_program": (C, [P, C]),
+            "tgb_check_args": (I, [P, C, ctypes.POINTER(Arg), S]),
+            "tgb_grid": (I, [P, C, ctypes.POINTER(Arg), S, ctypes.POINTER(Dim3)]),
+            "tgb_load": (I, [P, C, I, ctypes.POINTER(P)]),
+            "tgb_kernel_image": (C, [P]), "tgb_kernel_image_is_cubin": (I, [P]),
+            "tgb_launch": (I, [P, ctypes.POINTER(Arg), S, U64]),
+            "tgb_plan_create": (I, [P, ctypes.POINTER(Arg), S, ctypes.POINTER(P)]),
+            "tgb_plan_grid": (I, [P, ctypes.POINTER(Dim3)]),
+            "tgb_plan_launch": (I, [P, U64]), "tgb_plan_destroy": (I, [P]),
+            "tgb_synchronize": (I, [I]),
+            "tg_init": (I, []), "tg_last_error": (C, []),
+        }
+        for name, (res, args) in sig.items():
+            f = getattr(L, name)
+            f.restype, f.argtypes = res, args
+
+    def check(self, status, runtime=False):
+        if status != 0:
+            msg = (self.lib.tg_last_error() if runtime
+                   else self.lib.tgb_last_error()).decode()
+            raise TileGymError(status, msg)
+
+
+def _name(kernel):
+    return None if kernel is None else kernel.encode()
+
+
+def _args_array(args):
+    arr = (Arg * max(len(args), 1))(*args)
+    return arr, len(args)
+
+
+class Bundle:
+    def __init__(self, path, library=None):
+        self.L = library or Library.get()
+        self.handle = ctypes.c_void_p()
+        self.path = str(path)
+        self.L.check(self.L.lib.tgb_open(self.path.encode(),
+                                         ctypes.byref(self.handle)))
+        self._kernels = {}
+
+    def close(self):
+        if self.handle:
+            h, self.handle = self.handle, ctypes.c_void_p()
+            self.L.check(self.L.lib.tgb_close(h))
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    @property
+    def target(self):
+        return self.L.lib.tgb_target(self.handle).decode()
+
+    @property
+    def source(self):
+        return self.L.lib.tgb_source(self.handle).decode()
+
+    @property
+    def consts(self):
+        out = {}
+        for i in range(self.L.lib.tgb_num_consts(self.handle)):
+            n, v = ctypes.c_char_p(), ctypes.c_char_p()
+            self.L.check(self.L.lib.tgb_const(self.handle, i, ctypes.byref(n),
+                                              ctypes.byref(v)))
+            out[n.value.decode()] = v.value.decode()
+        return out
+
+    @property
+    def kernels(self):
+        return [self.L.lib.tgb_kernel_name(self.handle, i).decode()
+                for i in range(self.L.lib.tgb_num_kernels(self.handle))]
+
+    def info(self, kernel=None):
+        i = KernelInfo()
+        self.L.check(self.L.lib.tgb_kernel_info_get(self.handle, _name(kernel),
+                                                    ctypes.byref(i)))
+        return {"name": i.name.decode(), "entry": i.entry.decode(),
+                "num_warps": i.num_warps, "block": i.block.tuple(),
+                "shared_bytes": i.shared_bytes, "num_params": i.num_params,
+                "ptx": i.ptx.decode(), "cubin": i.cubin.decode()}
+
+    def params(self, kernel=None):
+        out = []
+        for idx in range(self.info(kernel)["num_params"]):
+            p = Param()
+            self.L.check(self.L.lib.tgb_kernel_param(
+                self.handle, _name(kernel), idx, ctypes.byref(p)))
+            out.append({"name": p.name.decode(),
+                        "kind": "view" if p.kind == VIEW else "scalar",
+                        "dtype": DTYPES[p.dtype], "rank": p.rank,
+                        "sizes": list(p.sizes[:p.rank])})
+        return out
+
+    def grid_program(self, kernel=None):
+        s = self.L.lib.tgb_grid_program(self.handle, _name(kernel)).decode()
+        if not s:
+            self.L.check(4)
+        return s
+
+    def _args(self, kernel, values):
+        params = self.params(kernel)
+        return [to_arg(v, params[i] if i < len(params) else None)
+                for i, v in enumerate(values)]
+
+    def check_args(self, kernel, *values):
+        arr, n = _args_array(self._args(kernel, values))
+        self.L.check(self.L.lib.tgb_check_args(self.handle, _name(kernel), arr, n))
+
+    def grid(self, kernel, *values):
+        arr, n = _args_array(self._args(kernel, values))
+        g = Dim3()
+        self.L.check(self.L.lib.tgb_grid(self.handle, _name(kernel), arr, n,
+                                         ctypes.byref(g)))
+        return g.tuple()
+
+    def load(self, kernel=None, device=0):
+        h = ctypes.c_void_p()
+        self.L.check(self.L.lib.tgb_load(self.handle, _name(kernel), device,
+                                         ctypes.byref(h)))
+        return Kernel(self, kernel, h)
+
+
+def _current_stream():
+    import torch
+    return torch.cuda.current_stream().cuda_stream
+
+
+class Kernel:
+    def __init__(self, bundle, name, handle):
+        self.bundle, self.name, self.handle = bundle, name, handle
+        self.L = bundle.L
+        self._params = bundle.params(name)
+
+    @property
+    def image(self):
+        return self.L.lib.tgb_kernel_image(self.handle).decode()
+
+    @property
+    def is_cubin(self):
+        return bool(self.L.lib.tgb_kernel_image_is_cubin(self.handle))
+
+    def _arr(self, values):
+        args = [to_arg(v, self._params[i] if i < len(self._params) else None)
+                for i, v in enumerate(values)]
+        return _args_array(args)
+
+    def __call__(self, *values, stream=None):
+        arr, n = self._arr(values)
+        if stream is None:
+            stream = _current_stream() if any(hasattr(v, "data_ptr") for v in values) else 0
+        self.L.check(self.L.lib.tgb_launch(self.handle, arr, n, int(stream)))
+
+    def plan(self, *values):
+        arr, n = self._arr(values)
+        h = ctypes.c_void_p()
+        self.L.check(self.L.lib.tgb_plan_create(self.handle, arr, n,
+                                                ctypes.byref(h)))
+        return Plan(self, h)
+
+
+class Plan:
+    def __init__(self, kernel, handle):
+        self.kernel, self.handle, self.L = kernel, handle, kernel.L
+        self._launch = self.L.lib.tgb_plan_launch
+
+    @property
+    def grid(self):
+        g = Dim3()
+        self.L.check(self.L.lib.tgb_plan_grid(self.handle, ctypes.byref(g)))
+        return g.tuple()
+
+    def launch(self, stream=0):
+        st = self._launch(self.handle, stream)
+        if st:
+            self.L.check(st)
+
+    def destroy(self):
+        if self.handle:
+            h, self.handle = self.handle, None
+            self.L.check(self.L.lib.tgb_plan_destroy(h))
+
+
+def synchronize(device=0):
+    L = Library.get()
+    L.check(L.lib.tgb_synchronize(device))

@@ -1,0 +1,149 @@
+/*===- tilegym_bundle.h - C API for kernel bundles ------------------*- C -*-===*/
+/*
+ * Opens a kernel bundle (NAME.tgb/, see docs/gpu.md), answers questions about
+ * its kernels without a GPU (signatures, grid programs), loads a kernel on a
+ * GPU's primary context (the one the CUDA runtime and PyTorch use, so device
+ * pointers are shared with them) and launches it on any CUDA stream: the
+ * arguments are checked against the kernel's signature and the grid is
+ * evaluated from the manifest before anything reaches the driver.
+ *
+ * No MLIR, no LLVM, no CUDA at build time (the driver is opened with dlopen).
+ * The shared library libtilegym_bundle.so exports this API and the runtime's
+ * tg_* API (tilegym_runtime.h), for ctypes and other foreign-function users;
+ * bench/tilegym.py is a Python wrapper.
+ *
+ * Every function returning tg_status sets the message tgb_last_error()
+ * returns on the calling thread ("" on success). Kernels are named by their
+ * tile kernel name (the manifest's "name"); NULL picks the bundle's only
+ * kernel.
+ *
+ *   tgb_bundle *b;  tgb_kernel *k;
+ *   tgb_open("softmax.tgb", &b);
+ *   tgb_load(b, NULL, 0, &k);
+ *   tgb_launch(k, args, 2, stream);
+ */
+/*===----------------------------------------------------------------------===*/
+
+#ifndef TILEGYM_BUNDLE_TILEGYM_BUNDLE_H
+#define TILEGYM_BUNDLE_TILEGYM_BUNDLE_H
+
+#include "tilegym/Runtime/tilegym_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tgb_bundle tgb_bundle; /* an opened bundle */
+typedef struct tgb_kernel tgb_kernel; /* a kernel loaded on a GPU */
+typedef struct tgb_plan tgb_plan;     /* a checked, packed launch */
+
+/* What went wrong in the last tgb_* call on this thread; "" after a success. */
+TG_API const char *tgb_last_error(void);
+/* The format version this library reads (1). */
+TG_API int tgb_format_version(void);
+
+/*===-- Bundles (no GPU needed) -------------------------------------------===*/
+
+/* Reads and validates PATH/manifest.json. Errors name the manifest and the
+   field: "x.tgb/manifest.json: kernels[0].grid.ops[2]: ...". */
+TG_API tg_status tgb_open(const char *path, tgb_bundle **bundle);
+/* Unloads every kernel loaded from the bundle and frees it. NULL is fine. */
+TG_API tg_status tgb_close(tgb_bundle *bundle);
+
+/* The manifest's "target" ("sm_90a") and "source"; "" for a NULL bundle. */
+TG_API const char *tgb_target(const tgb_bundle *bundle);
+TG_API const char *tgb_source(const tgb_bundle *bundle);
+/* The file-level consts the bundle was compiled with, sorted by name
+   ("T" -> "bf16"); tgb_const fails for an index out of range. */
+TG_API size_t tgb_num_consts(const tgb_bundle *bundle);
+TG_API tg_status tgb_const(const tgb_bundle *bundle, size_t index,
+                           const char **name, const char **value);
+
+TG_API size_t tgb_num_kernels(const tgb_bundle *bundle);
+/* The name of kernel `index`, or NULL when out of range. */
+TG_API const char *tgb_kernel_name(const tgb_bundle *bundle, size_t index);
+
+typedef struct tgb_kernel_info {
+  const char *name;  /* tile kernel name */
+  const char *entry; /* symbol in the PTX/cubin */
+  int32_t num_warps;
+  tg_dim3 block;         /* always num_warps * 32 x 1 x 1 */
+  uint32_t shared_bytes; /* dynamic shared memory per block */
+  size_t num_params;
+  const char *ptx;   /* path of the PTX */
+  const char *cubin; /* path of the cubin; "" when there is none */
+} tgb_kernel_info;
+
+/* Strings stay valid until the bundle is closed. */
+TG_API tg_status tgb_kernel_info_get(const tgb_bundle *bundle,
+                                     const char *kernel, tgb_kernel_info *info);
+/* Parameter `index` of the kernel's signature (name "" unless the manifest
+   names it; sizes TG_DYNAMIC where open). */
+TG_API tg_status tgb_kernel_param(const tgb_bundle *bundle, const char *kernel,
+                                  size_t index, tg_param *param);
+/* The kernel's grid program in readable form
+   ("%0 = dim arg2[0]; %1 = const 1024; %2 = cdiv %0, %1 -> (%2, %3, %3)");
+   "" when there is no such kernel. Valid until the next call on this thread. */
+TG_API const char *tgb_grid_program(const tgb_bundle *bundle,
+                                    const char *kernel);
+
+/* Checks arguments against the kernel's signature, as a launch does:
+   TG_ERROR_ARGUMENT_MISMATCH "kernel 'softmax': argument 2: expected rank 2,
+   got 1". Data pointers may be 0 here only for empty views. */
+TG_API tg_status tgb_check_args(const tgb_bundle *bundle, const char *kernel,
+                                const tg_arg *args, size_t num_args);
+/* Evaluates the kernel's grid for these arguments (only sizes and integer
+   scalars matter; pointers are not looked at). Fails on a division by zero,
+   a size out of the launch limits, an argument of the wrong kind. */
+TG_API tg_status tgb_grid(const tgb_bundle *bundle, const char *kernel,
+                          const tg_arg *args, size_t num_args, tg_dim3 *grid);
+
+/*===-- Loading and launching ---------------------------------------------===*/
+
+/* Picks the image for GPU `ordinal` (the cubin when the bundle's target is
+   that GPU's, else the PTX, JIT-compiled by the driver; an error for a GPU
+   that cannot run the target), retains the GPU's primary context and loads
+   the kernel there. The kernel lives until the bundle is closed; loading the
+   same kernel twice on one GPU gives the same handle. */
+TG_API tg_status tgb_load(tgb_bundle *bundle, const char *kernel, int ordinal,
+                          tgb_kernel **loaded);
+/* The path of the loaded image, and whether it is a cubin (1) or PTX (0). */
+TG_API const char *tgb_kernel_image(const tgb_kernel *kernel);
+TG_API int tgb_kernel_image_is_cubin(const tgb_kernel *kernel);
+
+/* Checks the arguments, evaluates the grid and launches on `stream` (a
+   CUstream; 0 is the legacy default stream, what PyTorch's
+   torch.cuda.current_stream().cuda_stream gives by default). Asynchronous;
+   an empty grid launches nothing and succeeds. */
+TG_API tg_status tgb_launch(tgb_kernel *kernel, const tg_arg *args,
+                            size_t num_args, uint64_t stream);
+
+/* The same for kernels that take views only, from flat arrays: argument i is
+   a view of dtype dtypes[i] at data[i] with ranks[i] sizes and strides (in
+   elements), taken in order from `sizes` and `strides` (which hold the sum
+   of the ranks). strides == NULL means row-major. */
+TG_API tg_status tgb_launch_views(tgb_kernel *kernel, size_t num_args,
+                                  const int32_t *dtypes, const uint64_t *data,
+                                  const int32_t *ranks, const int64_t *sizes,
+                                  const int64_t *strides, uint64_t stream);
+
+/* A launch checked, grid-evaluated and packed once, to be launched many
+   times with no more work on the host than the driver call (for timing, and
+   for code that launches the same shapes over and over). The plan copies the
+   arguments; it lives until destroyed or the bundle is closed. */
+TG_API tg_status tgb_plan_create(tgb_kernel *kernel, const tg_arg *args,
+                                 size_t num_args, tgb_plan **plan);
+TG_API tg_status tgb_plan_grid(const tgb_plan *plan, tg_dim3 *grid);
+TG_API tg_status tgb_plan_launch(tgb_plan *plan, uint64_t stream);
+TG_API tg_status tgb_plan_destroy(tgb_plan *plan);
+
+/* Waits for everything on GPU `ordinal`'s primary context (cuCtxSynchronize):
+   a kernel fault shows here, naming the last kernel launched through this
+   API. */
+TG_API tg_status tgb_synchronize(int ordinal);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILEGYM_BUNDLE_TILEGYM_BUNDLE_H */

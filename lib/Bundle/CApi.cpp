@@ -1,0 +1,497 @@
+//===- CApi.cpp - C API for kernel bundles (tilegym_bundle.h) -------------===//
+//
+// Bundles are read by loadBundle; kernels are loaded and launched through
+// the runtime's driver table (lib/Runtime/Driver.h) rather than
+// runtime::Kernel, because a launch here takes a CUDA stream. Contexts are
+// the GPUs' primary contexts, retained once per process and kept: PyTorch
+// and the CUDA runtime use the same ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilegym/Bundle/tilegym_bundle.h"
+#include "tilegym/Bundle/Bundle.h"
+
+#include "Driver.h" // lib/Runtime: the driver entry points.
+
+#include <array>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+
+using namespace tilegym;
+using runtime::Status;
+using namespace runtime::cuda;
+
+struct tgb_kernel {
+  tgb_bundle *bundle = nullptr;
+  const bundle::KernelInfo *info = nullptr;
+  int ordinal = 0;
+  runtime::Context *context = nullptr;
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  std::string imagePath;
+  bool isCubin = false;
+  uint32_t sharedLimit = 48 * 1024; // Opted into beyond 48 KiB.
+};
+
+struct tgb_plan {
+  tgb_kernel *kernel = nullptr;
+  std::vector<tg_arg> args;
+  tg_dim3 grid = {0, 0, 0};
+  std::unique_ptr<runtime::PackedArgs> packed;
+};
+
+struct tgb_bundle {
+  bundle::Bundle manifest;
+  std::vector<std::unique_ptr<tgb_kernel>> kernels;
+  std::vector<std::unique_ptr<tgb_plan>> plans;
+};
+
+namespace {
+
+thread_local std::string lastError;
+thread_local std::string scratch; // For tgb_grid_program.
+
+tg_status report(const Status &status) {
+  lastError = status.message;
+  return status.code;
+}
+tg_status ok() { return report(Status::success()); }
+tg_status invalid(const std::string &message) {
+  return report(Status::error(TG_ERROR_INVALID_VALUE, message));
+}
+
+const Driver &api() {
+  Status ignored;
+  return driver(ignored);
+}
+
+/// The primary context of each GPU, retained on first use and kept for the
+/// process (releasing it while PyTorch still runs would be pointless).
+std::mutex contextsMutex;
+std::map<int, runtime::Context *> contexts;
+std::string lastKernelName; // Named by tgb_synchronize's errors.
+
+Status contextFor(int ordinal, runtime::Context *&context) {
+  std::lock_guard<std::mutex> lock(contextsMutex);
+  auto it = contexts.find(ordinal);
+  if (it != contexts.end()) {
+    context = it->second;
+    return Status::success();
+  }
+  std::unique_ptr<runtime::Context> created;
+  Status status = runtime::Context::create(ordinal, created);
+  if (!status.ok())
+    return status;
+  context = contexts[ordinal] = created.release();
+  return Status::success();
+}
+
+/// The kernel named `name`, or the only one for a null name.
+Status findKernel(const tgb_bundle *b, const char *name,
+                  const bundle::KernelInfo *&kernel) {
+  if (!b)
+    return Status::error(TG_ERROR_INVALID_VALUE, "the bundle is null");
+  if (!name) {
+    if (b->manifest.kernels.size() != 1)
+      return Status::error(
+          TG_ERROR_INVALID_VALUE,
+          b->manifest.dir + " has " +
+              std::to_string(b->manifest.kernels.size()) +
+              " kernels; name the one you mean");
+    kernel = &b->manifest.kernels.front();
+    return Status::success();
+  }
+  kernel = b->manifest.findKernel(name);
+  if (!kernel)
+    return Status::error(TG_ERROR_INVALID_VALUE,
+                         "no kernel named '" + std::string(name) + "' in " +
+                             b->manifest.dir);
+  return Status::success();
+}
+
+Status checkArgs(const bundle::KernelInfo &kernel, const tg_arg *args,
+                 size_t numArgs) {
+  if (numArgs && !args)
+    return Status::error(TG_ERROR_INVALID_VALUE,
+                         "kernel '" + kernel.name + "': the argument array is null");
+  Status status = runtime::checkArguments(kernel.params, args, numArgs);
+  if (!status.ok())
+    status.message = "kernel '" + kernel.name + "': " + status.message;
+  return status;
+}
+
+Status evaluateGrid(const bundle::KernelInfo &kernel, const tg_arg *args,
+                    size_t numArgs, tg_dim3 &grid) {
+  std::array<int64_t, 3> g;
+  std::string error;
+  if (!bundle::evaluateGrid(kernel, args, numArgs, g, error))
+    return Status::error(TG_ERROR_INVALID_VALUE, error);
+  grid = {uint32_t(g[0]), uint32_t(g[1]), uint32_t(g[2])};
+  return Status::success();
+}
+
+std::string dim3Text(tg_dim3 d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" +
+         std::to_string(d.z);
+}
+
+/// The driver launch, after the arguments passed the checks.
+Status launchPacked(tgb_kernel &k, tg_dim3 grid, runtime::PackedArgs &packed,
+                    uint64_t stream) {
+  if (!grid.x || !grid.y || !grid.z)
+    return Status::success(); // An empty grid: nothing to do.
+  Status status = k.context->makeCurrent();
+  if (!status.ok())
+    return status;
+  const bundle::KernelInfo &info = *k.info;
+  std::string where = "kernel '" + info.name + "'";
+  if (info.sharedBytes > k.sharedLimit) {
+    if (CUresult result = api().cuFuncSetAttribute(
+            k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            int(info.sharedBytes)))
+      return callError(result, "cuFuncSetAttribute(" + where +
+                                   ", max dynamic shared memory " +
+                                   std::to_string(info.sharedBytes) +
+                                   " bytes)");
+    k.sharedLimit = info.sharedBytes;
+  }
+  if (CUresult result = api().cuLaunchKernel(
+          k.function, grid.x, grid.y, grid.z, info.block.x, info.block.y,
+          info.block.z, info.sharedBytes,
+          reinterpret_cast<CUstream>(uintptr_t(stream)), packed.params(),
+          nullptr))
+    return callError(result, "cuLaunchKernel(" + where + ", grid " +
+                                 dim3Text(grid) + ", block " +
+                                 dim3Text(info.block) + ", shared " +
+                                 std::to_string(info.sharedBytes) + " bytes)");
+  lastKernelName = info.name;
+  return Status::success();
+}
+
+} // namespace
+
+extern "C" {
+
+const char *tgb_last_error(void) { return lastError.c_str(); }
+int tgb_format_version(void) { return int(bundle::kFormatVersion); }
+
+tg_status tgb_open(const char *path, tgb_bundle **out) {
+  if (!path)
+    return invalid("tgb_open: the path is null");
+  if (!out)
+    return invalid("tgb_open: the result pointer is null");
+  *out = nullptr;
+  auto b = std::make_unique<tgb_bundle>();
+  std::string error;
+  if (!bundle::loadBundle(path, b->manifest, error))
+    return invalid(error);
+  *out = b.release();
+  return ok();
+}
+
+tg_status tgb_close(tgb_bundle *b) {
+  if (!b)
+    return ok();
+  Status first;
+  b->plans.clear();
+  for (auto &k : b->kernels) {
+    if (!k->module)
+      continue;
+    Status status = k->context->makeCurrent();
+    if (status.ok())
+      if (CUresult result = api().cuModuleUnload(k->module))
+        status = callError(result, "cuModuleUnload(kernel '" + k->info->name +
+                                       "')");
+    if (!status.ok() && first.ok())
+      first = status;
+  }
+  delete b;
+  return report(first);
+}
+
+const char *tgb_target(const tgb_bundle *b) {
+  return b ? b->manifest.target.c_str() : "";
+}
+const char *tgb_source(const tgb_bundle *b) {
+  return b ? b->manifest.source.c_str() : "";
+}
+
+size_t tgb_num_consts(const tgb_bundle *b) {
+  return b ? b->manifest.consts.size() : 0;
+}
+
+tg_status tgb_const(const tgb_bundle *b, size_t index, const char **name,
+                    const char **value) {
+  if (!b)
+    return invalid("tgb_const: the bundle is null");
+  if (index >= b->manifest.consts.size())
+    return invalid("tgb_const: index " + std::to_string(index) +
+                   " is out of range (" +
+                   std::to_string(b->manifest.consts.size()) + " consts)");
+  auto it = b->manifest.consts.begin();
+  std::advance(it, index);
+  if (name)
+    *name = it->first.c_str();
+  if (value)
+    *value = it->second.c_str();
+  return ok();
+}
+
+size_t tgb_num_kernels(const tgb_bundle *b) {
+  return b ? b->manifest.kernels.size() : 0;
+}
+
+const char *tgb_kernel_name(const tgb_bundle *b, size_t index) {
+  if (!b || index >= b->manifest.kernels.size())
+    return nullptr;
+  return b->manifest.kernels[index].name.c_str();
+}
+
+tg_status tgb_kernel_info_get(const tgb_bundle *b, const char *name,
+                              tgb_kernel_info *info) {
+  const bundle::KernelInfo *k;
+  Status status = findKernel(b, name, k);
+  if (!status.ok())
+    return report(status);
+  if (!info)
+    return invalid("tgb_kernel_info_get: the result pointer is null");
+  info->name = k->name.c_str();
+  info->entry = k->entry.c_str();
+  info->num_warps = int32_t(k->numWarps);
+  info->block = k->block;
+  info->shared_bytes = k->sharedBytes;
+  info->num_params = k->params.size();
+  info->ptx = k->ptxFile.c_str();
+  info->cubin = k->cubinFile.c_str();
+  return ok();
+}
+
+tg_status tgb_kernel_param(const tgb_bundle *b, const char *name, size_t index,
+                           tg_param *param) {
+  const bundle::KernelInfo *k;
+  Status status = findKernel(b, name, k);
+  if (!status.ok())
+    return report(status);
+  if (!param)
+    return invalid("tgb_kernel_param: the result pointer is null");
+  if (index >= k->params.size())
+    return invalid("kernel '" + k->name + "': parameter index " +
+                   std::to_string(index) + " is out of range (" +
+                   std::to_string(k->params.size()) + " parameters)");
+  const runtime::Param &p = k->params[index];
+  std::memset(param, 0, sizeof(*param));
+  param->name = p.name.c_str();
+  param->kind = p.kind;
+  param->dtype = p.dtype;
+  param->rank = int32_t(p.sizes.size());
+  for (size_t d = 0; d < p.sizes.size() && d < TG_MAX_RANK; ++d)
+    param->sizes[d] = p.sizes[d];
+  return ok();
+}
+
+const char *tgb_grid_program(const tgb_bundle *b, const char *name) {
+  const bundle::KernelInfo *k;
+  Status status = findKernel(b, name, k);
+  if (!status.ok()) {
+    report(status);
+    return "";
+  }
+  scratch = bundle::formatGridProgram(k->grid);
+  ok();
+  return scratch.c_str();
+}
+
+tg_status tgb_check_args(const tgb_bundle *b, const char *name,
+                         const tg_arg *args, size_t numArgs) {
+  const bundle::KernelInfo *k;
+  Status status = findKernel(b, name, k);
+  if (!status.ok())
+    return report(status);
+  return report(checkArgs(*k, args, numArgs));
+}
+
+tg_status tgb_grid(const tgb_bundle *b, const char *name, const tg_arg *args,
+                   size_t numArgs, tg_dim3 *grid) {
+  const bundle::KernelInfo *k;
+  Status status = findKernel(b, name, k);
+  if (!status.ok())
+    return report(status);
+  if (!grid)
+    return invalid("tgb_grid: the result pointer is null");
+  if (numArgs && !args)
+    return invalid("kernel '" + k->name + "': the argument array is null");
+  return report(evaluateGrid(*k, args, numArgs, *grid));
+}
+
+tg_status tgb_load(tgb_bundle *b, const char *name, int ordinal,
+                   tgb_kernel **loaded) {
+  const bundle::KernelInfo *k;
+  Status status = findKernel(b, name, k);
+  if (!status.ok())
+    return report(status);
+  if (!loaded)
+    return invalid("tgb_load: the result pointer is null");
+  *loaded = nullptr;
+  for (auto &existing : b->kernels)
+    if (existing->info == k && existing->ordinal == ordinal) {
+      *loaded = existing.get();
+      return ok();
+    }
+
+  runtime::DeviceInfo device;
+  if (!(status = runtime::deviceInfo(ordinal, device)).ok())
+    return report(status);
+  bundle::Image image;
+  std::string error;
+  if (!bundle::selectImage(b->manifest, *k, device.ccMajor, device.ccMinor,
+                           image, error))
+    return invalid(error);
+  runtime::Context *context;
+  if (!(status = contextFor(ordinal, context)).ok() ||
+      !(status = context->makeCurrent()).ok())
+    return report(status);
+
+  // The driver wants PTX NUL-terminated (std::string's c_str is); the JIT's
+  // error log says which PTX line is wrong.
+  char log[16384] = {};
+  int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {log, reinterpret_cast<void *>(uintptr_t(sizeof(log) - 1))};
+  CUmodule module;
+  if (CUresult result = api().cuModuleLoadDataEx(&module, image.bytes.c_str(),
+                                                 2, options, values)) {
+    status = callError(result, "cuModuleLoadDataEx(" + image.path + ")");
+    if (log[0])
+      status.message += "\n" + std::string(log);
+    return report(status);
+  }
+  CUfunction function;
+  if (CUresult result =
+          api().cuModuleGetFunction(&function, module, k->entry.c_str())) {
+    status = callError(result, "cuModuleGetFunction(kernel '" + k->entry +
+                                   "' in " + image.path + ")");
+    api().cuModuleUnload(module);
+    return report(status);
+  }
+  auto kernel = std::make_unique<tgb_kernel>();
+  kernel->bundle = b;
+  kernel->info = k;
+  kernel->ordinal = ordinal;
+  kernel->context = context;
+  kernel->module = module;
+  kernel->function = function;
+  kernel->imagePath = image.path;
+  kernel->isCubin = image.isCubin;
+  b->kernels.push_back(std::move(kernel));
+  *loaded = b->kernels.back().get();
+  return ok();
+}
+
+const char *tgb_kernel_image(const tgb_kernel *k) {
+  return k ? k->imagePath.c_str() : "";
+}
+int tgb_kernel_image_is_cubin(const tgb_kernel *k) {
+  return k && k->isCubin ? 1 : 0;
+}
+
+tg_status tgb_launch(tgb_kernel *k, const tg_arg *args, size_t numArgs,
+                     uint64_t stream) {
+  if (!k)
+    return invalid("tgb_launch: the kernel is null");
+  Status status = checkArgs(*k->info, args, numArgs);
+  tg_dim3 grid;
+  if (!status.ok() ||
+      !(status = evaluateGrid(*k->info, args, numArgs, grid)).ok())
+    return report(status);
+  runtime::PackedArgs packed(args, numArgs);
+  return report(launchPacked(*k, grid, packed, stream));
+}
+
+tg_status tgb_launch_views(tgb_kernel *k, size_t numArgs,
+                           const int32_t *dtypes, const uint64_t *data,
+                           const int32_t *ranks, const int64_t *sizes,
+                           const int64_t *strides, uint64_t stream) {
+  if (!k)
+    return invalid("tgb_launch_views: the kernel is null");
+  if (numArgs && (!dtypes || !data || !ranks))
+    return invalid("tgb_launch_views: dtypes, data or ranks is null");
+  std::vector<tg_arg> args;
+  size_t offset = 0;
+  for (size_t i = 0; i < numArgs; ++i) {
+    if (ranks[i] < 0 || ranks[i] > TG_MAX_RANK)
+      return report(Status::error(
+          TG_ERROR_ARGUMENT_MISMATCH,
+          "kernel '" + k->info->name + "': argument " + std::to_string(i + 1) +
+              ": rank " + std::to_string(ranks[i]) + " is outside 0.." +
+              std::to_string(TG_MAX_RANK)));
+    if (ranks[i] && !sizes)
+      return invalid("tgb_launch_views: sizes is null");
+    args.push_back(tg_view(tg_dtype(dtypes[i]), data[i], ranks[i],
+                           sizes ? sizes + offset : nullptr,
+                           strides ? strides + offset : nullptr));
+    offset += size_t(ranks[i]);
+  }
+  return tgb_launch(k, args.data(), args.size(), stream);
+}
+
+tg_status tgb_plan_create(tgb_kernel *k, const tg_arg *args, size_t numArgs,
+                          tgb_plan **out) {
+  if (!k)
+    return invalid("tgb_plan_create: the kernel is null");
+  if (!out)
+    return invalid("tgb_plan_create: the result pointer is null");
+  *out = nullptr;
+  auto plan = std::make_unique<tgb_plan>();
+  Status status = checkArgs(*k->info, args, numArgs);
+  if (!status.ok() ||
+      !(status = evaluateGrid(*k->info, args, numArgs, plan->grid)).ok())
+    return report(status);
+  plan->kernel = k;
+  plan->args.assign(args, args + numArgs);
+  plan->packed =
+      std::make_unique<runtime::PackedArgs>(plan->args.data(), numArgs);
+  k->bundle->plans.push_back(std::move(plan));
+  *out = k->bundle->plans.back().get();
+  return ok();
+}
+
+tg_status tgb_plan_grid(const tgb_plan *plan, tg_dim3 *grid) {
+  if (!plan || !grid)
+    return invalid("tgb_plan_grid: the plan or the result pointer is null");
+  *grid = plan->grid;
+  return ok();
+}
+
+tg_status tgb_plan_launch(tgb_plan *plan, uint64_t stream) {
+  if (!plan)
+    return invalid("tgb_plan_launch: the plan is null");
+  return report(launchPacked(*plan->kernel, plan->grid, *plan->packed, stream));
+}
+
+tg_status tgb_plan_destroy(tgb_plan *plan) {
+  if (!plan)
+    return ok();
+  auto &plans = plan->kernel->bundle->plans;
+  for (auto it = plans.begin(); it != plans.end(); ++it)
+    if (it->get() == plan) {
+      plans.erase(it);
+      return ok();
+    }
+  return invalid("tgb_plan_destroy: unknown plan (destroyed twice?)");
+}
+
+tg_status tgb_synchronize(int ordinal) {
+  runtime::Context *context;
+  Status status = contextFor(ordinal, context);
+  if (!status.ok() || !(status = context->makeCurrent()).ok())
+    return report(status);
+  if (CUresult result = api().cuCtxSynchronize())
+    return report(callError(result, lastKernelName.empty()
+                                        ? std::string("cuCtxSynchronize")
+                                        : "cuCtxSynchronize (after kernel '" +
+                                              lastKernelName + "')"));
+  return ok();
+}
+
+} // extern "C"

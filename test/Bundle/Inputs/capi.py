@@ -1,0 +1,114 @@
+# Drives libtilegym_bundle.so through bench/tilegym.py (ctypes), printing
+# one line per step for FileCheck. Usage: capi.py BUNDLE_DIR STEP...
+# Steps: queries (no GPU), load (whatever driver TILEGYM_LIBCUDA names),
+# launch (with the fake driver).
+import ctypes
+import os
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in bench/
+
+sys.path.insert(0, os.environ["TILEGYM_BENCH_DIR"])
+import tilegym  # noqa: E402
+from tilegym import TileGymError, View  # noqa: E402
+
+libc = ctypes.CDLL(None)
+
+
+def out(text):
+    libc.fflush(None)  # The fake driver prints through C's stdio.
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def attempt(label, fn):
+    try:
+        result = fn()
+        out(f"{label}: ok {result if result is not None else ''}".rstrip())
+        return result
+    except TileGymError as e:
+        out(f"{label}: {e.status}: {e.message}")
+
+
+d = sys.argv[1]
+steps = sys.argv[2:]
+va = os.path.join(d, "va.tgb")
+
+if "queries" in steps:
+    out(f"format version {tilegym.Library.get().lib.tgb_format_version()}")
+    attempt("open missing", lambda: tilegym.Bundle(os.path.join(d, "none.tgb")))
+    attempt("open broken", lambda: tilegym.Bundle(os.path.join(d, "broken.tgb")))
+    b = tilegym.Bundle(va)
+    out(f"target {b.target} kernels {b.kernels} consts {b.consts}")
+    info = b.info()
+    out("info " + " ".join(f"{k}={os.path.basename(str(v)) if k in ('ptx', 'cubin') else v}"
+                           for k, v in info.items()))
+    for p in b.params("vector_add"):
+        out(f"param {p}")
+    out("grid program " + b.grid_program())
+    attempt("info unknown", lambda: b.info("nope"))
+    attempt("param out of range",
+            lambda: b.L.check(b.L.lib.tgb_kernel_param(
+                b.handle, b"vector_add", 3, ctypes.byref(tilegym.Param()))))
+    v = lambda n, dt="f32": View(dt, 0x1000, [n])
+    attempt("grid n=3000", lambda: b.grid(None, v(3000), v(3000), v(3000)))
+    attempt("grid n=0", lambda: b.grid(None, v(0), v(0), v(0)))
+    attempt("check ok", lambda: b.check_args(None, v(5), v(5), v(5)))
+    attempt("check count", lambda: b.check_args(None, v(5), v(5)))
+    attempt("check dtype", lambda: b.check_args(None, v(5), v(5, "bf16"), v(5)))
+    attempt("check rank", lambda: b.check_args(None, v(5), v(5),
+                                               View("f32", 0x1000, [5, 1])))
+    attempt("check null", lambda: b.check_args(None, v(5), View("f32", 0, [5]), v(5)))
+    attempt("check scalar", lambda: b.check_args(None, v(5), v(5), 7))
+    s = tilegym.Bundle(os.path.join(d, "scalars.tgb"))
+    x = View("f32", 0x1000, [40, 128])
+    out(f"scalars params {[(p['kind'], p['dtype']) for p in s.params()]}")
+    attempt("scalars grid n=9", lambda: s.grid(None, x, 9, 1.5, 10))
+    attempt("scalars grid n=3", lambda: s.grid(None, x, 3, 1.5, 10))
+    attempt("scalars view for scalar", lambda: s.grid(None, x, x, 1.5, 10))
+    attempt("launch on null", lambda: tilegym.Library.get().check(
+        tilegym.Library.get().lib.tgb_launch(None, None, 0, 0)))
+    b.close()
+    b.close()
+
+if "load" in steps:
+    b = tilegym.Bundle(va)
+    attempt("load", lambda: b.load().image.split("/")[-1])
+
+if "launch" in steps:
+    b = tilegym.Bundle(va)
+    k = b.load("vector_add")
+    out(f"image {os.path.basename(k.image)} cubin={k.is_cubin}")
+    out(f"same handle {b.load('vector_add').handle.value == k.handle.value}")
+    a, bb, c = (View("f32", base, [3000]) for base in (0xa000, 0xb000, 0xc000))
+    attempt("launch", lambda: k(a, bb, c, stream=0))
+    attempt("launch strided", lambda: k(View("f32", 0xa000, [10], [2]),
+                                        View("f32", 0xb000, [10], [2]),
+                                        View("f32", 0xc000, [10], [2]), stream=0))
+    attempt("launch empty", lambda: k(*(View("f32", 0, [0]) for _ in range(3)), stream=0))
+    attempt("launch mismatch", lambda: k(a, bb, View("f16", 0xc000, [3000]), stream=0))
+    plan = k.plan(a, bb, c)
+    out("plan: ok")
+    out(f"plan grid {plan.grid}")
+    attempt("plan launch", lambda: plan.launch(0))
+    attempt("plan launch", lambda: plan.launch(0))
+    attempt("plan destroy", plan.destroy)
+    L = tilegym.Library.get()
+    I64 = ctypes.c_int64 * 3
+    flat = (L.lib.tgb_launch_views)
+    flat.restype = ctypes.c_int
+    flat.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int32),
+                     ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_int32),
+                     ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64),
+                     ctypes.c_uint64]
+    dtypes = (ctypes.c_int32 * 3)(0, 0, 0)
+    data = (ctypes.c_uint64 * 3)(0xa000, 0xb000, 0xc000)
+    ranks = (ctypes.c_int32 * 3)(1, 1, 1)
+    attempt("launch views", lambda: L.check(flat(k.handle, 3, dtypes, data, ranks,
+                                                 I64(2048, 2048, 2048), None, 0)))
+    ranks[2] = 9
+    attempt("launch views rank", lambda: L.check(flat(k.handle, 3, dtypes, data, ranks,
+                                                      I64(1, 1, 1), None, 0)))
+    attempt("synchronize", tilegym.synchronize)
+    b.close()
+    out("closed")
