@@ -85,6 +85,10 @@ void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
 FailureOr<std::string> tilegym::compileTileToGpuBinary(ModuleOp module,
                                                        llvm::StringRef chip,
                                                        llvm::StringRef format) {
+  // Serialization needs the NVVM target and LLVM IR translation interfaces.
+  DialectRegistry registry;
+  registerPipelineDependencies(registry);
+  module.getContext()->appendDialectRegistry(registry);
   OwningOpRef<ModuleOp> clone(cast<ModuleOp>(module->clone()));
   PassManager pm(module.getContext());
   buildTileGpuPipeline(pm, chip);

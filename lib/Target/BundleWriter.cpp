@@ -1,7 +1,9 @@
 //===- BundleWriter.cpp - writing kernel bundles from tile IR -------------===//
 #include "tilegym/Target/BundleWriter.h"
+
 // Only for the format constants; the reader defines the format.
 #include "tilegym/Bundle/Bundle.h"
+#include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -11,6 +13,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -411,4 +414,26 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
         return err;
   }
   return writeFile(dir + "/manifest.json", manifest);
+}
+
+llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
+                                   llvm::StringRef chip) {
+  auto ptx = compileTileToGpuBinary(module, chip, "isa");
+  if (mlir::failed(ptx))
+    return llvm::createStringError("GPU compilation failed");
+  // Every kernel shares the GPU module's PTX, and its cubin when ptxas
+  // assembles one.
+  std::string cubin;
+  if (llvm::sys::findProgramByName("ptxas") ||
+      llvm::sys::fs::exists("/usr/local/cuda/bin/ptxas")) {
+    auto bin = compileTileToGpuBinary(module, chip, "bin");
+    if (mlir::failed(bin))
+      return llvm::createStringError("ptxas failed");
+    cubin = *bin;
+  }
+  std::map<std::string, GpuKernelBinary> binaries;
+  for (auto func : module.getOps<mlir::func::FuncOp>())
+    if (func->hasAttr(tile::kKernelAttr))
+      binaries[func.getSymName().str()] = {"", *ptx, cubin, 0};
+  return writeBundle(dir, module, chip, binaries);
 }

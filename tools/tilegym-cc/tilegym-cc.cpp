@@ -27,10 +27,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -165,31 +163,15 @@ static mlir::LogicalResult emitCpuLLVM(mlir::ModuleOp module,
   return mlir::success();
 }
 
-/// Writes a bundle: every kernel shares the GPU module's PTX (and cubin,
-/// when ptxas assembles it).
+/// Writes a bundle folder: -o names it, default <input stem>.tgb.
 static mlir::LogicalResult emitBundle(mlir::ModuleOp module,
                                       llvm::StringRef chip) {
-  auto ptx = tilegym::compileTileToGpuBinary(module, chip, "isa");
-  if (mlir::failed(ptx))
-    return mlir::failure();
-  std::string cubin;
-  if (llvm::sys::findProgramByName("ptxas") ||
-      llvm::sys::fs::exists("/usr/local/cuda/bin/ptxas")) {
-    auto bin = tilegym::compileTileToGpuBinary(module, chip, "bin");
-    if (mlir::failed(bin))
-      return mlir::failure();
-    cubin = *bin;
-  }
-  std::map<std::string, tilegym::GpuKernelBinary> binaries;
-  for (auto func : module.getOps<mlir::func::FuncOp>())
-    if (func->hasAttr(tilegym::tile::kKernelAttr))
-      binaries[func.getSymName().str()] = {"", *ptx, cubin, 0};
   std::string dir = outputFilename;
   if (dir == "-") {
     llvm::StringRef stem = llvm::sys::path::stem(inputFilename);
     dir = ((stem == "-" ? "stdin" : stem) + ".tgb").str();
   }
-  if (llvm::Error err = tilegym::writeBundle(dir, module, chip, binaries)) {
+  if (llvm::Error err = tilegym::compileBundle(dir, module, chip)) {
     mlir::emitError(module.getLoc()) << llvm::toString(std::move(err));
     return mlir::failure();
   }

@@ -7,16 +7,20 @@
 //   tilegym-run examples/softmax.tile -D T=bf16 --size M=100,N=1000
 //
 //===----------------------------------------------------------------------===//
+#include "tilegym/Bundle/GpuVerify.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Frontend/Frontend.h"
 #include "tilegym/JIT/CpuKernel.h"
 #include "tilegym/Reference/Reference.h"
 #include "tilegym/Runtime/Runtime.h"
+#include "tilegym/Target/BundleWriter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -56,7 +60,9 @@ static cl::opt<Backend> backend(
     cl::values(clEnumValN(Backend::Auto, "auto",
                           "the GPU when there is one, else the CPU"),
                clEnumValN(Backend::Cpu, "cpu", "the CPU JIT"),
-               clEnumValN(Backend::Gpu, "gpu", "the GPU")),
+               clEnumValN(Backend::Gpu, "gpu",
+                          "GPU 0: compiled to a bundle for its target and "
+                          "verified as tilegym-runner does")),
     cl::cat(category));
 static cl::opt<std::string> sizes(
     "size",
@@ -75,6 +81,10 @@ static cl::opt<unsigned>
     cpuThreads("cpu-threads",
             cl::desc("CPU threads running blocks (default: all cores)"),
             cl::init(0), cl::cat(category));
+static cl::opt<bool>
+    bench("bench",
+          cl::desc("GPU: after a PASS, time the kernel (median of 20 runs)"),
+          cl::cat(category));
 static cl::opt<bool>
     listReferences("list-references",
                    cl::desc("List the reference programs and exit"),
@@ -148,6 +158,41 @@ static func::FuncOp findKernel(ModuleOp module) {
   return {};
 }
 
+/// Compiles the module into a bundle in a temporary folder and verifies the
+/// kernel on the GPU exactly as tilegym-runner does.
+static int runOnGpu(ModuleOp module, func::FuncOp kernel,
+                    llvm::StringRef chip) {
+  llvm::SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("tilegym-run", dir)) {
+    llvm::errs() << "error: cannot create a temporary folder: "
+                 << ec.message() << "\n";
+    return 1;
+  }
+  auto cleanup = llvm::make_scope_exit(
+      [&] { llvm::sys::fs::remove_directories(dir); });
+  std::string bundleDir = (dir + "/kernel.tgb").str();
+  if (llvm::Error err = compileBundle(bundleDir, module, chip)) {
+    llvm::errs() << "error: " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  bundle::Bundle loaded;
+  std::string error;
+  if (!bundle::loadBundle(bundleDir, loaded, error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+  bundle::VerifyOptions options;
+  options.label = inputFile;
+  options.sizes = sizes;
+  options.reference = referenceName;
+  options.hasSeed = seed.getNumOccurrences() != 0;
+  options.seed = seed;
+  options.bench = bench;
+  return bundle::verifyOnGpu(loaded, *loaded.findKernel(kernel.getSymName().str()),
+                             options);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -166,20 +211,6 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: no input file (see --help)\n";
     return 1;
   }
-  if (backend == Backend::Gpu) {
-    llvm::errs() << "error: the GPU backend is not built yet; use "
-                    "--backend=cpu\n";
-    return 1;
-  }
-  if (backend == Backend::Auto) {
-    runtime::Environment env = runtime::queryEnvironment();
-    if (env.autoTarget != "cpu")
-      std::cout << "note: " << env.devices.front().name << " ("
-                << env.autoTarget
-                << ") found, but the GPU backend is not built yet: running "
-                   "on the CPU\n";
-  }
-
   Defines defines;
   for (const std::string &d : defineList) {
     size_t eq = d.find('=');
@@ -206,6 +237,13 @@ int main(int argc, char **argv) {
   func::FuncOp kernel = findKernel(*module);
   if (!kernel)
     return 1;
+
+  // auto: the GPU when there is one the backend targets, else the CPU.
+  runtime::Environment env = runtime::queryEnvironment();
+  if (backend == Backend::Gpu ||
+      (backend == Backend::Auto && env.autoTarget != "cpu"))
+    return runOnGpu(*module, kernel,
+                    env.autoTarget == "cpu" ? "sm_90a" : env.autoTarget);
 
   std::vector<ref::DType> dtypes;
   std::vector<int64_t> ranks;

@@ -38,6 +38,12 @@ llvm::Error writeBundle(llvm::StringRef dir, mlir::ModuleOp tileModule,
                         llvm::StringRef target,
                         const std::map<std::string, GpuKernelBinary> &binaries);
 
+/// Compiles every kernel of `tileModule` with the GPU backend for `chip`
+/// (PTX, and a cubin when ptxas is found) and writes the bundle into `dir`.
+/// Compiler diagnostics go to the context's handler.
+llvm::Error compileBundle(llvm::StringRef dir, mlir::ModuleOp tileModule,
+                          llvm::StringRef chip);
+
 } // namespace tilegym
 
 #endif // TILEGYM_TARGET_BUNDLEWRITER_H
