@@ -245,6 +245,9 @@ private:
   Value toWide(Value v);
   Value fromWide(Value v, Type type);
   Value inBounds(const ViewInfo &view, ArrayRef<Value> coords);
+  SmallVector<Value> tileOriginOf(ValueRange indices, RankedTensorType type);
+  Value vectorAccessOk(const ViewInfo &view, ArrayRef<Value> coords, Value ptr,
+                       int64_t width, int64_t bytes);
 
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
@@ -745,6 +748,40 @@ static Value linearOffset(OpBuilder &b, Location loc, const ViewInfo &view,
   return off;
 }
 
+/// Element coordinates of a tile's first element from its tile index.
+SmallVector<Value> KernelEmitter::tileOriginOf(ValueRange indices,
+                                               RankedTensorType type) {
+  SmallVector<Value> origin;
+  for (auto [i, index] : llvm::enumerate(indices))
+    origin.push_back(arith::MulIOp::create(b, loc(), scalars.lookup(index),
+                                           idx(type.getDimSize(i))));
+  return origin;
+}
+
+/// Whether the run of `width` elements at `coords` can move as one vector:
+/// in bounds, contiguous (unit innermost stride) and aligned to its size.
+Value KernelEmitter::vectorAccessOk(const ViewInfo &view,
+                                   ArrayRef<Value> coords, Value ptr,
+                                   int64_t width, int64_t bytes) {
+  int64_t last = coords.size() - 1;
+  SmallVector<Value> lastCoords(coords);
+  lastCoords[last] =
+      arith::AddIOp::create(b, loc(), coords[last], idx(width - 1));
+  Value ok = arith::AndIOp::create(b, loc(), inBounds(view, coords),
+                                   inBounds(view, lastCoords));
+  Value unit = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                     view.strides[last], idx(1));
+  Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), ptr);
+  Value misalign = arith::RemUIOp::create(
+      b, loc(), addr,
+      arith::ConstantIntOp::create(b, loc(), b.getI64Type(), width * bytes));
+  Value aligned = arith::CmpIOp::create(
+      b, loc(), arith::CmpIPredicate::eq, misalign,
+      arith::ConstantIntOp::create(b, loc(), b.getI64Type(), 0));
+  return arith::AndIOp::create(b, loc(), ok,
+                               arith::AndIOp::create(b, loc(), unit, aligned));
+}
+
 /// Loads and stores go by runs of a thread's registers that are contiguous
 /// along the last dimension: one vector access when the whole run is in
 /// bounds and aligned, element-wise predicated accesses otherwise.
@@ -760,10 +797,7 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   Value pad = arith::ConstantOp::create(
       b, loc(), op.getPaddingAttr() ? op.getPaddingAttr()
                                     : TypedAttr(b.getZeroAttr(elem)));
-  SmallVector<Value> tileOrigin;
-  for (auto [i, index] : llvm::enumerate(op.getIndices()))
-    tileOrigin.push_back(arith::MulIOp::create(
-        b, loc(), scalars.lookup(index), idx(type.getDimSize(i))));
+  SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
   SmallVector<Value> regs(map.count);
   for (int64_t i = 0; i < map.count; i += width) {
@@ -808,22 +842,7 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
       continue;
     }
     // Fast path: the run is in bounds, contiguous and aligned.
-    SmallVector<Value> lastCoords = coords;
-    lastCoords[last] =
-        arith::AddIOp::create(b, loc(), coords[last], idx(width - 1));
-    Value fast = arith::AndIOp::create(b, loc(), inBounds(view, coords),
-                                       inBounds(view, lastCoords));
-    Value unit = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                       view.strides[last], idx(1));
-    Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), ptr);
-    Value misalign = arith::RemUIOp::create(
-        b, loc(), addr,
-        arith::ConstantIntOp::create(b, loc(), b.getI64Type(), width * bytes));
-    Value aligned = arith::CmpIOp::create(
-        b, loc(), arith::CmpIPredicate::eq, misalign,
-        arith::ConstantIntOp::create(b, loc(), b.getI64Type(), 0));
-    fast = arith::AndIOp::create(b, loc(), fast,
-                                 arith::AndIOp::create(b, loc(), unit, aligned));
+    Value fast = vectorAccessOk(view, coords, ptr, width, bytes);
     auto branch = scf::IfOp::create(b, loc(), types, fast, true);
     {
       OpBuilder::InsertionGuard g(b);
@@ -856,10 +875,7 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
       1, elem.getIntOrFloatBitWidth() / 8));
   int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
   const SmallVector<Value> &regs = tiles[op.getValue()];
-  SmallVector<Value> tileOrigin;
-  for (auto [i, index] : llvm::enumerate(op.getIndices()))
-    tileOrigin.push_back(arith::MulIOp::create(
-        b, loc(), scalars.lookup(index), idx(type.getDimSize(i))));
+  SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
   for (int64_t i = 0; i < map.count; i += width) {
     SmallVector<Value> coords = coordinates(map, i);
@@ -884,22 +900,7 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
       storeElements();
       continue;
     }
-    SmallVector<Value> lastCoords = coords;
-    lastCoords[last] =
-        arith::AddIOp::create(b, loc(), coords[last], idx(width - 1));
-    Value fast = arith::AndIOp::create(b, loc(), inBounds(view, coords),
-                                       inBounds(view, lastCoords));
-    Value unit = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                       view.strides[last], idx(1));
-    Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), ptr);
-    Value misalign = arith::RemUIOp::create(
-        b, loc(), addr,
-        arith::ConstantIntOp::create(b, loc(), b.getI64Type(), width * bytes));
-    Value aligned = arith::CmpIOp::create(
-        b, loc(), arith::CmpIPredicate::eq, misalign,
-        arith::ConstantIntOp::create(b, loc(), b.getI64Type(), 0));
-    fast = arith::AndIOp::create(b, loc(), fast,
-                                 arith::AndIOp::create(b, loc(), unit, aligned));
+    Value fast = vectorAccessOk(view, coords, ptr, width, bytes);
     auto branch = scf::IfOp::create(b, loc(), TypeRange{}, fast, true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(branch.thenBlock());
