@@ -1,5 +1,6 @@
 //===- Attention.cpp - Reference for attention forward --------------------===//
 
+#include "Parallel.h"
 #include "Programs.h"
 
 #include <algorithm>
@@ -23,10 +24,13 @@ void computeAttention(const Sizes &sizes, const Options &options,
   bool causal = optionEnabled(options, "CAUSAL");
   double scale = 1.0 / std::sqrt(static_cast<double>(d));
   o.assign(batch * heads * s * d, 0.0);
-  std::vector<double> scores(s);
-  for (int64_t bh = 0; bh < batch * heads; ++bh) {
-    const int64_t base = bh * s * d; // Offset of this [S, D] slice.
-    for (int64_t i = 0; i < s; ++i) {
+  // One task per (batch, head, query) row; causal rows differ in cost, which
+  // parallelFor's dynamic ranges absorb.
+  parallelFor(batch * heads * s, [&](int64_t begin, int64_t end) {
+    std::vector<double> scores(s);
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t i = row % s;
+      const int64_t base = (row / s) * s * d; // Offset of this [S, D] slice.
       int64_t numKeys = causal ? i + 1 : s;
       double rowMax = -INFINITY;
       for (int64_t j = 0; j < numKeys; ++j) {
@@ -48,7 +52,7 @@ void computeAttention(const Sizes &sizes, const Options &options,
           out[c] += weight * v[base + j * d + c];
       }
     }
-  }
+  });
 }
 
 /// f32 inputs: both products run in tf32 (see matmulTolerance). With q, k in

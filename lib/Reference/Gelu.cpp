@@ -1,5 +1,6 @@
 //===- Gelu.cpp - Reference for y = gelu_tanh(x * w + b) ------------------===//
 
+#include "Parallel.h"
 #include "Programs.h"
 
 #include <cmath>
@@ -21,9 +22,11 @@ void computeGelu(const Sizes &sizes, const Options &,
   std::vector<double> &y = outputs[0];
   int64_t m = sizes.at("M"), n = sizes.at("N");
   y.assign(m * n, 0.0);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j)
-      y[i * n + j] = geluTanh(x[i * n + j] * w[j] + b[j]);
+  parallelFor(m, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        y[i * n + j] = geluTanh(x[i * n + j] * w[j] + b[j]);
+  });
 }
 
 } // namespace

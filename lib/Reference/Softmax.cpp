@@ -1,5 +1,6 @@
 //===- Softmax.cpp - Reference for the row softmax ------------------------===//
 
+#include "Parallel.h"
 #include "Programs.h"
 
 #include <algorithm>
@@ -16,19 +17,21 @@ void computeSoftmax(const Sizes &sizes, const Options &,
   std::vector<double> &y = outputs[0];
   int64_t m = sizes.at("M"), n = sizes.at("N");
   y.assign(m * n, 0.0);
-  for (int64_t i = 0; i < m; ++i) {
-    const int64_t row = i * n;
-    double rowMax = -INFINITY;
-    for (int64_t j = 0; j < n; ++j)
-      rowMax = std::max(rowMax, x[row + j]);
-    double sum = 0.0;
-    for (int64_t j = 0; j < n; ++j) {
-      y[row + j] = std::exp(x[row + j] - rowMax);
-      sum += y[row + j];
+  parallelFor(m, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t row = i * n;
+      double rowMax = -INFINITY;
+      for (int64_t j = 0; j < n; ++j)
+        rowMax = std::max(rowMax, x[row + j]);
+      double sum = 0.0;
+      for (int64_t j = 0; j < n; ++j) {
+        y[row + j] = std::exp(x[row + j] - rowMax);
+        sum += y[row + j];
+      }
+      for (int64_t j = 0; j < n; ++j)
+        y[row + j] /= sum;
     }
-    for (int64_t j = 0; j < n; ++j)
-      y[row + j] /= sum;
-  }
+  });
 }
 
 } // namespace

@@ -168,6 +168,10 @@ bool HostTensor::isPoison(int64_t linear) const {
   return false;
 }
 
+// Serial on purpose: element i takes the i-th draw of one engine shared by
+// all arguments, and std::mt19937_64 has no cheap jump-ahead, so threads
+// could not start mid-sequence without changing a seed's data. It is also
+// linear time, small beside the matmul and attention references.
 void HostTensor::fillUniform(std::mt19937_64 &rng, double lo, double hi) {
   if (isFloat(dtype_)) {
     for (int64_t i = 0; i < numel_; ++i) {

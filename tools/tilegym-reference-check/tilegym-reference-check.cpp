@@ -10,6 +10,7 @@
 #include "tilegym/Reference/Reference.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <limits>
@@ -481,6 +482,55 @@ void checkAttention() {
             std::to_string(o[4]) + ", causal row 0 " + std::to_string(oc[0]));
 }
 
+/// Runs `name` on random inputs with TILEGYM_REF_THREADS=`threads`.
+std::vector<std::vector<double>>
+runThreaded(const std::string &name, const Sizes &sizes, const char *threads) {
+  setenv("TILEGYM_REF_THREADS", threads, 1);
+  auto in = randomInputs(name, sizes, 3);
+  return runOn(name, sizes, in);
+}
+
+bool sameBits(const std::vector<std::vector<double>> &a,
+              const std::vector<std::vector<double>> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].size() != b[i].size() ||
+        std::memcmp(a[i].data(), b[i].data(), a[i].size() * sizeof(double)))
+      return false;
+  return true;
+}
+
+/// Rows split over threads must not change a bit. 5 threads on 23..37 rows
+/// give uneven ranges, whatever the machine's core count.
+void checkThreads() {
+  const char *saved = std::getenv("TILEGYM_REF_THREADS");
+  std::string savedValue = saved ? saved : "";
+  setenv("TILEGYM_REF_THREADS", "3", 1);
+  check(referenceThreads() == 3, "TILEGYM_REF_THREADS sets the thread count");
+  unsetenv("TILEGYM_REF_THREADS");
+  unsigned byDefault = referenceThreads();
+  setenv("TILEGYM_REF_THREADS", "0", 1);
+  bool zeroIgnored = referenceThreads() == byDefault;
+  setenv("TILEGYM_REF_THREADS", "4x", 1);
+  check(byDefault >= 1 && zeroIgnored && referenceThreads() == byDefault,
+        "invalid TILEGYM_REF_THREADS falls back to the core count");
+  const std::vector<std::pair<std::string, Sizes>> cases{
+      {"matmul", {{"M", 37}, {"N", 29}, {"K", 41}}},
+      {"attention", {{"B", 2}, {"H", 3}, {"S", 23}, {"D", 16}}},
+      {"attention_causal", {{"B", 2}, {"H", 3}, {"S", 23}, {"D", 16}}},
+      {"softmax", {{"M", 33}, {"N", 100}}},
+      {"gelu", {{"M", 31}, {"N", 50}}}};
+  for (const auto &[name, sizes] : cases)
+    check(
+        sameBits(runThreaded(name, sizes, "1"), runThreaded(name, sizes, "5")),
+        name + ": 5 threads equal 1 thread bit for bit");
+  if (saved)
+    setenv("TILEGYM_REF_THREADS", savedValue.c_str(), 1);
+  else
+    unsetenv("TILEGYM_REF_THREADS");
+}
+
 //===----------------------------------------------------------------------===//
 // Comparison
 //===----------------------------------------------------------------------===//
@@ -725,6 +775,7 @@ int main(int argc, char **argv) {
   checkSoftmax();
   checkMatmul();
   checkAttention();
+  checkThreads();
   checkCompare();
   checkTolerances();
   checkEndToEnd();

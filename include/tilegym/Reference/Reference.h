@@ -121,8 +121,14 @@ std::vector<HostTensor> makeArguments(const Reference &ref, const Sizes &sizes,
                                       const std::vector<DType> &dtypes,
                                       uint64_t seed);
 
+/// Threads the references run on: TILEGYM_REF_THREADS when set to a
+/// positive integer, else std::thread::hardware_concurrency(). Read on
+/// every call. Results are bit-for-bit the same for any thread count.
+unsigned referenceThreads();
+
 /// Runs the float64 reference on the inputs among `args` (all arguments,
-/// in kernel order); returns one vector per output argument.
+/// in kernel order); returns one vector per output argument. Independent
+/// output rows run on referenceThreads() threads.
 std::vector<std::vector<double>>
 runReference(const Reference &ref, const Sizes &sizes, const Options &options,
              const std::vector<HostTensor> &args);
