@@ -18,13 +18,7 @@ fi
 OUT=$1
 HERE=$(cd "$(dirname "$0")" && pwd)
 cd "$HERE/.."
-BUILD=${BUILD:-build}
-TARGET=${TARGET:-sm_90a}
-if [ ! -f "$BUILD/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$BUILD" \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit || exit 1
-fi
+. scripts/configure.sh
 if [ -z "${NO_BUILD:-}" ]; then
   ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-cc tilegym_bundle || exit 1
 fi

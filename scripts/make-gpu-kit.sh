@@ -17,13 +17,7 @@ if [ $# -ne 1 ]; then
 fi
 OUT=$1
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-TARGET=${TARGET:-sm_90a}
-if [ ! -f "$BUILD/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$BUILD" \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit || exit 1
-fi
+. scripts/configure.sh
 ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-cc tilegym-runner || exit 1
 CC="$BUILD/bin/tilegym-cc"
 if ! "$CC" --help | grep -q -- '=bundle'; then

@@ -4,12 +4,7 @@
 # one table of verdicts. Exit code 0 only if every run passes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-if [ ! -f "$BUILD/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$BUILD" \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit || exit 1
-fi
+. scripts/configure.sh
 ninja -C "$BUILD" -j"${JOBS:-2}" || exit 1
 
 RUN="$BUILD/bin/tilegym-run"
