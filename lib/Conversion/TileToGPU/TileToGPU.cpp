@@ -62,7 +62,6 @@ using Basis = SmallVector<int64_t>; // what one index bit adds, per dim
 /// A layout family: the bases of a thread's lane and warp bits and of its
 /// base register bits; tiles of a given shape add repetition bits.
 struct Layout {
-  enum class Kind { Blocked, Mma } kind = Kind::Blocked;
   int64_t rank = 0;
   SmallVector<Basis> reg, lane, warp;
   /// Elements covered by all bits along each dimension.
@@ -123,7 +122,6 @@ Layout blockedLayout(ArrayRef<int64_t> maxShape, int64_t numWarps,
 /// warps split N first, then M.
 Layout mmaLayout(int64_t warpsM, int64_t warpsN) {
   Layout l;
-  l.kind = Layout::Kind::Mma;
   l.rank = 2;
   l.warpsM = warpsM;
   l.warpsN = warpsN;
@@ -241,7 +239,6 @@ private:
   Value sharedBuffer(int64_t bytes);
   Value elementPtr(Value base, Type elementType, Value offset, unsigned space);
   Value combine(ReduceKind kind, Value a, Value b);
-  Value identity(ReduceKind kind, Type type);
   Value toWide(Value v);
   Value fromWide(Value v, Type type);
   Value inBounds(const ViewInfo &view, ArrayRef<Value> coords);
@@ -488,20 +485,6 @@ Value KernelEmitter::combine(ReduceKind kind, Value x, Value y) {
                    : Value(arith::MinSIOp::create(b, loc(), x, y));
   }
   llvm_unreachable("unknown reduction");
-}
-
-Value KernelEmitter::identity(ReduceKind kind, Type type) {
-  if (auto ft = dyn_cast<FloatType>(type)) {
-    double v = kind == ReduceKind::Sum ? 0.0
-               : kind == ReduceKind::Max
-                   ? -std::numeric_limits<double>::infinity()
-                   : std::numeric_limits<double>::infinity();
-    return arith::ConstantOp::create(b, loc(), b.getFloatAttr(ft, v));
-  }
-  int64_t v = kind == ReduceKind::Sum   ? 0
-              : kind == ReduceKind::Max ? std::numeric_limits<int32_t>::min()
-                                        : std::numeric_limits<int32_t>::max();
-  return arith::ConstantIntOp::create(b, loc(), type, v);
 }
 
 //===----------------------------------------------------------------------===//
