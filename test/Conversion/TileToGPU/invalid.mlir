@@ -50,3 +50,28 @@ func.func @non_splat(%x: !tile.view<?xi32>) attributes {tile.kernel} {
   tile.store %t, %x[%c0] : tensor<2xi32>, !tile.view<?xi32>
   return
 }
+
+// -----
+
+func.func @tensor_op(%x: !tile.view<?xf32>, %i: index) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<32xf32>
+  // expected-error @+1 {{'tensor.extract' op on tiles is not supported by the GPU backend}}
+  %e = tensor.extract %t[%i] : tensor<32xf32>
+  return
+}
+
+// -----
+
+func.func @while_loop(%n: index) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'scf.while' op is not supported by the GPU backend}}
+  %r = scf.while (%i = %c0) : (index) -> index {
+    %c = arith.cmpi slt, %i, %n : index
+    scf.condition(%c) %i : index
+  } do {
+  ^bb0(%i: index):
+    scf.yield %i : index
+  }
+  return
+}
