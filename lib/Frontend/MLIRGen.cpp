@@ -2117,6 +2117,19 @@ Val MLIRGenImpl::genShapeOp(const CallExprAST &call) {
   return Val{broadcastTo(x, *list, loc), {}};
 }
 
+bool tilegym::parseDefines(const std::vector<std::string> &args,
+                           Defines &defines, std::string &error) {
+  for (const std::string &arg : args) {
+    size_t eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      error = "-D expects NAME=VALUE, got '" + arg + "'";
+      return false;
+    }
+    defines[arg.substr(0, eq)] = arg.substr(eq + 1);
+  }
+  return true;
+}
+
 OwningOpRef<ModuleOp> tilegym::mlirGen(MLIRContext &context,
                                        const ModuleAST &module,
                                        const Defines &defines) {

@@ -79,13 +79,10 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "writes a kernel bundle\n");
 
   Defines defines;
-  for (const std::string &d : defineList) {
-    size_t eq = d.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      llvm::errs() << "error: -D expects NAME=VALUE, got '" << d << "'\n";
-      return 1;
-    }
-    defines[d.substr(0, eq)] = d.substr(eq + 1);
+  std::string defineError;
+  if (!parseDefines(defineList, defines, defineError)) {
+    llvm::errs() << "error: " << defineError << "\n";
+    return 1;
   }
   std::map<std::string, std::string> ptx, cubin;
   if (!readFiles(ptxList, ptx) || !readFiles(cubinList, cubin))

@@ -294,14 +294,10 @@ int main(int argc, char **argv) {
       "tilegym-cc: compiles a .tile file of consts and kernels\n");
 
   CompileOptions options{emitKind, target, {}};
-  for (llvm::StringRef define : defineArgs) {
-    auto [name, value] = define.split('=');
-    if (name.empty() || name.size() == define.size()) {
-      llvm::WithColor::error(llvm::errs(), "tilegym-cc")
-          << "-D expects NAME=VALUE, got '" << define << "'\n";
-      return 1;
-    }
-    options.defines[name.str()] = value.str();
+  std::string defineError;
+  if (!tilegym::parseDefines(defineArgs, options.defines, defineError)) {
+    llvm::WithColor::error(llvm::errs(), "tilegym-cc") << defineError << "\n";
+    return 1;
   }
 
   std::string errorMessage;

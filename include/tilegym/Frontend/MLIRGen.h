@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace tilegym {
 class ModuleAST;
@@ -14,6 +15,11 @@ class ModuleAST;
 /// Compile-time constant overrides, `-D NAME=VALUE`: VALUE is an integer, a
 /// float, `true`/`false` or a scalar type name.
 using Defines = std::map<std::string, std::string>;
+
+/// Parses `-D NAME=VALUE` arguments (the last value for a name wins). On a
+/// malformed one returns false and sets `error`.
+bool parseDefines(const std::vector<std::string> &args, Defines &defines,
+                  std::string &error);
 
 /// Emits the tile dialect for `module`. Each kernel becomes a `func.func`
 /// marked `tile.kernel` plus a grid function `@<kernel>__grid`. Errors are
