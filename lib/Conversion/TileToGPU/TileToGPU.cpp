@@ -53,6 +53,11 @@ namespace {
 constexpr int64_t kWarpSize = 32;
 constexpr unsigned kGlobal = 1, kShared = 3;
 
+/// Bytes an element occupies in memory (i1 takes a byte).
+int64_t elementBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
 //===----------------------------------------------------------------------===//
 // Layouts
 //===----------------------------------------------------------------------===//
@@ -346,7 +351,7 @@ LogicalResult KernelEmitter::assignLayouts() {
     if (auto v = dyn_cast<ViewType>(t))
       minBytes = std::min<int64_t>(
           minBytes,
-          std::max<int64_t>(1, v.getElementType().getIntOrFloatBitWidth() / 8));
+          elementBytes(v.getElementType()));
   std::map<int64_t, SmallVector<int64_t>> maxShapes;
   for (Value v : tileValues) {
     auto shape = cast<RankedTensorType>(v.getType()).getShape();
@@ -771,9 +776,9 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
   int64_t rank = type.getRank(), last = rank - 1;
-  int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / std::max<int64_t>(
-      1, elem.getIntOrFloatBitWidth() / 8));
-  int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+  int64_t bytes = elementBytes(elem);
+  // Runs of contiguous registers, at most 16 bytes per access.
+  int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
   Value pad = arith::ConstantOp::create(
       b, loc(), op.getPaddingAttr() ? op.getPaddingAttr()
                                     : TypedAttr(b.getZeroAttr(elem)));
@@ -851,9 +856,9 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
   int64_t rank = type.getRank(), last = rank - 1;
-  int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / std::max<int64_t>(
-      1, elem.getIntOrFloatBitWidth() / 8));
-  int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+  int64_t bytes = elementBytes(elem);
+  // Runs of contiguous registers, at most 16 bytes per access.
+  int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
   const SmallVector<Value> &regs = tiles[op.getValue()];
   SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
@@ -902,7 +907,7 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
   RegMap map = regMap(op.getResult());
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
-  int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+  int64_t bytes = elementBytes(elem);
   Value pad = arith::ConstantOp::create(
       b, loc(), op.getPaddingAttr() ? op.getPaddingAttr()
                                     : TypedAttr(b.getZeroAttr(elem)));
@@ -936,7 +941,7 @@ LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
   RegMap map = regMap(op.getValue());
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
-  int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+  int64_t bytes = elementBytes(elem);
   for (int64_t i = 0; i < map.count; ++i) {
     SmallVector<Value> coords;
     for (Value index : op.getIndices())
@@ -1016,7 +1021,7 @@ SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
     int64_t numel = 1;
     for (int64_t s : dst.shape)
       numel *= s;
-    int64_t wbytes = wide.getIntOrFloatBitWidth() / 8;
+    int64_t wbytes = elementBytes(wide);
     gpu::BarrierOp::create(b, loc()); // earlier users of the buffer are done
     Value buf = sharedBuffer(numWarps * numel * wbytes);
     auto slot = [&](Value warp, int64_t o) {
@@ -1116,7 +1121,7 @@ SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
 
   Type elem = regs.front().getType();
   Type stored = elem.isInteger(1) ? b.getI8Type() : elem;
-  int64_t bytes = std::max<int64_t>(1, stored.getIntOrFloatBitWidth() / 8);
+  int64_t bytes = elementBytes(stored);
   int64_t numel = 1;
   for (int64_t s : src.shape)
     numel *= s;
@@ -1178,7 +1183,7 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
                        "the GPU backend yet";
 
   // 1. Stage both operands.
-  int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
+  int64_t bytes = elementBytes(elem);
   gpu::BarrierOp::create(b, loc());
   Value buf = sharedBuffer((M + N) * K * bytes);
   auto stage = [&](Value tile, bool transpose, int64_t base) {
