@@ -3,7 +3,10 @@ fixed configuration each (no autotuning), so that the comparison is with
 what a Triton user writes first, not with a tuned library.
 
     vector_add     tutorial 01, BLOCK = 1024
-    gelu           y = gelu_tanh(x * w + b), one row chunk of BLOCK_N per program
+    gelu           y = gelu_tanh(x * w + b), one row chunk of BLOCK_N per program,
+                   tanh from libdevice
+    gelu_sigmoid   the same through 1 / (1 + exp(-2u)) with exp2 (the form
+                   examples/gelu.tile uses)
     softmax        tutorial 02's classic form: one row per program,
                    BLOCK = next_pow2(N), warps 4 / 8 / 16 by BLOCK
     matmul         tutorial 03: grouped ordering, 128x256x64, 3 stages, 8 warps
@@ -72,6 +75,31 @@ def gelu(x, w, b, y):
     _gelu_kernel[(triton.cdiv(N, BLOCK_N), M)](
         x, w, b, y, N, x.stride(0), y.stride(0), BLOCK_N=BLOCK_N,
         USE_LIBDEVICE=_tanh is not None)
+    return y
+
+
+@triton.jit
+def _gelu_sigmoid_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, stride_x, stride_y,
+                         BLOCK_N: tl.constexpr):
+    # The same GELU through 0.5 * (1 + tanh(u)) = 1 / (1 + exp(-2u)): the
+    # formulation examples/gelu.tile uses, so the two kernels do equal math.
+    row = tl.program_id(1)
+    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = cols < N
+    x = tl.load(x_ptr + row * stride_x + cols, mask=mask).to(tl.float32)
+    w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
+    b = tl.load(b_ptr + cols, mask=mask).to(tl.float32)
+    v = x * w + b
+    # -2 * sqrt(2/pi) * log2(e) and that times 0.044715
+    g = v / (1.0 + tl.exp2(v * (-2.302208198144325 - 0.1029432395800235 * v * v)))
+    tl.store(y_ptr + row * stride_y + cols, g.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def gelu_sigmoid(x, w, b, y):
+    M, N = x.shape
+    BLOCK_N = 1024
+    _gelu_sigmoid_kernel[(triton.cdiv(N, BLOCK_N), M)](
+        x, w, b, y, N, x.stride(0), y.stride(0), BLOCK_N=BLOCK_N)
     return y
 
 

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - TileGym pass pipelines -----------------------------===//
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Conversion/Passes.h"
+#include "tilegym/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -68,6 +69,7 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
 void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
   ConvertTileToGPUPassOptions options;
   options.chip = chip.str();
+  pm.addPass(tilegym::tile::createTileHoistLoadsPass());
   pm.addPass(createConvertTileToGPUPass(options));
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createCanonicalizerPass());

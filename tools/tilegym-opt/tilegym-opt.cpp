@@ -13,10 +13,12 @@
 #include "tilegym/Conversion/Passes.h"
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/Tile/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   tilegym::registerTileGymConversionPasses();
+  tilegym::tile::registerTileTransformsPasses();
   tilegym::registerTileGymPipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

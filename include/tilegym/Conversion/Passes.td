@@ -69,11 +69,18 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     `num_warps * 32` threads, taking each view as an expanded memref
     descriptor (allocated pointer, aligned pointer, offset, sizes...,
     strides..., as the runtime packs it). The innermost stride of a view
-    must be 1. `tile.dot` is not lowered yet.
+    must be 1. `tile.dot` runs on tensor cores (`mma.sync`), its operands
+    staged through shared memory into the mma fragment layouts.
+
+    With `fp-contract` (the default), float `arith` ops are marked
+    `contract` so that LLVM fuses multiply-adds into `fma`.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target GPU architecture">,
+    Option<"fpContract", "fp-contract", "bool", /*default=*/"true",
+           "Mark float arith ops `contract` so that LLVM fuses a * b + c "
+           "into fma, as nvcc and Triton do by default">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

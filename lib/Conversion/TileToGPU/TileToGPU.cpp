@@ -35,6 +35,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <deque>
 #include "llvm/Support/MathExtras.h"
@@ -219,6 +220,8 @@ private:
   Value threadId, laneId, warpId;
   IRMapping scalars;
   DenseMap<Value, SmallVector<Value>> tiles;
+  /// Loaded tiles not unpacked yet: one vector per run (see emitLoad).
+  llvm::MapVector<Value, SmallVector<Value>> pendingLoads;
   DenseMap<Value, ViewInfo> views;
   LLVM::GlobalOp smem;
   int64_t smemBytes = 0;
@@ -255,6 +258,8 @@ private:
   LogicalResult emitOp(Operation *op);
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitLoad(LoadOp op);
+  void materialize(Value tile);
+  void materializeAll();
   LogicalResult emitStore(StoreOp op);
   LogicalResult emitGather(GatherOp op);
   LogicalResult emitScatter(ScatterOp op);
@@ -506,6 +511,7 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 SmallVector<Value> KernelEmitter::flatten(ValueRange values) {
   SmallVector<Value> out;
   for (Value v : values) {
+    materialize(v);
     if (isa<RankedTensorType>(v.getType()))
       llvm::append_range(out, tiles.lookup(v));
     else
@@ -535,6 +541,11 @@ static bool hasTiles(Operation *op) {
 
 LogicalResult KernelEmitter::emitOp(Operation *op) {
   currentLoc = op->getLoc();
+  // Unpack loaded tiles where they are first used; a region may use any.
+  if (op->getNumRegions() != 0)
+    materializeAll();
+  for (Value operand : op->getOperands())
+    materialize(operand);
   if (auto load = dyn_cast<LoadOp>(op))
     return emitLoad(load);
   if (auto store = dyn_cast<StoreOp>(op))
@@ -674,6 +685,27 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     tiles[op->getResult(0)] = regs;
     return success();
   }
+  // f32 -> bf16/f16 truncation by pairs: one cvt.rn.{bf16,f16}x2.f32 per two
+  // elements instead of one cvt each.
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op);
+      trunc && count % 2 == 0 &&
+      cast<RankedTensorType>(trunc.getIn().getType()).getElementType().isF32() &&
+      (elementType.isBF16() || elementType.isF16()) && !trunc.getRoundingmodeAttr()) {
+    auto pairIn = VectorType::get({2}, b.getF32Type());
+    auto pairOut = VectorType::get({2}, elementType);
+    const SmallVector<Value> &in = tiles[trunc.getIn()];
+    SmallVector<Value> regs;
+    for (int64_t i = 0; i < count; i += 2) {
+      Value pair = LLVM::PoisonOp::create(b, loc(), pairIn);
+      pair = LLVM::InsertElementOp::create(b, loc(), pair, in[i], i32(0));
+      pair = LLVM::InsertElementOp::create(b, loc(), pair, in[i + 1], i32(1));
+      Value narrow = LLVM::FPTruncOp::create(b, loc(), pairOut, pair);
+      regs.push_back(LLVM::ExtractElementOp::create(b, loc(), narrow, i32(0)));
+      regs.push_back(LLVM::ExtractElementOp::create(b, loc(), narrow, i32(1)));
+    }
+    tiles[op->getResult(0)] = regs;
+    return success();
+  }
   // f32 division uses div.full.f32 (2 ulp), as Triton does, instead of the
   // IEEE div.rn sequence.
   if (isa<arith::DivFOp>(op) && elementType.isF32()) {
@@ -767,9 +799,16 @@ Value KernelEmitter::vectorAccessOk(const ViewInfo &view,
                                arith::AndIOp::create(b, loc(), unit, aligned));
 }
 
-/// Loads and stores go by runs of a thread's registers that are contiguous
-/// along the last dimension: one vector access when the whole run is in
-/// bounds and aligned, element-wise predicated accesses otherwise.
+/// A thread's registers go to and from memory by runs that are contiguous
+/// along the last dimension. When every run of the thread's part of the tile
+/// is in bounds and aligned, one branch takes all of them as vector accesses
+/// (the common case: interior tiles); otherwise every element is accessed
+/// alone, predicated on its bounds (edge tiles, unaligned views).
+///
+/// A load yields its runs as vectors and unpacks them only when the tile is
+/// first used (materialize): unpacking sub-word elements reads the loaded
+/// register, and doing it right after the load would stall the thread there
+/// instead of letting it issue its other loads first.
 LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   RankedTensorType type = op.getType();
   RegMap map = regMap(op.getResult());
@@ -784,70 +823,93 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
                                     : TypedAttr(b.getZeroAttr(elem)));
   SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
-  SmallVector<Value> regs(map.count);
+  SmallVector<SmallVector<Value>> runCoords;
+  SmallVector<Value> runPtrs;
+  Value allFast;
   for (int64_t i = 0; i < map.count; i += width) {
     SmallVector<Value> coords = coordinates(map, i);
     for (int64_t d = 0; d < rank; ++d)
       coords[d] = arith::AddIOp::create(b, loc(), coords[d], tileOrigin[d]);
-    Value offset = linearOffset(b, loc(), view, coords);
-    Value ptr = elementPtr(view.base, elem, offset, kGlobal);
-    SmallVector<Type> types(width, elem);
-    auto loadElements = [&](OpBuilder &nested, Location l) {
-      SmallVector<Value> vals;
-      for (int64_t k = 0; k < width; ++k) {
-        SmallVector<Value> c = coords;
-        c[last] = arith::AddIOp::create(b, l, coords[last], idx(k));
-        Value ok = inBounds(view, c);
-        auto branch = scf::IfOp::create(b, l, TypeRange{elem}, ok, true);
-        {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(branch.thenBlock());
-          Value p = elementPtr(view.base, elem, linearOffset(b, l, view, c),
-                               kGlobal);
-          scf::YieldOp::create(b, l, ValueRange{LLVM::LoadOp::create(
-                                         b, l, elem, p, bytes)});
-          b.setInsertionPointToStart(branch.elseBlock());
-          scf::YieldOp::create(b, l, pad);
-        }
-        vals.push_back(branch.getResult(0));
-      }
-      scf::YieldOp::create(b, l, vals);
-    };
-    if (width == 1) {
-      auto branch = scf::IfOp::create(b, loc(), types, inBounds(view, coords),
-                                      true);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(branch.thenBlock());
-      scf::YieldOp::create(b, loc(), ValueRange{LLVM::LoadOp::create(
-                                         b, loc(), elem, ptr, bytes)});
-      b.setInsertionPointToStart(branch.elseBlock());
-      scf::YieldOp::create(b, loc(), pad);
-      b.setInsertionPointAfter(branch);
-      regs[i] = branch.getResult(0);
-      continue;
+    Value ptr = elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
+                           kGlobal);
+    if (width > 1) {
+      Value fast = vectorAccessOk(view, coords, ptr, width, bytes);
+      allFast = allFast ? Value(arith::AndIOp::create(b, loc(), allFast, fast))
+                        : fast;
     }
-    // Fast path: the run is in bounds, contiguous and aligned.
-    Value fast = vectorAccessOk(view, coords, ptr, width, bytes);
-    auto branch = scf::IfOp::create(b, loc(), types, fast, true);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(branch.thenBlock());
-      auto vecType = VectorType::get({width}, elem);
-      Value vec = LLVM::LoadOp::create(b, loc(), vecType, ptr, width * bytes);
-      SmallVector<Value> vals;
-      for (int64_t k = 0; k < width; ++k)
-        vals.push_back(LLVM::ExtractElementOp::create(
-            b, loc(), vec,
-            arith::ConstantIntOp::create(b, loc(), b.getI32Type(), k)));
-      scf::YieldOp::create(b, loc(), vals);
-      b.setInsertionPointToStart(branch.elseBlock());
-      loadElements(b, loc());
-    }
-    for (int64_t k = 0; k < width; ++k)
-      regs[i + k] = branch.getResult(k);
+    runCoords.push_back(coords);
+    runPtrs.push_back(ptr);
   }
-  tiles[op.getResult()] = regs;
+
+  // One element: loaded when in bounds, else the padding value.
+  auto loadElement = [&](ArrayRef<Value> coords, int64_t k) -> Value {
+    SmallVector<Value> c(coords);
+    c[last] = arith::AddIOp::create(b, loc(), coords[last], idx(k));
+    auto branch =
+        scf::IfOp::create(b, loc(), TypeRange{elem}, inBounds(view, c), true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    Value p =
+        elementPtr(view.base, elem, linearOffset(b, loc(), view, c), kGlobal);
+    scf::YieldOp::create(b, loc(),
+                         ValueRange{LLVM::LoadOp::create(b, loc(), elem, p, bytes)});
+    b.setInsertionPointToStart(branch.elseBlock());
+    scf::YieldOp::create(b, loc(), pad);
+    return branch.getResult(0);
+  };
+  if (width == 1) {
+    SmallVector<Value> regs;
+    for (ArrayRef<Value> coords : runCoords)
+      regs.push_back(loadElement(coords, 0));
+    tiles[op.getResult()] = regs;
+    return success();
+  }
+
+  auto vecType = VectorType::get({width}, elem);
+  SmallVector<Type> types(runPtrs.size(), vecType);
+  auto branch = scf::IfOp::create(b, loc(), types, allFast, true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    SmallVector<Value> vecs;
+    for (Value ptr : runPtrs)
+      vecs.push_back(
+          LLVM::LoadOp::create(b, loc(), vecType, ptr, width * bytes));
+    scf::YieldOp::create(b, loc(), vecs);
+
+    b.setInsertionPointToStart(branch.elseBlock());
+    vecs.clear();
+    for (ArrayRef<Value> coords : runCoords) {
+      Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+      for (int64_t k = 0; k < width; ++k)
+        vec = LLVM::InsertElementOp::create(b, loc(), vec,
+                                            loadElement(coords, k), i32(k));
+      vecs.push_back(vec);
+    }
+    scf::YieldOp::create(b, loc(), vecs);
+  }
+  pendingLoads[op.getResult()] =
+      SmallVector<Value>(branch.getResults().begin(), branch.getResults().end());
   return success();
+}
+
+void KernelEmitter::materialize(Value tile) {
+  auto it = pendingLoads.find(tile);
+  if (it == pendingLoads.end())
+    return;
+  SmallVector<Value> regs;
+  for (Value vec : it->second) {
+    int64_t width = cast<VectorType>(vec.getType()).getNumElements();
+    for (int64_t k = 0; k < width; ++k)
+      regs.push_back(LLVM::ExtractElementOp::create(b, loc(), vec, i32(k)));
+  }
+  tiles[tile] = regs;
+  pendingLoads.erase(it);
+}
+
+void KernelEmitter::materializeAll() {
+  for (Value tile : llvm::to_vector(llvm::make_first_range(pendingLoads)))
+    materialize(tile);
 }
 
 LogicalResult KernelEmitter::emitStore(StoreOp op) {
@@ -862,13 +924,26 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   const SmallVector<Value> &regs = tiles[op.getValue()];
   SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
+  SmallVector<SmallVector<Value>> runCoords;
+  SmallVector<Value> runPtrs;
+  Value allFast;
   for (int64_t i = 0; i < map.count; i += width) {
     SmallVector<Value> coords = coordinates(map, i);
     for (int64_t d = 0; d < rank; ++d)
       coords[d] = arith::AddIOp::create(b, loc(), coords[d], tileOrigin[d]);
     Value ptr = elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
                            kGlobal);
-    auto storeElements = [&]() {
+    if (width > 1) {
+      Value fast = vectorAccessOk(view, coords, ptr, width, bytes);
+      allFast = allFast ? Value(arith::AndIOp::create(b, loc(), allFast, fast))
+                        : fast;
+    }
+    runCoords.push_back(coords);
+    runPtrs.push_back(ptr);
+  }
+  // Each element stored alone where it is in bounds.
+  auto storeElements = [&]() {
+    for (auto [run, coords] : llvm::enumerate(runCoords))
       for (int64_t k = 0; k < width; ++k) {
         SmallVector<Value> c = coords;
         c[last] = arith::AddIOp::create(b, loc(), coords[last], idx(k));
@@ -878,27 +953,26 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
         b.setInsertionPointToStart(branch.thenBlock());
         Value p = elementPtr(view.base, elem, linearOffset(b, loc(), view, c),
                              kGlobal);
-        LLVM::StoreOp::create(b, loc(), regs[i + k], p, bytes);
+        LLVM::StoreOp::create(b, loc(), regs[run * width + k], p, bytes);
       }
-    };
-    if (width == 1) {
-      storeElements();
-      continue;
-    }
-    Value fast = vectorAccessOk(view, coords, ptr, width, bytes);
-    auto branch = scf::IfOp::create(b, loc(), TypeRange{}, fast, true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    auto vecType = VectorType::get({width}, elem);
+  };
+  if (width == 1) {
+    storeElements();
+    return success();
+  }
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{}, allFast, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  auto vecType = VectorType::get({width}, elem);
+  for (auto [run, ptr] : llvm::enumerate(runPtrs)) {
     Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
     for (int64_t k = 0; k < width; ++k)
-      vec = LLVM::InsertElementOp::create(
-          b, loc(), vec, regs[i + k],
-          arith::ConstantIntOp::create(b, loc(), b.getI32Type(), k));
+      vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[run * width + k],
+                                          i32(k));
     LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
-    b.setInsertionPointToStart(branch.elseBlock());
-    storeElements();
   }
+  b.setInsertionPointToStart(branch.elseBlock());
+  storeElements();
   return success();
 }
 
@@ -1448,6 +1522,20 @@ struct ConvertTileToGPUPass
       if (failed(KernelEmitter(kernel, gpuModule).emit()))
         return signalPassFailure();
     }
+    // Let LLVM fuse a * b + c into one fma, as nvcc (--fmad=true) and Triton
+    // (enable_fp_fusion) do by default: fewer instructions and one rounding
+    // instead of two. Without `contract`, NVPTX emits mul.rn/add.rn, which
+    // ptxas may not fuse.
+    if (fpContract)
+      gpuModule.walk([](arith::ArithFastMathInterface op) {
+        // Ops built from an OperationState may carry no flags attribute yet.
+        arith::FastMathFlagsAttr flags = op.getFastMathFlagsAttr();
+        op->setAttr(op.getFastMathAttrName(),
+                    arith::FastMathFlagsAttr::get(
+                        op->getContext(),
+                        (flags ? flags.getValue() : arith::FastMathFlags::none) |
+                            arith::FastMathFlags::contract));
+      });
   }
 };
 } // namespace
