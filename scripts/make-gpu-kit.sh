@@ -16,6 +16,7 @@ if [ $# -ne 1 ]; then
   exit 1
 fi
 OUT=$1
+TARGET=${TARGET:-sm_90a} # TARGET=sm_80 ./scripts/make-gpu-kit.sh DIR for an A100
 cd "$(dirname "$0")/.."
 . scripts/configure.sh
 ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-cc tilegym-runner || exit 1

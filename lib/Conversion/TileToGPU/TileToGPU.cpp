@@ -198,6 +198,9 @@ struct ViewInfo {
   Value base; // !llvm.ptr<1> at the view's first element
   SmallVector<Value> sizes, strides; // index
   Type elementType;
+  /// Per vector width w (elements): whether the view allows aligned
+  /// w-vectors at element offsets that are multiples of w (i1).
+  llvm::SmallDenseMap<int64_t, Value> vectorOk;
 };
 
 class KernelEmitter {
@@ -229,6 +232,7 @@ private:
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
 
   LogicalResult assignLayouts();
+  int64_t minBlocksPerSM();
   RegMap regMap(Value v) {
     return RegMap(*layoutOfValue.lookup(v),
                   cast<RankedTensorType>(v.getType()).getShape());
@@ -251,8 +255,8 @@ private:
   Value fromWide(Value v, Type type);
   Value inBounds(const ViewInfo &view, ArrayRef<Value> coords);
   SmallVector<Value> tileOriginOf(ValueRange indices, RankedTensorType type);
-  Value vectorAccessOk(const ViewInfo &view, ArrayRef<Value> coords, Value ptr,
-                       int64_t width, int64_t bytes);
+  Value vectorAccessOk(const ViewInfo &view, ArrayRef<Value> coords,
+                       int64_t width);
 
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
@@ -776,27 +780,19 @@ SmallVector<Value> KernelEmitter::tileOriginOf(ValueRange indices,
 }
 
 /// Whether the run of `width` elements at `coords` can move as one vector:
-/// in bounds, contiguous (unit innermost stride) and aligned to its size.
+/// in bounds, and the view allows aligned `width`-vectors (ViewInfo). Runs
+/// start at multiples of `width` along the last dimension by construction of
+/// the layouts, so that alignment holds for every run once it holds for the
+/// view.
 Value KernelEmitter::vectorAccessOk(const ViewInfo &view,
-                                   ArrayRef<Value> coords, Value ptr,
-                                   int64_t width, int64_t bytes) {
+                                   ArrayRef<Value> coords, int64_t width) {
   int64_t last = coords.size() - 1;
   SmallVector<Value> lastCoords(coords);
   lastCoords[last] =
       arith::AddIOp::create(b, loc(), coords[last], idx(width - 1));
   Value ok = arith::AndIOp::create(b, loc(), inBounds(view, coords),
                                    inBounds(view, lastCoords));
-  Value unit = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                     view.strides[last], idx(1));
-  Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), ptr);
-  Value misalign = arith::RemUIOp::create(
-      b, loc(), addr,
-      arith::ConstantIntOp::create(b, loc(), b.getI64Type(), width * bytes));
-  Value aligned = arith::CmpIOp::create(
-      b, loc(), arith::CmpIPredicate::eq, misalign,
-      arith::ConstantIntOp::create(b, loc(), b.getI64Type(), 0));
-  return arith::AndIOp::create(b, loc(), ok,
-                               arith::AndIOp::create(b, loc(), unit, aligned));
+  return arith::AndIOp::create(b, loc(), ok, view.vectorOk.lookup(width));
 }
 
 /// A thread's registers go to and from memory by runs that are contiguous
@@ -833,7 +829,7 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
     Value ptr = elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
                            kGlobal);
     if (width > 1) {
-      Value fast = vectorAccessOk(view, coords, ptr, width, bytes);
+      Value fast = vectorAccessOk(view, coords, width);
       allFast = allFast ? Value(arith::AndIOp::create(b, loc(), allFast, fast))
                         : fast;
     }
@@ -934,7 +930,7 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     Value ptr = elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
                            kGlobal);
     if (width > 1) {
-      Value fast = vectorAccessOk(view, coords, ptr, width, bytes);
+      Value fast = vectorAccessOk(view, coords, width);
       allFast = allFast ? Value(arith::AndIOp::create(b, loc(), allFast, fast))
                         : fast;
     }
@@ -1422,6 +1418,32 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
 // Kernels
 //===----------------------------------------------------------------------===//
 
+/// The occupancy asked of ptxas (.minnctapersm), 0 for none. A kernel
+/// without tensor-core work whose tiles take at most 32 registers per thread
+/// asks for 32 resident warps per SM (64 registers per thread at most): a
+/// memory-bound block then overlaps its reductions and barriers with another
+/// block's loads, which ptxas, left alone, can trade away for registers it
+/// does not need (a 16-warp f32 softmax row got 104 and one block per SM).
+/// Bigger tiles would spill under that limit and are left to ptxas.
+int64_t KernelEmitter::minBlocksPerSM() {
+  bool hasDot = false;
+  kernel.walk([&](DotOp) { hasDot = true; });
+  if (hasDot)
+    return 0;
+  int64_t tileRegs = 0;
+  for (auto [value, layout] : layoutOfValue) {
+    int64_t bytes = RegMap(*layout, cast<RankedTensorType>(value.getType())
+                                        .getShape())
+                        .count *
+                    elementBytes(cast<RankedTensorType>(value.getType())
+                                     .getElementType());
+    tileRegs = std::max<int64_t>(tileRegs, llvm::divideCeil(bytes, 4));
+  }
+  if (tileRegs > 32)
+    return 0;
+  return std::max<int64_t>(1, 32 / numWarps);
+}
+
 LogicalResult KernelEmitter::emit() {
   if (auto w = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
     numWarps = w.getInt();
@@ -1452,6 +1474,9 @@ LogicalResult KernelEmitter::emit() {
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(numWarps * kWarpSize), 1, 1}));
+  if (int64_t blocks = minBlocksPerSM())
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(blocks));
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 
@@ -1474,6 +1499,31 @@ LogicalResult KernelEmitter::emit() {
         info.strides.push_back(arith::IndexCastOp::create(
             b, l, b.getIndexType(),
             entry.getArgument(pos + 3 + v.getRank() + d)));
+      }
+      // Whether runs of w elements starting at multiples of w are aligned
+      // w-vectors: unit innermost stride, outer strides and the base
+      // aligned to w elements. Checked once here instead of at every access.
+      int64_t bytes = elementBytes(info.elementType);
+      Value addr = LLVM::PtrToIntOp::create(b, l, b.getI64Type(), info.base);
+      for (int64_t w = 2; w * bytes <= 16; w *= 2) {
+        Value ok = arith::CmpIOp::create(
+            b, l, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(
+                b, l, addr,
+                arith::ConstantIntOp::create(b, l, b.getI64Type(), w * bytes)),
+            arith::ConstantIntOp::create(b, l, b.getI64Type(), 0));
+        for (int64_t d = 0; d < v.getRank(); ++d) {
+          Value strideOk =
+              d == v.getRank() - 1
+                  ? arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                          info.strides[d], idx(1))
+                  : arith::CmpIOp::create(
+                        b, l, arith::CmpIPredicate::eq,
+                        arith::RemUIOp::create(b, l, info.strides[d], idx(w)),
+                        idx(0));
+          ok = arith::AndIOp::create(b, l, ok, strideOk);
+        }
+        info.vectorOk[w] = ok;
       }
       views[arg] = info;
       pos += 3 + 2 * v.getRank();
