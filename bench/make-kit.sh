@@ -35,20 +35,21 @@ fi
 #                               takes the smallest BLOCK >= N
 #   softmax_online.DTYPE        any N (looped, online max/sum); run for N > 4096
 #   attention.DTYPE.dD.cCAUSAL
-# KEY | source | -D defines and options
+# KEY | source | -D defines and options. Warps per shape from the sweeps of
+# bench/NOTES.md (docs/results/h200-sweep3.log).
 CONFIGS=(
   "vector_add.f32|vector_add.tile|-D T=f32"
   "vector_add.bf16|vector_add.tile|-D T=bf16"
   "gelu.f32|gelu.tile|-D T=f32"
   "gelu.bf16|gelu.tile|-D T=bf16"
-  "softmax.f32.1024|softmax.tile|-D T=f32 -D BLOCK=1024"
-  "softmax.f32.2048|softmax.tile|-D T=f32 -D BLOCK=2048"
-  "softmax.f32.4096|softmax.tile|-D T=f32 -D BLOCK=4096"
+  "softmax.f32.1024|softmax.tile|-D T=f32 -D BLOCK=1024 --num-warps=2"
+  "softmax.f32.2048|softmax.tile|-D T=f32 -D BLOCK=2048 --num-warps=8"
+  "softmax.f32.4096|softmax.tile|-D T=f32 -D BLOCK=4096 --num-warps=8"
   "softmax.f32.16384|softmax.tile|-D T=f32 -D BLOCK=16384 --num-warps=16"
-  "softmax.f32.32768|softmax.tile|-D T=f32 -D BLOCK=32768 --num-warps=32"
-  "softmax.bf16.1024|softmax.tile|-D T=bf16 -D BLOCK=1024"
+  "softmax.f32.32768|softmax.tile|-D T=f32 -D BLOCK=32768 --num-warps=16"
+  "softmax.bf16.1024|softmax.tile|-D T=bf16 -D BLOCK=1024 --num-warps=2"
   "softmax.bf16.2048|softmax.tile|-D T=bf16 -D BLOCK=2048"
-  "softmax.bf16.4096|softmax.tile|-D T=bf16 -D BLOCK=4096 --num-warps=8"
+  "softmax.bf16.4096|softmax.tile|-D T=bf16 -D BLOCK=4096 --num-warps=4"
   "softmax.bf16.16384|softmax.tile|-D T=bf16 -D BLOCK=16384 --num-warps=16"
   "softmax_online.f32|softmax_online.tile|-D T=f32 -D BLOCK=1024"
   "softmax_online.bf16|softmax_online.tile|-D T=bf16 -D BLOCK=1024"

@@ -216,6 +216,7 @@ def make_case(op, shape, dtype, gen):
             "torch": lambda o: eager(x, w, bias),
             "torch.compile": ("compile", eager, (x, w, bias)),
             "triton": lambda o: TK.gelu(x, w, bias, o),
+            "triton-sigmoid": lambda o: TK.gelu_sigmoid(x, w, bias, o),
         }
         c["tg_args"] = lambda o: (x, w, bias, o)
     elif op == "softmax":

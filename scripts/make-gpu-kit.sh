@@ -16,10 +16,11 @@ if [ $# -ne 1 ]; then
   exit 1
 fi
 OUT=$1
-TARGET=${TARGET:-sm_90a} # TARGET=sm_80 ./scripts/make-gpu-kit.sh DIR for an A100
 cd "$(dirname "$0")/.."
 . scripts/configure.sh
-ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-cc tilegym-runner || exit 1
+if [ -z "${NO_BUILD:-}" ]; then # NO_BUILD=1: use the tools as built
+  ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-cc tilegym-runner || exit 1
+fi
 CC="$BUILD/bin/tilegym-cc"
 if ! "$CC" --help | grep -q -- '=bundle'; then
   echo "error: $CC cannot emit bundles yet (no --emit=bundle): the GPU" \

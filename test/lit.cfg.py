@@ -10,6 +10,8 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilegym_obj_root, "test")
 
 config.substitutions.append(("%examples", os.path.join(config.tilegym_src_root, "examples")))
+config.substitutions.append(("%srcroot", config.tilegym_src_root))
+config.substitutions.append(("%objroot", config.tilegym_obj_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

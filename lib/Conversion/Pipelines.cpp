@@ -17,6 +17,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 using namespace mlir;
 
@@ -84,6 +87,26 @@ void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
   gpu.addPass(createReconcileUnrealizedCastsPass());
 }
 
+std::string tilegym::findCudaToolkit() {
+  SmallVector<std::string> candidates;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *dir = std::getenv(var); dir && *dir)
+      candidates.push_back(dir);
+  // The toolkit whose ptxas is on PATH (<toolkit>/bin/ptxas).
+  if (auto ptxas = llvm::sys::findProgramByName("ptxas")) {
+    SmallString<256> real;
+    if (!llvm::sys::fs::real_path(*ptxas, real))
+      candidates.push_back(
+          llvm::sys::path::parent_path(llvm::sys::path::parent_path(real))
+              .str());
+  }
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &dir : candidates)
+    if (llvm::sys::fs::exists(dir + "/nvvm/libdevice/libdevice.10.bc"))
+      return dir;
+  return "";
+}
+
 FailureOr<std::string> tilegym::compileTileToGpuBinary(ModuleOp module,
                                                        llvm::StringRef chip,
                                                        llvm::StringRef format) {
@@ -96,6 +119,19 @@ FailureOr<std::string> tilegym::compileTileToGpuBinary(ModuleOp module,
   buildTileGpuPipeline(pm, chip);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = format.str();
+  // libdevice (tanh, rsqrt, ... of the math dialect) and ptxas come from the
+  // toolkit; without it the PTX would call undefined __nv_* functions.
+  // PTX for reading can do without (a warning); a cubin cannot.
+  binary.toolkitPath = findCudaToolkit();
+  if (binary.toolkitPath.empty()) {
+    auto diag = format == "bin" ? module.emitError() : module.emitWarning();
+    diag << "no CUDA toolkit found (nvvm/libdevice/libdevice.10.bc under "
+            "$CUDA_HOME, $CUDA_PATH, the folder above ptxas on PATH, or "
+            "/usr/local/cuda): libdevice is not linked, so math such as tanh "
+            "or rsqrt stays a call to an undefined __nv_* function";
+    if (format == "bin")
+      return failure();
+  }
   pm.addPass(createGpuModuleToBinaryPass(binary));
   if (failed(pm.run(*clone)))
     return failure();

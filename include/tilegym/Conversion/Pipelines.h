@@ -17,9 +17,15 @@ void buildTileCpuPipeline(mlir::OpPassManager &pm);
 /// `tilegym-gpu-pipeline`. gpu-module-to-binary is left to the caller.
 void buildTileGpuPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
 
+/// The CUDA toolkit folder holding nvvm/libdevice/libdevice.10.bc: the first
+/// of $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT, the folder above the ptxas on PATH
+/// and /usr/local/cuda that has it; "" when none does.
+std::string findCudaToolkit();
+
 /// Runs the GPU pipeline on a clone of `module` and serializes the GPU
-/// module: `format` "isa" gives PTX text, "bin" a cubin (through ptxas).
-/// Diagnostics go to the context's handler.
+/// module with the toolkit of findCudaToolkit() (libdevice linked in):
+/// `format` "isa" gives PTX text, "bin" a cubin (through that toolkit's
+/// ptxas). Diagnostics go to the context's handler.
 mlir::FailureOr<std::string> compileTileToGpuBinary(mlir::ModuleOp module,
                                                     llvm::StringRef chip,
                                                     llvm::StringRef format);
