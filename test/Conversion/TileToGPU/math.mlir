@@ -1,0 +1,55 @@
+// RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu | FileCheck %s
+
+// f32 exp through ex2.approx; division through div.full.
+// CHECK-LABEL: gpu.func @exp_div
+// CHECK-COUNT-4: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK-COUNT-4: llvm.call_intrinsic "llvm.nvvm.div.full"
+// CHECK-NOT: llvm.nvvm.div.full
+// CHECK: gpu.return
+func.func @exp_div(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %i = tile.block_id 0
+  %t = tile.load %x[%i] : !tile.view<?xf32> -> tensor<128xf32>
+  %e = math.exp %t : tensor<128xf32>
+  %d = arith.divf %t, %e : tensor<128xf32>
+  tile.store %d, %y[%i] : tensor<128xf32>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// Dividing by a broadcast row sum: one div.full for the reciprocal, then a
+// multiply per element.
+// CHECK-LABEL: gpu.func @div_by_row_sum
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[R:.*]] = llvm.call_intrinsic "llvm.nvvm.div.full"(%[[ONE]], %{{.*}})
+// CHECK-NOT: llvm.nvvm.div.full
+// CHECK-COUNT-4: arith.mulf %{{.*}}, %[[R]]
+func.func @div_by_row_sum(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %i = tile.block_id 0
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%i, %c0] : !tile.view<?x?xf32> -> tensor<1x128xf32>
+  %s = tile.reduce sum %t {axis = 1, keep_dims} : tensor<1x128xf32> -> tensor<1x1xf32>
+  %b = tile.broadcast %s : tensor<1x1xf32> -> tensor<1x128xf32>
+  %d = arith.divf %t, %b : tensor<1x128xf32>
+  tile.store %d, %y[%i, %c0] : tensor<1x128xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// f32 -> bf16 by pairs (cvt.rn.bf16x2.f32 in the PTX): 8 per thread, 4 pairs.
+// CHECK-LABEL: gpu.func @narrow
+// CHECK-COUNT-4: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK-NOT: llvm.fptrunc
+// CHECK-NOT: arith.truncf
+// CHECK: gpu.return
+func.func @narrow(%x: !tile.view<?xf32>, %y: !tile.view<?xbf16>)
+    attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %i = tile.block_id 0
+  %t = tile.load %x[%i] : !tile.view<?xf32> -> tensor<256xf32>
+  %n = arith.truncf %t : tensor<256xf32> to tensor<256xbf16>
+  tile.store %n, %y[%i] : tensor<256xbf16>, !tile.view<?xbf16>
+  return
+}
