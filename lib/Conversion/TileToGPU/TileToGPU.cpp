@@ -1068,7 +1068,9 @@ SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
   std::map<SmallVector<int64_t>, int64_t> dstByOffsets;
   for (int64_t o = dst.count - 1; o >= 0; --o)
     dstByOffsets[dst.offsets(o)] = o;
-  std::map<int64_t, Value> partial;
+  // Combined as a balanced tree (depth log2 n, not a chain of n dependent
+  // instructions): the reduction is on every row's critical path.
+  std::map<int64_t, SmallVector<Value>> terms;
   for (int64_t i = 0; i < src.count; ++i) {
     bool replica = false;
     for (auto [j, bb] : llvm::enumerate(src.bits))
@@ -1081,9 +1083,19 @@ SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
     SmallVector<int64_t> off = src.offsets(i);
     off[axis] = 0;
     int64_t o = dstByOffsets.at(off);
-    Value v = toWide(in[i]);
-    auto it = partial.find(o);
-    partial[o] = it == partial.end() ? v : combine(kind, it->second, v);
+    terms[o].push_back(toWide(in[i]));
+  }
+  std::map<int64_t, Value> partial;
+  for (auto &[o, vals] : terms) {
+    while (vals.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t k = 0; k + 1 < vals.size(); k += 2)
+        next.push_back(combine(kind, vals[k], vals[k + 1]));
+      if (vals.size() % 2)
+        next.push_back(vals.back());
+      vals = std::move(next);
+    }
+    partial[o] = vals.front();
   }
 
   // 2. Across the lanes whose bits move along the axis.

@@ -53,3 +53,25 @@ func.func @narrow(%x: !tile.view<?xf32>, %y: !tile.view<?xbf16>)
   tile.store %n, %y[%i] : tensor<256xbf16>, !tile.view<?xbf16>
   return
 }
+
+// -----
+
+// A thread combines its own elements as a balanced tree, then across lanes.
+// CHECK-LABEL: gpu.func @row_max
+// CHECK: %[[A:.*]] = llvm.extractelement
+// CHECK: %[[B:.*]] = llvm.extractelement
+// CHECK: %[[C:.*]] = llvm.extractelement
+// CHECK: %[[D:.*]] = llvm.extractelement
+// CHECK: %[[AB:.*]] = arith.maximumf %[[A]], %[[B]]
+// CHECK: %[[CD:.*]] = arith.maximumf %[[C]], %[[D]]
+// CHECK: %[[ALL:.*]] = arith.maximumf %[[AB]], %[[CD]]
+// CHECK: gpu.shuffle xor %[[ALL]]
+func.func @row_max(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %i = tile.block_id 0
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%i, %c0] : !tile.view<?x?xf32> -> tensor<1x128xf32>
+  %s = tile.reduce max %t {axis = 1, keep_dims} : tensor<1x128xf32> -> tensor<1x1xf32>
+  tile.store %s, %y[%i, %c0] : tensor<1x1xf32>, !tile.view<?x?xf32>
+  return
+}
