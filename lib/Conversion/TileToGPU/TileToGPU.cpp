@@ -198,9 +198,13 @@ struct ViewInfo {
   Value base; // !llvm.ptr<1> at the view's first element
   SmallVector<Value> sizes, strides; // index
   Type elementType;
-  /// Per vector width w (elements): whether the view allows aligned
-  /// w-vectors at element offsets that are multiples of w (i1).
-  llvm::SmallDenseMap<int64_t, Value> vectorOk;
+  /// Per vector width w (elements), computed once per kernel:
+  struct VectorAccess {
+    Value ok;      // aligned w-vectors at offsets that are multiples of w,
+                   // and a last dimension of at least w (i1)
+    Value lastMax; // size of the last dimension - w: the last start in bounds
+  };
+  llvm::SmallDenseMap<int64_t, VectorAccess> vector;
 };
 
 class KernelEmitter {
@@ -257,6 +261,7 @@ private:
   SmallVector<Value> tileOriginOf(ValueRange indices, RankedTensorType type);
   Value vectorAccessOk(const ViewInfo &view, ArrayRef<Value> coords,
                        int64_t width);
+  SmallVector<Value> edgePathCoords(ArrayRef<Value> runStart);
 
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
@@ -762,16 +767,14 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   return success();
 }
 
+/// 0 <= c < size in every dimension, as one unsigned compare per dimension
+/// (a negative c is a huge unsigned number; sizes are below 2^31).
 Value KernelEmitter::inBounds(const ViewInfo &view, ArrayRef<Value> coords) {
   Value ok;
-  Value zero = idx(0);
   for (auto [c, size] : llvm::zip(coords, view.sizes)) {
-    Value ge = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::sge, c,
-                                     zero);
     Value lt =
-        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::slt, c, size);
-    Value both = arith::AndIOp::create(b, loc(), ge, lt);
-    ok = ok ? Value(arith::AndIOp::create(b, loc(), ok, both)) : both;
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, c, size);
+    ok = ok ? Value(arith::AndIOp::create(b, loc(), ok, lt)) : lt;
   }
   return ok;
 }
@@ -804,13 +807,38 @@ SmallVector<Value> KernelEmitter::tileOriginOf(ValueRange indices,
 /// view.
 Value KernelEmitter::vectorAccessOk(const ViewInfo &view,
                                    ArrayRef<Value> coords, int64_t width) {
+  // Outer dimensions: 0 <= c < size; the last: 0 <= c <= size - width, whose
+  // bound (and size >= width) the view computed once (ViewInfo::vector).
   int64_t last = coords.size() - 1;
-  SmallVector<Value> lastCoords(coords);
-  lastCoords[last] =
-      arith::AddIOp::create(b, loc(), coords[last], idx(width - 1));
-  Value ok = arith::AndIOp::create(b, loc(), inBounds(view, coords),
-                                   inBounds(view, lastCoords));
-  return arith::AndIOp::create(b, loc(), ok, view.vectorOk.lookup(width));
+  const ViewInfo::VectorAccess &vec = view.vector.find(width)->second;
+  Value ok = arith::AndIOp::create(
+      b, loc(), vec.ok,
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, coords[last],
+                            vec.lastMax));
+  for (int64_t d = 0; d < last; ++d)
+    ok = arith::AndIOp::create(
+        b, loc(), ok,
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, coords[d],
+                              view.sizes[d]));
+  return ok;
+}
+
+/// The coordinates of a run as seen by an edge (element by element) path:
+/// the last one goes through an opaque copy (inline asm with side effects).
+/// Without it LLVM merges the identical per-element coordinates of a load's
+/// and a store's edge paths and hoists them to the kernel entry, where they
+/// cost instructions and registers on the fast path.
+SmallVector<Value> KernelEmitter::edgePathCoords(ArrayRef<Value> runStart) {
+  SmallVector<Value> coords(runStart);
+  Value c = arith::IndexCastOp::create(b, loc(), b.getI32Type(), coords.back());
+  auto copy = LLVM::InlineAsmOp::create(
+      b, loc(), b.getI32Type(), ValueRange{c}, "mov.u32 $0, $1;", "=r,r",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+  coords.back() = arith::IndexCastOp::create(b, loc(), b.getIndexType(),
+                                             copy.getResult(0));
+  return coords;
 }
 
 /// A thread's registers go to and from memory by runs that are contiguous
@@ -893,7 +921,8 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
 
     b.setInsertionPointToStart(branch.elseBlock());
     vecs.clear();
-    for (ArrayRef<Value> coords : runCoords) {
+    for (ArrayRef<Value> runStart : runCoords) {
+      SmallVector<Value> coords = edgePathCoords(runStart);
       Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
       for (int64_t k = 0; k < width; ++k)
         vec = LLVM::InsertElementOp::create(b, loc(), vec,
@@ -957,7 +986,9 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   }
   // Each element stored alone where it is in bounds.
   auto storeElements = [&]() {
-    for (auto [run, coords] : llvm::enumerate(runCoords))
+    for (auto [run, runStart] : llvm::enumerate(runCoords)) {
+      SmallVector<Value> coords =
+          width > 1 ? edgePathCoords(runStart) : SmallVector<Value>(runStart);
       for (int64_t k = 0; k < width; ++k) {
         SmallVector<Value> c = coords;
         c[last] = arith::AddIOp::create(b, loc(), coords[last], idx(k));
@@ -969,6 +1000,7 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
                              kGlobal);
         LLVM::StoreOp::create(b, loc(), regs[run * width + k], p, bytes);
       }
+    }
   };
   if (width == 1) {
     storeElements();
@@ -1555,7 +1587,12 @@ LogicalResult KernelEmitter::emit() {
                         idx(0));
           ok = arith::AndIOp::create(b, l, ok, strideOk);
         }
-        info.vectorOk[w] = ok;
+        Value lastSize = info.sizes.back();
+        ok = arith::AndIOp::create(
+            b, l, ok,
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, lastSize,
+                                  idx(w)));
+        info.vector[w] = {ok, arith::SubIOp::create(b, l, lastSize, idx(w))};
       }
       views[arg] = info;
       pos += 3 + 2 * v.getRank();
