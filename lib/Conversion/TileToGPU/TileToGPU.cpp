@@ -232,6 +232,11 @@ private:
   DenseMap<Value, ViewInfo> views;
   LLVM::GlobalOp smem;
   int64_t smemBytes = 0;
+  /// Cross-warp reductions each get their own slice of this buffer, so that
+  /// none waits for an earlier user of shared memory to finish reading.
+  LLVM::GlobalOp reduceSmem;
+  int64_t reduceSmemBytes = 0;
+  int64_t loopDepth = 0; // scf.for bodies being emitted
 
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
 
@@ -253,8 +258,10 @@ private:
   std::optional<Location> currentLoc;
 
   Value sharedBuffer(int64_t bytes);
+  Value reductionScratch(int64_t bytes);
   Value elementPtr(Value base, Type elementType, Value offset, unsigned space);
   Value combine(ReduceKind kind, Value a, Value b);
+  Value combineTree(ReduceKind kind, SmallVector<Value> vals);
   Value toWide(Value v);
   Value fromWide(Value v, Type type);
   Value inBounds(const ViewInfo &view, ArrayRef<Value> coords);
@@ -459,6 +466,13 @@ Value KernelEmitter::sharedBuffer(int64_t bytes) {
   return LLVM::AddressOfOp::create(b, loc(), smem);
 }
 
+Value KernelEmitter::reductionScratch(int64_t bytes) {
+  int64_t offset = reduceSmemBytes;
+  reduceSmemBytes = llvm::alignTo(offset + bytes, 16);
+  Value base = LLVM::AddressOfOp::create(b, loc(), reduceSmem);
+  return elementPtr(base, b.getI8Type(), idx(offset), kShared);
+}
+
 Value KernelEmitter::elementPtr(Value base, Type elementType, Value offset,
                                 unsigned space) {
   Value off = arith::IndexCastOp::create(b, loc(), b.getI64Type(), offset);
@@ -504,6 +518,20 @@ Value KernelEmitter::combine(ReduceKind kind, Value x, Value y) {
                    : Value(arith::MinSIOp::create(b, loc(), x, y));
   }
   llvm_unreachable("unknown reduction");
+}
+
+/// Combines `vals` as a balanced tree: depth log2 n instead of a chain of n
+/// dependent instructions on the reduction's critical path.
+Value KernelEmitter::combineTree(ReduceKind kind, SmallVector<Value> vals) {
+  while (vals.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t k = 0; k + 1 < vals.size(); k += 2)
+      next.push_back(combine(kind, vals[k], vals[k + 1]));
+    if (vals.size() % 2)
+      next.push_back(vals.back());
+    vals = std::move(next);
+  }
+  return vals.front();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1100,8 +1128,6 @@ SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
   std::map<SmallVector<int64_t>, int64_t> dstByOffsets;
   for (int64_t o = dst.count - 1; o >= 0; --o)
     dstByOffsets[dst.offsets(o)] = o;
-  // Combined as a balanced tree (depth log2 n, not a chain of n dependent
-  // instructions): the reduction is on every row's critical path.
   std::map<int64_t, SmallVector<Value>> terms;
   for (int64_t i = 0; i < src.count; ++i) {
     bool replica = false;
@@ -1118,17 +1144,8 @@ SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
     terms[o].push_back(toWide(in[i]));
   }
   std::map<int64_t, Value> partial;
-  for (auto &[o, vals] : terms) {
-    while (vals.size() > 1) {
-      SmallVector<Value> next;
-      for (size_t k = 0; k + 1 < vals.size(); k += 2)
-        next.push_back(combine(kind, vals[k], vals[k + 1]));
-      if (vals.size() % 2)
-        next.push_back(vals.back());
-      vals = std::move(next);
-    }
-    partial[o] = vals.front();
-  }
+  for (auto &[o, vals] : terms)
+    partial[o] = combineTree(kind, vals);
 
   // 2. Across the lanes whose bits move along the axis.
   for (auto &[o, v] : partial)
@@ -1154,8 +1171,11 @@ SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
     for (int64_t s : dst.shape)
       numel *= s;
     int64_t wbytes = elementBytes(wide);
-    gpu::BarrierOp::create(b, loc()); // earlier users of the buffer are done
-    Value buf = sharedBuffer(numWarps * numel * wbytes);
+    // A slice of its own: only a loop's next iteration can overwrite it
+    // while slower warps still read it.
+    if (loopDepth > 0)
+      gpu::BarrierOp::create(b, loc());
+    Value buf = reductionScratch(numWarps * numel * wbytes);
     auto slot = [&](Value warp, int64_t o) {
       SmallVector<Value> c = coordinates(dst, o);
       Value lin = idx(0);
@@ -1172,16 +1192,15 @@ SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
     gpu::BarrierOp::create(b, loc());
     Value others = arith::AndIOp::create(b, loc(), warpId, idx(~axisWarpMask));
     for (auto &[o, v] : partial) {
-      Value acc;
+      SmallVector<Value> slices;
       for (int64_t w = 0; w < numWarps; ++w) {
         if ((w & ~axisWarpMask) != 0)
           continue; // enumerate the subsets of the axis bits only
         Value warp = arith::OrIOp::create(b, loc(), others, idx(w));
-        Value x = LLVM::LoadOp::create(
-            b, loc(), wide, elementPtr(buf, wide, slot(warp, o), kShared));
-        acc = acc ? combine(kind, acc, x) : x;
+        slices.push_back(LLVM::LoadOp::create(
+            b, loc(), wide, elementPtr(buf, wide, slot(warp, o), kShared)));
       }
-      v = acc;
+      v = combineTree(kind, slices);
     }
   }
 
@@ -1436,7 +1455,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     b.setInsertionPointToEnd(loop.getBody());
     scalars.map(op.getInductionVar(), loop.getInductionVar());
     bindResults(op.getRegionIterArgs(), loop.getRegionIterArgs());
-    if (failed(emitBlock(*op.getBody())))
+    ++loopDepth;
+    LogicalResult body = emitBlock(*op.getBody());
+    --loopDepth;
+    if (failed(body))
       return failure();
     auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
     SmallVector<Value> yields = flatten(yield.getOperands());
@@ -1533,6 +1555,10 @@ LogicalResult KernelEmitter::emit() {
       b, l, LLVM::LLVMArrayType::get(b.getI8Type(), 1), /*isConstant=*/false,
       LLVM::Linkage::Internal, (kernel.getSymName() + "__smem").str(),
       Attribute(), /*alignment=*/16, kShared);
+  reduceSmem = LLVM::GlobalOp::create(
+      b, l, LLVM::LLVMArrayType::get(b.getI8Type(), 1), /*isConstant=*/false,
+      LLVM::Linkage::Internal, (kernel.getSymName() + "__smem_reduce").str(),
+      Attribute(), /*alignment=*/16, kShared);
   auto func = gpu::GPUFuncOp::create(b, l, kernel.getSymName(),
                                      b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -1606,8 +1632,15 @@ LogicalResult KernelEmitter::emit() {
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
   gpu::ReturnOp::create(b, l);
-  smem.setGlobalType(
-      LLVM::LLVMArrayType::get(b.getI8Type(), std::max<int64_t>(1, smemBytes)));
+  if (smemBytes == 0)
+    smem.erase();
+  else
+    smem.setGlobalType(LLVM::LLVMArrayType::get(b.getI8Type(), smemBytes));
+  if (reduceSmemBytes == 0)
+    reduceSmem.erase();
+  else
+    reduceSmem.setGlobalType(
+        LLVM::LLVMArrayType::get(b.getI8Type(), reduceSmemBytes));
   return success();
 }
 

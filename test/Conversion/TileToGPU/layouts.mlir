@@ -1,16 +1,18 @@
 // RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu | FileCheck %s
 // RUN: tilegym-opt %s --split-input-file --tilegym-gpu-pipeline="chip=sm_80" | FileCheck %s --check-prefix=NVVM
 
-// A row reduction across lanes and warps: shuffles, then a barrier-bracketed
-// round trip through the kernel's shared buffer; the [1, 1] result is then
-// broadcast back for free (register renaming, no shared memory).
+// A row reduction across lanes and warps: shuffles, then a round trip
+// through a slice of shared memory of its own (one barrier: no earlier user
+// of the slice to wait for); the [1, 1] result is then broadcast back for
+// free (register renaming, no shared memory).
 // CHECK-LABEL: gpu.module @tilegym_kernels
-// CHECK: llvm.mlir.global internal @rowmax__smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
+// CHECK-NOT: @rowmax__smem()
+// CHECK: llvm.mlir.global internal @rowmax__smem_reduce() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // CHECK: gpu.func @rowmax(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr<1>
 // CHECK-SAME: kernel
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK: gpu.shuffle  xor
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: arith.maximumf
@@ -79,5 +81,28 @@ func.func @loop(%x: !tile.view<?xf32>, %n: index) attributes {tile.kernel, tile.
     scf.yield %a : tensor<1024xf32>
   }
   tile.store %s, %x[%c0] : tensor<1024xf32>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// In a loop the next iteration writes the same slice: a barrier first waits
+// for the previous iteration's readers.
+// CHECK-LABEL: gpu.func @rowmax_loop
+// CHECK: scf.for
+// CHECK: gpu.shuffle  xor
+// CHECK: gpu.barrier
+// CHECK-NEXT: llvm.mlir.addressof @rowmax_loop__smem_reduce
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+func.func @rowmax_loop(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %r = %c0 to %c4 step %c1 {
+    %t = tile.load %x[%r, %c0] : !tile.view<?x?xf32> -> tensor<1x1024xf32>
+    %m = tile.reduce max %t {axis = 1 : i64, keep_dims} : tensor<1x1024xf32> -> tensor<1x1xf32>
+    tile.store %m, %y[%r, %c0] : tensor<1x1xf32>, !tile.view<?x?xf32>
+  }
   return
 }
