@@ -156,12 +156,18 @@ class Kit:
             if k in have:
                 out.append(("tilegym", k))
         elif op == "softmax":
+            # softmax.DTYPE.BLOCK[.wWARPS]: the smallest BLOCK >= N, each of
+            # its warp counts a variant (the bench reports the fastest).
             N = shape[1]
-            blocks = sorted(int(k.split(".")[2]) for k in have
-                            if k.startswith(f"softmax.{dtype}."))
+            blocks = sorted({int(k.split(".")[2]) for k in have
+                             if k.startswith(f"softmax.{dtype}.")})
             fit = [b for b in blocks if b >= N]
             if fit:
-                out.append((f"tilegym[BLOCK={fit[0]}]", f"softmax.{dtype}.{fit[0]}"))
+                base = f"softmax.{dtype}.{fit[0]}"
+                for k in sorted(k for k in have if k == base or k.startswith(base + ".")):
+                    extra = k[len(base) + 1:]
+                    label = f"BLOCK={fit[0]}" + (f",{extra}" if extra else "")
+                    out.append((f"tilegym[{label}]", k))
             k = f"softmax_online.{dtype}"
             if k in have and (N > 4096 or not fit):
                 out.append(("tilegym[online]", k))
