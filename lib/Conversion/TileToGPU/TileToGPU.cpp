@@ -269,6 +269,13 @@ private:
   Value vectorAccessOk(const ViewInfo &view, ArrayRef<Value> coords,
                        int64_t width);
   SmallVector<Value> edgePathCoords(ArrayRef<Value> runStart);
+  struct Runs {
+    SmallVector<SmallVector<Value>> coords; // each run's first element
+    SmallVector<Value> ptrs;
+    Value allFast;
+  };
+  Runs tileRuns(const ViewInfo &view, const RegMap &map, int64_t width,
+                ArrayRef<Value> tileOrigin);
 
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
@@ -869,6 +876,31 @@ SmallVector<Value> KernelEmitter::edgePathCoords(ArrayRef<Value> runStart) {
   return coords;
 }
 
+/// The runs of `width` registers of a thread's part of a tile at
+/// `tileOrigin` in `view`: each run's first coordinates and address, and
+/// whether every run can move as one vector (null when width is 1).
+KernelEmitter::Runs KernelEmitter::tileRuns(const ViewInfo &view,
+                                            const RegMap &map, int64_t width,
+                                            ArrayRef<Value> tileOrigin) {
+  Runs runs;
+  for (int64_t i = 0; i < map.count; i += width) {
+    SmallVector<Value> coords = coordinates(map, i);
+    for (auto [c, origin] : llvm::zip(coords, tileOrigin))
+      c = arith::AddIOp::create(b, loc(), c, origin);
+    runs.ptrs.push_back(elementPtr(view.base, view.elementType,
+                                   linearOffset(b, loc(), view, coords),
+                                   kGlobal));
+    if (width > 1) {
+      Value fast = vectorAccessOk(view, coords, width);
+      runs.allFast = runs.allFast ? Value(arith::AndIOp::create(
+                                        b, loc(), runs.allFast, fast))
+                                  : fast;
+    }
+    runs.coords.push_back(coords);
+  }
+  return runs;
+}
+
 /// A thread's registers go to and from memory by runs that are contiguous
 /// along the last dimension. When every run of the thread's part of the tile
 /// is in bounds and aligned, one branch takes all of them as vector accesses
@@ -893,23 +925,10 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
                                     : TypedAttr(b.getZeroAttr(elem)));
   SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
-  SmallVector<SmallVector<Value>> runCoords;
-  SmallVector<Value> runPtrs;
-  Value allFast;
-  for (int64_t i = 0; i < map.count; i += width) {
-    SmallVector<Value> coords = coordinates(map, i);
-    for (int64_t d = 0; d < rank; ++d)
-      coords[d] = arith::AddIOp::create(b, loc(), coords[d], tileOrigin[d]);
-    Value ptr = elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
-                           kGlobal);
-    if (width > 1) {
-      Value fast = vectorAccessOk(view, coords, width);
-      allFast = allFast ? Value(arith::AndIOp::create(b, loc(), allFast, fast))
-                        : fast;
-    }
-    runCoords.push_back(coords);
-    runPtrs.push_back(ptr);
-  }
+  Runs runs = tileRuns(view, map, width, tileOrigin);
+  ArrayRef<SmallVector<Value>> runCoords = runs.coords;
+  ArrayRef<Value> runPtrs = runs.ptrs;
+  Value allFast = runs.allFast;
 
   // One element: loaded when in bounds, else the padding value.
   auto loadElement = [&](ArrayRef<Value> coords, int64_t k) -> Value {
@@ -995,23 +1014,10 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   const SmallVector<Value> &regs = tiles[op.getValue()];
   SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
-  SmallVector<SmallVector<Value>> runCoords;
-  SmallVector<Value> runPtrs;
-  Value allFast;
-  for (int64_t i = 0; i < map.count; i += width) {
-    SmallVector<Value> coords = coordinates(map, i);
-    for (int64_t d = 0; d < rank; ++d)
-      coords[d] = arith::AddIOp::create(b, loc(), coords[d], tileOrigin[d]);
-    Value ptr = elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
-                           kGlobal);
-    if (width > 1) {
-      Value fast = vectorAccessOk(view, coords, width);
-      allFast = allFast ? Value(arith::AndIOp::create(b, loc(), allFast, fast))
-                        : fast;
-    }
-    runCoords.push_back(coords);
-    runPtrs.push_back(ptr);
-  }
+  Runs runs = tileRuns(view, map, width, tileOrigin);
+  ArrayRef<SmallVector<Value>> runCoords = runs.coords;
+  ArrayRef<Value> runPtrs = runs.ptrs;
+  Value allFast = runs.allFast;
   // Each element stored alone where it is in bounds.
   auto storeElements = [&]() {
     for (auto [run, runStart] : llvm::enumerate(runCoords)) {
