@@ -111,6 +111,13 @@ static cl::opt<int> numWarps(
              "source (1 to 32, a power of two)"),
     cl::init(0), cl::cat(toolCategory));
 
+static cl::opt<int> minBlocksPerSM(
+    "min-blocks-per-sm",
+    cl::desc("Blocks per SM that ptxas must fit for every kernel (bounds its "
+             "registers, as CUDA's __launch_bounds__); 0 asks nothing; by "
+             "default the GPU backend decides"),
+    cl::init(-1), cl::cat(toolCategory));
+
 static cl::opt<bool> splitInputFile(
     "split-input-file",
     cl::desc("Split the input at lines '// -----' and compile each chunk on "
@@ -263,6 +270,19 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
         func->setAttr(tilegym::tile::kNumWarpsAttr,
                       mlir::IntegerAttr::get(
                           mlir::IntegerType::get(&context, 64), numWarps));
+  }
+  if (minBlocksPerSM >= 0) {
+    if (minBlocksPerSM > 32) {
+      mlir::emitError(module->getLoc())
+          << "--min-blocks-per-sm must be from 0 to 32";
+      return mlir::failure();
+    }
+    for (auto func : module->getOps<mlir::func::FuncOp>())
+      if (func->hasAttr(tilegym::tile::kKernelAttr))
+        func->setAttr(tilegym::tile::kMinBlocksPerSMAttr,
+                      mlir::IntegerAttr::get(
+                          mlir::IntegerType::get(&context, 64),
+                          minBlocksPerSM));
   }
   return emitGpu(*module, options, os);
 }

@@ -1518,6 +1518,8 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
 /// (GELU 2x1024 at 4 warps: 40 -> 48 registers, 6% slower on the H200).
 /// Bigger tiles would spill under the limit and are left to ptxas.
 int64_t KernelEmitter::minBlocksPerSM() {
+  if (auto asked = kernel->getAttrOfType<IntegerAttr>(kMinBlocksPerSMAttr))
+    return asked.getInt();
   bool hasDot = false;
   kernel.walk([&](DotOp) { hasDot = true; });
   if (hasDot || numWarps < 16)

@@ -25,6 +25,9 @@ namespace tilegym::tile {
 constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
 constexpr llvm::StringLiteral kGridFnAttr = "tile.grid";
 constexpr llvm::StringLiteral kNumWarpsAttr = "tile.num_warps";
+/// Optional (tilegym-cc --min-blocks-per-sm): the blocks per SM ptxas must
+/// fit; 0 asks nothing. Without it the GPU backend decides.
+constexpr llvm::StringLiteral kMinBlocksPerSMAttr = "tile.min_blocks_per_sm";
 /// Module attribute: the file-level consts a module was compiled with.
 constexpr llvm::StringLiteral kConstsAttr = "tile.consts";
 } // namespace tilegym::tile
