@@ -53,6 +53,7 @@ CONFIGS=(
   "softmax.f32.4096.w16|softmax.tile|-D T=f32 -D BLOCK=4096 --num-warps=16"
   "softmax.f32.16384|softmax.tile|-D T=f32 -D BLOCK=16384 --num-warps=16"
   "softmax.f32.16384.w8|softmax.tile|-D T=f32 -D BLOCK=16384 --num-warps=8"
+  "softmax.f32.16384.w8m3|softmax.tile|-D T=f32 -D BLOCK=16384 --num-warps=8 --min-blocks-per-sm=3"
   "softmax.f32.32768|softmax.tile|-D T=f32 -D BLOCK=32768 --num-warps=16"
   "softmax.bf16.1024|softmax.tile|-D T=bf16 -D BLOCK=1024 --num-warps=2"
   "softmax.bf16.2048|softmax.tile|-D T=bf16 -D BLOCK=2048"
