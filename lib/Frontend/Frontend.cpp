@@ -12,7 +12,9 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -20,6 +22,17 @@ void tilegym::loadTileDialects(MLIRContext &context) {
   context.loadDialect<tile::TileDialect, arith::ArithDialect,
                       math::MathDialect, scf::SCFDialect, func::FuncDialect,
                       tensor::TensorDialect>();
+}
+
+bool tilegym::addSourceFile(llvm::SourceMgr &sourceMgr, llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
+  if (!buffer) {
+    llvm::errs() << "error: cannot read " << path << ": "
+                 << buffer.getError().message() << "\n";
+    return false;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  return true;
 }
 
 OwningOpRef<ModuleOp> tilegym::loadTileModule(llvm::SourceMgr &sourceMgr,

@@ -90,13 +90,8 @@ int main(int argc, char **argv) {
 
   mlir::MLIRContext context;
   llvm::SourceMgr sourceMgr;
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
-  if (!buffer) {
-    llvm::errs() << "error: cannot read " << inputFile << ": "
-                 << buffer.getError().message() << "\n";
+  if (!addSourceFile(sourceMgr, inputFile))
     return 1;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       loadTileModule(sourceMgr, context, defines);

@@ -248,13 +248,14 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
   case EmitKind::LLVM:
   case EmitKind::PTX:
   case EmitKind::Cubin:
+  case EmitKind::Bundle:
     break;
   }
   if (options.target == Target::CPU) {
     if (options.emit != EmitKind::LLVM) {
       mlir::emitError(module->getLoc())
-          << "--emit=gpu, ptx and cubin need a GPU --target (sm_80, sm_90, "
-             "sm_90a)";
+          << "--emit=gpu, ptx, cubin and bundle need a GPU --target (sm_80, "
+             "sm_90, sm_90a)";
       return mlir::failure();
     }
     return emitCpuLLVM(*module, os);

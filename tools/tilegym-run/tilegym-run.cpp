@@ -169,8 +169,7 @@ static int runOnGpu(ModuleOp module, func::FuncOp kernel,
                  << ec.message() << "\n";
     return 1;
   }
-  auto cleanup = llvm::make_scope_exit(
-      [&] { llvm::sys::fs::remove_directories(dir); });
+  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove_directories(dir); });
   std::string bundleDir = (dir + "/kernel.tgb").str();
   if (llvm::Error err = compileBundle(bundleDir, module, chip)) {
     llvm::errs() << "error: " << llvm::toString(std::move(err)) << "\n";
@@ -220,13 +219,8 @@ int main(int argc, char **argv) {
 
   MLIRContext context;
   llvm::SourceMgr sourceMgr;
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
-  if (!buffer) {
-    llvm::errs() << "error: cannot read " << inputFile << ": "
-                 << buffer.getError().message() << "\n";
+  if (!addSourceFile(sourceMgr, inputFile))
     return 1;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = loadTileModule(sourceMgr, context, defines);
   if (!module)

@@ -17,6 +17,10 @@ namespace tilegym {
 /// tensor) with `context`.
 void loadTileDialects(mlir::MLIRContext &context);
 
+/// Reads `path` ("-" for stdin) into `sourceMgr` as its main buffer; on
+/// failure prints "error: cannot read PATH: REASON" and returns false.
+bool addSourceFile(llvm::SourceMgr &sourceMgr, llvm::StringRef path);
+
 /// Compiles the main buffer of `sourceMgr` to tile IR: `.mlir` buffers are
 /// parsed as MLIR, anything else as a .tile program with `defines`. Errors go
 /// to the context's diagnostic handler; returns null on failure.
