@@ -146,6 +146,11 @@ class Kit:
             self.cache[key] = (b, b.load())
         return self.cache[key][1]
 
+    def warps(self, key):
+        """Warps per block of a bundle's first kernel, from its manifest."""
+        with open(os.path.join(self.dir, key + ".tgb", "manifest.json")) as f:
+            return json.load(f)["kernels"][0]["num_warps"]
+
     def variants(self, op, shape, dtype):
         """[(label, key)] of the bundles that can run this problem; the first is
         the primary one."""
@@ -166,7 +171,10 @@ class Kit:
                 base = f"softmax.{dtype}.{fit[0]}"
                 for k in sorted(k for k in have if k == base or k.startswith(base + ".")):
                     extra = k[len(base) + 1:]
-                    label = f"BLOCK={fit[0]}" + (f",{extra}" if extra else "")
+                    label = f"BLOCK={fit[0]},{self.warps(k)} warps" + (
+                        f",{extra}" if extra and not extra.startswith("w") else "")
+                    if "m" in extra:  # wWmB: B blocks per SM asked of ptxas
+                        label += f",{extra.split('m')[1]} blocks/SM"
                     out.append((f"tilegym[{label}]", k))
             k = f"softmax_online.{dtype}"
             if k in have and (N > 4096 or not fit):
