@@ -18,3 +18,13 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tilegym_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
     ["tilegym-opt", "tilegym-cc", "tilegym-run"], [config.tilegym_tools_dir])
+
+# ptxas (CUDA toolkit), for tests of the GPU code's resources: as the
+# compiler finds it (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin).
+import shutil
+ptxas = shutil.which("ptxas") or next(
+    (p for p in [os.path.join(os.environ.get("CUDA_HOME", ""), "bin", "ptxas"),
+                 "/usr/local/cuda/bin/ptxas"] if os.access(p, os.X_OK)), None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
