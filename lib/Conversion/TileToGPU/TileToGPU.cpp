@@ -269,6 +269,10 @@ private:
   Value vectorAccessOk(const ViewInfo &view, ArrayRef<Value> coords,
                        int64_t width);
   SmallVector<Value> edgePathCoords(ArrayRef<Value> runStart);
+  Value guardedLoad(const ViewInfo &view, ArrayRef<Value> coords, Value ok,
+                    Value pad);
+  void guardedStore(const ViewInfo &view, ArrayRef<Value> coords, Value ok,
+                    Value value);
   struct Runs {
     SmallVector<SmallVector<Value>> coords; // each run's first element
     SmallVector<Value> ptrs;
@@ -876,6 +880,35 @@ SmallVector<Value> KernelEmitter::edgePathCoords(ArrayRef<Value> runStart) {
   return coords;
 }
 
+/// One element of `view` at `coords` when `ok`, else `pad`.
+Value KernelEmitter::guardedLoad(const ViewInfo &view, ArrayRef<Value> coords,
+                                 Value ok, Value pad) {
+  Type elem = view.elementType;
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{elem}, ok, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  Value p =
+      elementPtr(view.base, elem, linearOffset(b, loc(), view, coords), kGlobal);
+  scf::YieldOp::create(b, loc(),
+                       ValueRange{LLVM::LoadOp::create(b, loc(), elem, p,
+                                                       elementBytes(elem))});
+  b.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(b, loc(), pad);
+  return branch.getResult(0);
+}
+
+/// Stores `value` to `view` at `coords` when `ok`.
+void KernelEmitter::guardedStore(const ViewInfo &view, ArrayRef<Value> coords,
+                                 Value ok, Value value) {
+  Type elem = view.elementType;
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{}, ok, false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  Value p =
+      elementPtr(view.base, elem, linearOffset(b, loc(), view, coords), kGlobal);
+  LLVM::StoreOp::create(b, loc(), value, p, elementBytes(elem));
+}
+
 /// The runs of `width` registers of a thread's part of a tile at
 /// `tileOrigin` in `view`: each run's first coordinates and address, and
 /// whether every run can move as one vector (null when width is 1).
@@ -926,49 +959,36 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
   Runs runs = tileRuns(view, map, width, tileOrigin);
-  ArrayRef<SmallVector<Value>> runCoords = runs.coords;
-  ArrayRef<Value> runPtrs = runs.ptrs;
-  Value allFast = runs.allFast;
 
-  // One element: loaded when in bounds, else the padding value.
+  // Element k of the run at `coords`: loaded when in bounds, else padding.
   auto loadElement = [&](ArrayRef<Value> coords, int64_t k) -> Value {
     SmallVector<Value> c(coords);
     c[last] = arith::AddIOp::create(b, loc(), coords[last], idx(k));
-    auto branch =
-        scf::IfOp::create(b, loc(), TypeRange{elem}, inBounds(view, c), true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    Value p =
-        elementPtr(view.base, elem, linearOffset(b, loc(), view, c), kGlobal);
-    scf::YieldOp::create(b, loc(),
-                         ValueRange{LLVM::LoadOp::create(b, loc(), elem, p, bytes)});
-    b.setInsertionPointToStart(branch.elseBlock());
-    scf::YieldOp::create(b, loc(), pad);
-    return branch.getResult(0);
+    return guardedLoad(view, c, inBounds(view, c), pad);
   };
   if (width == 1) {
     SmallVector<Value> regs;
-    for (ArrayRef<Value> coords : runCoords)
+    for (ArrayRef<Value> coords : runs.coords)
       regs.push_back(loadElement(coords, 0));
     tiles[op.getResult()] = regs;
     return success();
   }
 
   auto vecType = VectorType::get({width}, elem);
-  SmallVector<Type> types(runPtrs.size(), vecType);
-  auto branch = scf::IfOp::create(b, loc(), types, allFast, true);
+  SmallVector<Type> types(runs.ptrs.size(), vecType);
+  auto branch = scf::IfOp::create(b, loc(), types, runs.allFast, true);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(branch.thenBlock());
     SmallVector<Value> vecs;
-    for (Value ptr : runPtrs)
+    for (Value ptr : runs.ptrs)
       vecs.push_back(
           LLVM::LoadOp::create(b, loc(), vecType, ptr, width * bytes));
     scf::YieldOp::create(b, loc(), vecs);
 
     b.setInsertionPointToStart(branch.elseBlock());
     vecs.clear();
-    for (ArrayRef<Value> runStart : runCoords) {
+    for (ArrayRef<Value> runStart : runs.coords) {
       SmallVector<Value> coords = edgePathCoords(runStart);
       Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
       for (int64_t k = 0; k < width; ++k)
@@ -1015,24 +1035,15 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
   Runs runs = tileRuns(view, map, width, tileOrigin);
-  ArrayRef<SmallVector<Value>> runCoords = runs.coords;
-  ArrayRef<Value> runPtrs = runs.ptrs;
-  Value allFast = runs.allFast;
   // Each element stored alone where it is in bounds.
   auto storeElements = [&]() {
-    for (auto [run, runStart] : llvm::enumerate(runCoords)) {
+    for (auto [run, runStart] : llvm::enumerate(runs.coords)) {
       SmallVector<Value> coords =
           width > 1 ? edgePathCoords(runStart) : SmallVector<Value>(runStart);
       for (int64_t k = 0; k < width; ++k) {
         SmallVector<Value> c = coords;
         c[last] = arith::AddIOp::create(b, loc(), coords[last], idx(k));
-        auto branch =
-            scf::IfOp::create(b, loc(), TypeRange{}, inBounds(view, c), false);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(branch.thenBlock());
-        Value p = elementPtr(view.base, elem, linearOffset(b, loc(), view, c),
-                             kGlobal);
-        LLVM::StoreOp::create(b, loc(), regs[run * width + k], p, bytes);
+        guardedStore(view, c, inBounds(view, c), regs[run * width + k]);
       }
     }
   };
@@ -1040,11 +1051,11 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     storeElements();
     return success();
   }
-  auto branch = scf::IfOp::create(b, loc(), TypeRange{}, allFast, true);
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{}, runs.allFast, true);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(branch.thenBlock());
   auto vecType = VectorType::get({width}, elem);
-  for (auto [run, ptr] : llvm::enumerate(runPtrs)) {
+  for (auto [run, ptr] : llvm::enumerate(runs.ptrs)) {
     Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
     for (int64_t k = 0; k < width; ++k)
       vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[run * width + k],
@@ -1061,7 +1072,6 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
   RegMap map = regMap(op.getResult());
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
-  int64_t bytes = elementBytes(elem);
   Value pad = arith::ConstantOp::create(
       b, loc(), op.getPaddingAttr() ? op.getPaddingAttr()
                                     : TypedAttr(b.getZeroAttr(elem)));
@@ -1074,28 +1084,15 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
     Value ok = inBounds(view, coords);
     if (op.getMask())
       ok = arith::AndIOp::create(b, loc(), ok, tiles[op.getMask()][i]);
-    auto branch = scf::IfOp::create(b, loc(), TypeRange{elem}, ok, true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    Value p = elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
-                         kGlobal);
-    scf::YieldOp::create(b, loc(),
-                         ValueRange{LLVM::LoadOp::create(b, loc(), elem, p,
-                                                         bytes)});
-    b.setInsertionPointToStart(branch.elseBlock());
-    scf::YieldOp::create(b, loc(), pad);
-    regs.push_back(branch.getResult(0));
+    regs.push_back(guardedLoad(view, coords, ok, pad));
   }
   tiles[op.getResult()] = regs;
   return success();
 }
 
 LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
-  auto type = cast<RankedTensorType>(op.getValue().getType());
   RegMap map = regMap(op.getValue());
   const ViewInfo &view = views[op.getView()];
-  Type elem = type.getElementType();
-  int64_t bytes = elementBytes(elem);
   for (int64_t i = 0; i < map.count; ++i) {
     SmallVector<Value> coords;
     for (Value index : op.getIndices())
@@ -1104,12 +1101,7 @@ LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
     Value ok = inBounds(view, coords);
     if (op.getMask())
       ok = arith::AndIOp::create(b, loc(), ok, tiles[op.getMask()][i]);
-    auto branch = scf::IfOp::create(b, loc(), TypeRange{}, ok, false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    Value p = elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
-                         kGlobal);
-    LLVM::StoreOp::create(b, loc(), tiles[op.getValue()][i], p, bytes);
+    guardedStore(view, coords, ok, tiles[op.getValue()][i]);
   }
   return success();
 }
@@ -1525,12 +1517,10 @@ int64_t KernelEmitter::minBlocksPerSM() {
   if (hasDot || numWarps < 16)
     return 0;
   int64_t tileRegs = 0;
-  for (auto [value, layout] : layoutOfValue) {
-    int64_t bytes = RegMap(*layout, cast<RankedTensorType>(value.getType())
-                                        .getShape())
-                        .count *
-                    elementBytes(cast<RankedTensorType>(value.getType())
-                                     .getElementType());
+  for (Value value : llvm::make_first_range(layoutOfValue)) {
+    int64_t bytes =
+        regMap(value).count *
+        elementBytes(cast<RankedTensorType>(value.getType()).getElementType());
     tileRegs = std::max<int64_t>(tileRegs, llvm::divideCeil(bytes, 4));
   }
   if (tileRegs > 32)
