@@ -88,10 +88,9 @@ void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
 }
 
 std::string tilegym::findCudaToolkit() {
+  // In the runtime's order for ptxas (findPtxas: PATH, $CUDA_HOME, then
+  // /usr/local/cuda), so that the ptxas tilegym-info reports is the one used.
   SmallVector<std::string> candidates;
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-    if (const char *dir = std::getenv(var); dir && *dir)
-      candidates.push_back(dir);
   // The toolkit whose ptxas is on PATH (<toolkit>/bin/ptxas).
   if (auto ptxas = llvm::sys::findProgramByName("ptxas")) {
     SmallString<256> real;
@@ -100,6 +99,9 @@ std::string tilegym::findCudaToolkit() {
           llvm::sys::path::parent_path(llvm::sys::path::parent_path(real))
               .str());
   }
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *dir = std::getenv(var); dir && *dir)
+      candidates.push_back(dir);
   candidates.push_back("/usr/local/cuda");
   for (const std::string &dir : candidates)
     if (llvm::sys::fs::exists(dir + "/nvvm/libdevice/libdevice.10.bc"))

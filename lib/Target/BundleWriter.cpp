@@ -13,7 +13,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -421,11 +420,11 @@ llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
   auto ptx = compileTileToGpuBinary(module, chip, "isa");
   if (mlir::failed(ptx))
     return llvm::createStringError("GPU compilation failed");
-  // Every kernel shares the GPU module's PTX, and its cubin when ptxas
-  // assembles one.
+  // Every kernel shares the GPU module's PTX, and its cubin when the toolkit
+  // compileTileToGpuBinary uses has a ptxas to assemble one.
   std::string cubin;
-  if (llvm::sys::findProgramByName("ptxas") ||
-      llvm::sys::fs::exists("/usr/local/cuda/bin/ptxas")) {
+  std::string toolkit = findCudaToolkit();
+  if (!toolkit.empty() && llvm::sys::fs::can_execute(toolkit + "/bin/ptxas")) {
     auto bin = compileTileToGpuBinary(module, chip, "bin");
     if (mlir::failed(bin))
       return llvm::createStringError("ptxas failed");

@@ -18,7 +18,7 @@ void buildTileCpuPipeline(mlir::OpPassManager &pm);
 void buildTileGpuPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
 
 /// The CUDA toolkit folder holding nvvm/libdevice/libdevice.10.bc: the first
-/// of $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT, the folder above the ptxas on PATH
+/// of the folder above the ptxas on PATH, $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT
 /// and /usr/local/cuda that has it; "" when none does.
 std::string findCudaToolkit();
 
