@@ -171,9 +171,8 @@ class Kit:
                 base = f"softmax.{dtype}.{fit[0]}"
                 for k in sorted(k for k in have if k == base or k.startswith(base + ".")):
                     extra = k[len(base) + 1:]
-                    label = f"BLOCK={fit[0]},{self.warps(k)} warps" + (
-                        f",{extra}" if extra and not extra.startswith("w") else "")
-                    if "m" in extra:  # wWmB: B blocks per SM asked of ptxas
+                    label = f"BLOCK={fit[0]},{self.warps(k)} warps"
+                    if "m" in extra:  # .wWmB: B blocks per SM asked of ptxas
                         label += f",{extra.split('m')[1]} blocks/SM"
                     out.append((f"tilegym[{label}]", k))
             k = f"softmax_online.{dtype}"

@@ -260,17 +260,20 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
     }
     return emitCpuLLVM(*module, os);
   }
+  // Command-line settings override the source's on every kernel.
+  auto setOnKernels = [&](llvm::StringRef name, int64_t value) {
+    for (auto func : module->getOps<mlir::func::FuncOp>())
+      if (func->hasAttr(tilegym::tile::kKernelAttr))
+        func->setAttr(name, mlir::IntegerAttr::get(
+                                mlir::IntegerType::get(&context, 64), value));
+  };
   if (numWarps) {
     if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
       mlir::emitError(module->getLoc())
           << "--num-warps must be a power of two from 1 to 32";
       return mlir::failure();
     }
-    for (auto func : module->getOps<mlir::func::FuncOp>())
-      if (func->hasAttr(tilegym::tile::kKernelAttr))
-        func->setAttr(tilegym::tile::kNumWarpsAttr,
-                      mlir::IntegerAttr::get(
-                          mlir::IntegerType::get(&context, 64), numWarps));
+    setOnKernels(tilegym::tile::kNumWarpsAttr, numWarps);
   }
   if (minBlocksPerSM >= 0) {
     if (minBlocksPerSM > 32) {
@@ -278,12 +281,7 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
           << "--min-blocks-per-sm must be from 0 to 32";
       return mlir::failure();
     }
-    for (auto func : module->getOps<mlir::func::FuncOp>())
-      if (func->hasAttr(tilegym::tile::kKernelAttr))
-        func->setAttr(tilegym::tile::kMinBlocksPerSMAttr,
-                      mlir::IntegerAttr::get(
-                          mlir::IntegerType::get(&context, 64),
-                          minBlocksPerSM));
+    setOnKernels(tilegym::tile::kMinBlocksPerSMAttr, minBlocksPerSM);
   }
   return emitGpu(*module, options, os);
 }
