@@ -1331,49 +1331,86 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     return fail(op) << "f32 inputs at ieee precision are not supported by "
                        "the GPU backend yet";
 
-  // 1. Stage both operands.
+  // 1. Stage both operands row-major as they are, A as [M][K] and B as
+  // [K][N], each row padded by 16 bytes: the fragment loads below then hit
+  // 32 distinct banks (A: rows g = lane/4 at a stride of 20 words for K=32),
+  // and each thread stores its contiguous runs as 16-byte vectors. (B used
+  // to be transposed through 2-byte stores that all hit one bank.)
   int64_t bytes = elementBytes(elem);
+  int64_t pad = 16 / bytes;
+  int64_t strideA = K + pad, strideB = N + pad;
+  int64_t baseB = M * strideA;
   gpu::BarrierOp::create(b, loc());
-  Value buf = sharedBuffer((M + N) * K * bytes);
-  auto stage = [&](Value tile, bool transpose, int64_t base) {
+  Value buf = sharedBuffer((baseB + K * strideB) * bytes);
+  auto stage = [&](Value tile, int64_t stride, int64_t base) {
     RegMap map = regMap(tile);
     const SmallVector<Value> &regs = tiles[tile];
-    for (int64_t i = 0; i < map.count; ++i) {
+    int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
+    for (int64_t i = 0; i < map.count; i += width) {
       SmallVector<Value> c = coordinates(map, i);
-      Value row = transpose ? c[1] : c[0], col = transpose ? c[0] : c[1];
       Value lin = arith::AddIOp::create(
-          b, loc(), arith::MulIOp::create(b, loc(), row, idx(K)), col);
-      lin = arith::AddIOp::create(b, loc(), lin, idx(base));
-      LLVM::StoreOp::create(b, loc(), regs[i],
-                            elementPtr(buf, elem, lin, kShared));
+          b, loc(), arith::MulIOp::create(b, loc(), c[0], idx(stride)), c[1]);
+      Value ptr = elementPtr(buf, elem,
+                             arith::AddIOp::create(b, loc(), lin, idx(base)),
+                             kShared);
+      if (width == 1) {
+        LLVM::StoreOp::create(b, loc(), regs[i], ptr, bytes);
+        continue;
+      }
+      auto vecType = VectorType::get({width}, elem);
+      Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+      for (int64_t k = 0; k < width; ++k)
+        vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[i + k], i32(k));
+      LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
     }
   };
-  stage(op.getLhs(), /*transpose=*/false, 0);
-  stage(op.getRhs(), /*transpose=*/true, M * K);
+  stage(op.getLhs(), strideA, 0);
+  stage(op.getRhs(), strideB, baseB);
   gpu::BarrierOp::create(b, loc());
 
   // 2. Fragments. A 32-bit register holds two f16/bf16 neighbours along K,
-  // or one tf32.
+  // or one tf32: for A a 32-bit load; for B two 2-byte loads a row apart.
   Type i32Type = b.getI32Type();
-  auto fragment = [&](int64_t base, Value row, Value col) -> Value {
+  auto sharedAt = [&](int64_t base, Value row, int64_t stride, Value col) {
     Value lin = arith::AddIOp::create(
         b, loc(),
         arith::AddIOp::create(b, loc(),
-                              arith::MulIOp::create(b, loc(), row, idx(K)),
+                              arith::MulIOp::create(b, loc(), row, idx(stride)),
                               col),
         idx(base));
-    Value ptr = elementPtr(buf, elem, lin, kShared);
-    // nvvm.mma.sync takes f16 pairs as vector<2xf16>, bf16 pairs as i32.
-    if (elem.isF16())
-      return LLVM::LoadOp::create(b, loc(), VectorType::get({2}, elem), ptr, 4);
-    if (!tf32)
-      return LLVM::LoadOp::create(b, loc(), i32Type, ptr, 4);
-    Value f = LLVM::LoadOp::create(b, loc(), elem, ptr, 4);
-    // Round to nearest (ties away) on the 13 dropped mantissa bits, as the
-    // CPU backend and cvt.rna.tf32.f32 do.
+    return elementPtr(buf, elem, lin, kShared);
+  };
+  // Round to nearest (ties away) on the 13 dropped mantissa bits, as the CPU
+  // backend and cvt.rna.tf32.f32 do.
+  auto toTf32 = [&](Value f) -> Value {
     Value bits = LLVM::BitcastOp::create(b, loc(), i32Type, f);
     bits = arith::AddIOp::create(b, loc(), bits, i32(0x1000));
     return arith::AndIOp::create(b, loc(), bits, i32(~0x1fff));
+  };
+  // nvvm.mma.sync takes f16 pairs as vector<2xf16>, bf16 pairs as i32.
+  auto pairType = VectorType::get({2}, elem);
+  auto fragmentA = [&](Value row, Value col) -> Value {
+    Value ptr = sharedAt(0, row, strideA, col);
+    if (tf32)
+      return toTf32(LLVM::LoadOp::create(b, loc(), elem, ptr, 4));
+    return LLVM::LoadOp::create(b, loc(), elem.isF16() ? Type(pairType) : i32Type,
+                                ptr, 4);
+  };
+  auto fragmentB = [&](Value n, Value k) -> Value {
+    if (tf32)
+      return toTf32(LLVM::LoadOp::create(
+          b, loc(), elem, sharedAt(baseB, k, strideB, n), 4));
+    Value pair = LLVM::PoisonOp::create(b, loc(), pairType);
+    for (int64_t j = 0; j < 2; ++j) {
+      Value x = LLVM::LoadOp::create(
+          b, loc(), elem,
+          sharedAt(baseB, arith::AddIOp::create(b, loc(), k, idx(j)), strideB,
+                   n),
+          bytes);
+      pair = LLVM::InsertElementOp::create(b, loc(), pair, x, i32(j));
+    }
+    return elem.isF16() ? pair
+                        : Value(LLVM::BitcastOp::create(b, loc(), i32Type, pair));
   };
   Value lane = laneId;
   Value groupRow = arith::DivUIOp::create(b, loc(), lane, idx(4));
@@ -1407,16 +1444,15 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     for (int64_t rn = 0; rn < repsN; ++rn) {
       Value n = add(add(nBase, rn * 8 * l.warpsN), 0);
       n = arith::AddIOp::create(b, loc(), n, groupRow);
-      bFrags.push_back({fragment(M * K, n, kCol),
-                        fragment(M * K, n, add(kCol, half))});
+      bFrags.push_back({fragmentB(n, kCol), fragmentB(n, add(kCol, half))});
     }
     for (int64_t rm = 0; rm < repsM; ++rm) {
       Value r = arith::AddIOp::create(b, loc(), add(mBase, rm * 16 * l.warpsM),
                                       groupRow);
-      SmallVector<Value> aFrag = {fragment(0, r, kCol),
-                                  fragment(0, add(r, 8), kCol),
-                                  fragment(0, r, add(kCol, half)),
-                                  fragment(0, add(r, 8), add(kCol, half))};
+      SmallVector<Value> aFrag = {fragmentA(r, kCol),
+                                  fragmentA(add(r, 8), kCol),
+                                  fragmentA(r, add(kCol, half)),
+                                  fragmentA(add(r, 8), add(kCol, half))};
       for (int64_t rn = 0; rn < repsN; ++rn) {
         // Accumulator registers c0..c3 of this 16x8 tile: base bits first,
         // then N repetitions, then M repetitions (RegMap's order).
