@@ -309,7 +309,38 @@ private:
 // Set-up
 //===----------------------------------------------------------------------===//
 
+
+/// The largest shape of a class of 2-D tiles whose every use is as a dot
+/// operand (possibly carried through loops), if it is one.
+static std::optional<SmallVector<int64_t>>
+dotOperandShape(const llvm::EquivalenceClasses<Value> &classes,
+                const llvm::EquivalenceClasses<Value>::ECValue &leader) {
+  SmallVector<int64_t> shape;
+  for (auto m = classes.member_begin(leader); m != classes.member_end(); ++m) {
+    auto type = cast<RankedTensorType>((*m).getType());
+    if (type.getRank() != 2)
+      return std::nullopt;
+    for (OpOperand &use : (*m).getUses()) {
+      Operation *user = use.getOwner();
+      bool operand = isa<scf::YieldOp, scf::ForOp>(user) ||
+                     (isa<DotOp>(user) && use.getOperandNumber() < 2);
+      if (!operand)
+        return std::nullopt;
+    }
+    if (shape.empty())
+      shape.assign(type.getShape().begin(), type.getShape().end());
+    for (auto [a, s] : llvm::zip(shape, type.getShape()))
+      a = std::max(a, s);
+  }
+  return shape;
+}
+
 LogicalResult KernelEmitter::assignLayouts() {
+  // Tiles live in registers: a kernel takes them only through views.
+  for (Type t : kernel.getArgumentTypes())
+    if (isa<RankedTensorType>(t))
+      return kernel.emitOpError()
+             << "GPU kernels take views and scalars, not tiles: " << t;
   // Union-find over tile values that must share a layout.
   llvm::EquivalenceClasses<Value> classes;
   SmallVector<Value> tileValues;
@@ -335,6 +366,7 @@ LogicalResult KernelEmitter::assignLayouts() {
       classes.unionSets(a, b);
   };
   DenseMap<Value, std::pair<int64_t, int64_t>> dotShapes; // mma classes
+  llvm::DenseSet<Value> reducedValues;
   kernel.walk([&](Operation *op) {
     for (Value r : op->getResults())
       addTile(r, op);
@@ -368,6 +400,7 @@ LogicalResult KernelEmitter::assignLayouts() {
     } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
       tie(bcast.getSource(), bcast.getResult());
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      reducedValues.insert(reduce.getSource());
       if (reduce.getKeepDims())
         tie(reduce.getSource(), reduce.getResult());
     } else if (auto dot = dyn_cast<DotOp>(op)) {
@@ -398,8 +431,11 @@ LogicalResult KernelEmitter::assignLayouts() {
     layouts.push_back(blockedLayout(shape, numWarps, minBytes));
     blocked[rank] = &layouts.back();
   }
-  // A class holding a dot result takes the mma layout: warps split M first
-  // (so row reductions of attention scores stay within a warp), then N.
+  // A class holding a dot result takes the mma layout. When the class is
+  // reduced, warps split M first, so that row reductions (attention scores)
+  // stay within a warp; otherwise the split that loads the fewest operand
+  // fragments per k step (ldmatrix.x4: one per 16 rows of A, one per 16
+  // columns of B), more warps along M on a tie.
   for (auto it = classes.begin(); it != classes.end(); ++it) {
     if (!(*it)->isLeader())
       continue;
@@ -411,7 +447,23 @@ LogicalResult KernelEmitter::assignLayouts() {
       }
     const Layout *layout;
     if (maxM) {
+      bool reduced = false;
+      for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
+        reduced |= reducedValues.contains(*m);
       int64_t warpsM = std::min<int64_t>(numWarps, std::max<int64_t>(1, maxM / 16));
+      if (!reduced) {
+        int64_t bestCost = INT64_MAX;
+        for (int64_t wm = warpsM; wm >= 1; wm /= 2) {
+          int64_t wn = numWarps / wm;
+          if (maxN < 8 * wn)
+            continue;
+          int64_t cost = maxM / (16 * wm) + std::max<int64_t>(1, maxN / (16 * wn));
+          if (cost < bestCost) {
+            bestCost = cost;
+            warpsM = wm;
+          }
+        }
+      }
       int64_t warpsN = numWarps / warpsM;
       if (maxN < 8 * warpsN) {
         kernel.emitOpError() << "dot tile " << maxM << "x" << maxN
@@ -420,6 +472,14 @@ LogicalResult KernelEmitter::assignLayouts() {
         return failure();
       }
       layouts.push_back(mmaLayout(warpsM, warpsN));
+      layout = &layouts.back();
+    } else if (auto shape = dotOperandShape(classes, **it)) {
+      // Only staged into shared memory for a dot: blocked for its own shape,
+      // so that a [128, 32] operand is not replicated over a layout sized
+      // for [128, 128] (four threads loading and staging each element).
+      auto type = cast<RankedTensorType>((*it)->getData().getType());
+      layouts.push_back(blockedLayout(*shape, numWarps,
+                                      elementBytes(type.getElementType())));
       layout = &layouts.back();
     } else {
       Value leader = (*it)->getData();
@@ -1331,14 +1391,21 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     return fail(op) << "f32 inputs at ieee precision are not supported by "
                        "the GPU backend yet";
 
+  if (M < 16 * l.warpsM || N < 8 * l.warpsN)
+    return fail(op) << "tile " << M << "x" << N << " is smaller than the "
+                    << 16 * l.warpsM << "x" << 8 * l.warpsN
+                    << " its warps cover";
+
   // 1. Stage both operands row-major as they are, A as [M][K] and B as
-  // [K][N], each row padded by 16 bytes: the fragment loads below then hit
-  // 32 distinct banks (A: rows g = lane/4 at a stride of 20 words for K=32),
-  // and each thread stores its contiguous runs as 16-byte vectors. (B used
-  // to be transposed through 2-byte stores that all hit one bank.)
+  // [K][N], each thread storing its contiguous runs as vectors of up to 16
+  // bytes. Rows are padded to an odd number of 16-byte units so that the 8
+  // rows one ldmatrix phase reads fall into 8 distinct bank groups.
   int64_t bytes = elementBytes(elem);
-  int64_t pad = 16 / bytes;
-  int64_t strideA = K + pad, strideB = N + pad;
+  auto paddedStride = [&](int64_t cols) {
+    int64_t units = cols * bytes / 16;
+    return units % 2 ? cols : cols + 16 / bytes;
+  };
+  int64_t strideA = paddedStride(K), strideB = paddedStride(N);
   int64_t baseB = M * strideA;
   gpu::BarrierOp::create(b, loc());
   Value buf = sharedBuffer((baseB + K * strideB) * bytes);
@@ -1369,7 +1436,10 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   gpu::BarrierOp::create(b, loc());
 
   // 2. Fragments. A 32-bit register holds two f16/bf16 neighbours along K,
-  // or one tf32: for A a 32-bit load; for B two 2-byte loads a row apart.
+  // or one tf32. f16/bf16 fragments come from ldmatrix: lane i gives the
+  // address of row i % 8 of 8x8 matrix i / 8; A's four matrices are rows
+  // +0/+8 by K +0/+8 (a0..a3), B's are read transposed from [K][N], K +0/+8
+  // by up to two N blocks (b0, b1 of each).
   Type i32Type = b.getI32Type();
   auto sharedAt = [&](int64_t base, Value row, int64_t stride, Value col) {
     Value lin = arith::AddIOp::create(
@@ -1387,30 +1457,30 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     bits = arith::AddIOp::create(b, loc(), bits, i32(0x1000));
     return arith::AndIOp::create(b, loc(), bits, i32(~0x1fff));
   };
+  auto loadTf32 = [&](int64_t base, Value row, int64_t stride, Value col) {
+    return toTf32(LLVM::LoadOp::create(b, loc(), elem,
+                                       sharedAt(base, row, stride, col), 4));
+  };
   // nvvm.mma.sync takes f16 pairs as vector<2xf16>, bf16 pairs as i32.
   auto pairType = VectorType::get({2}, elem);
-  auto fragmentA = [&](Value row, Value col) -> Value {
-    Value ptr = sharedAt(0, row, strideA, col);
-    if (tf32)
-      return toTf32(LLVM::LoadOp::create(b, loc(), elem, ptr, 4));
-    return LLVM::LoadOp::create(b, loc(), elem.isF16() ? Type(pairType) : i32Type,
-                                ptr, 4);
-  };
-  auto fragmentB = [&](Value n, Value k) -> Value {
-    if (tf32)
-      return toTf32(LLVM::LoadOp::create(
-          b, loc(), elem, sharedAt(baseB, k, strideB, n), 4));
-    Value pair = LLVM::PoisonOp::create(b, loc(), pairType);
-    for (int64_t j = 0; j < 2; ++j) {
-      Value x = LLVM::LoadOp::create(
-          b, loc(), elem,
-          sharedAt(baseB, arith::AddIOp::create(b, loc(), k, idx(j)), strideB,
-                   n),
-          bytes);
-      pair = LLVM::InsertElementOp::create(b, loc(), pair, x, i32(j));
+  auto ldmatrix = [&](Value ptr, int64_t num, bool trans) {
+    Type result = num == 1 ? Type(i32Type)
+                           : LLVM::LLVMStructType::getLiteral(
+                                 b.getContext(),
+                                 SmallVector<Type>(num, i32Type));
+    Value m = NVVM::LdMatrixOp::create(
+        b, loc(), result, ptr, num,
+        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value> regs;
+    for (int64_t j = 0; j < num; ++j) {
+      Value r = num == 1 ? m : Value(LLVM::ExtractValueOp::create(b, loc(), m, j));
+      regs.push_back(elem.isF16()
+                         ? Value(LLVM::BitcastOp::create(b, loc(), pairType, r))
+                         : r);
     }
-    return elem.isF16() ? pair
-                        : Value(LLVM::BitcastOp::create(b, loc(), i32Type, pair));
+    return regs;
   };
   Value lane = laneId;
   Value groupRow = arith::DivUIOp::create(b, loc(), lane, idx(4));
@@ -1430,6 +1500,18 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   Value mBase = add(mul(warpM, 16), 0), nBase = add(mul(warpN, 8), 0);
   Value colPair = tf32 ? quad : mul(quad, 2);
   int64_t half = tf32 ? 4 : 8;
+  // ldmatrix lane roles: row within a matrix, which +8 half, which pair.
+  Value lane8 = arith::RemUIOp::create(b, loc(), lane, idx(8));
+  Value half8 = mul(arith::RemUIOp::create(
+                        b, loc(), arith::DivUIOp::create(b, loc(), lane, idx(8)),
+                        idx(2)),
+                    8);
+  Value pair16 = arith::DivUIOp::create(b, loc(), lane, idx(16));
+  Value aRow = arith::AddIOp::create(b, loc(), add(mBase, 0),
+                                     arith::AddIOp::create(b, loc(), lane8, half8));
+  Value aCol = mul(pair16, 8);
+  Value bRow = arith::AddIOp::create(b, loc(), lane8, half8);
+  Value bCol = arith::AddIOp::create(b, loc(), nBase, mul(pair16, 8 * l.warpsN));
 
   SmallVector<Value> out(tiles[op.getAcc()].begin(), tiles[op.getAcc()].end());
   auto f32 = b.getF32Type();
@@ -1441,18 +1523,36 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   for (int64_t k = 0; k < K; k += kStep) {
     Value kCol = add(colPair, k);
     SmallVector<SmallVector<Value>> bFrags;
-    for (int64_t rn = 0; rn < repsN; ++rn) {
-      Value n = add(add(nBase, rn * 8 * l.warpsN), 0);
-      n = arith::AddIOp::create(b, loc(), n, groupRow);
-      bFrags.push_back({fragmentB(n, kCol), fragmentB(n, add(kCol, half))});
+    for (int64_t rn = 0; rn < repsN; rn += tf32 ? 1 : 2) {
+      if (tf32) {
+        Value n = arith::AddIOp::create(
+            b, loc(), add(nBase, rn * 8 * l.warpsN), groupRow);
+        bFrags.push_back({loadTf32(baseB, kCol, strideB, n),
+                          loadTf32(baseB, add(kCol, half), strideB, n)});
+        continue;
+      }
+      bool two = rn + 1 < repsN;
+      SmallVector<Value> r = ldmatrix(
+          sharedAt(baseB, add(bRow, k), strideB, add(bCol, rn * 8 * l.warpsN)),
+          two ? 4 : 2, /*trans=*/true);
+      bFrags.push_back({r[0], r[1]});
+      if (two)
+        bFrags.push_back({r[2], r[3]});
     }
     for (int64_t rm = 0; rm < repsM; ++rm) {
-      Value r = arith::AddIOp::create(b, loc(), add(mBase, rm * 16 * l.warpsM),
-                                      groupRow);
-      SmallVector<Value> aFrag = {fragmentA(r, kCol),
-                                  fragmentA(add(r, 8), kCol),
-                                  fragmentA(r, add(kCol, half)),
-                                  fragmentA(add(r, 8), add(kCol, half))};
+      SmallVector<Value> aFrag;
+      if (tf32) {
+        Value r = arith::AddIOp::create(
+            b, loc(), add(mBase, rm * 16 * l.warpsM), groupRow);
+        aFrag = {loadTf32(0, r, strideA, kCol),
+                 loadTf32(0, add(r, 8), strideA, kCol),
+                 loadTf32(0, r, strideA, add(kCol, half)),
+                 loadTf32(0, add(r, 8), strideA, add(kCol, half))};
+      } else {
+        aFrag = ldmatrix(sharedAt(0, add(aRow, rm * 16 * l.warpsM), strideA,
+                                  add(aCol, k)),
+                         4, /*trans=*/false);
+      }
       for (int64_t rn = 0; rn < repsN; ++rn) {
         // Accumulator registers c0..c3 of this 16x8 tile: base bits first,
         // then N repetitions, then M repetitions (RegMap's order).

@@ -11,8 +11,9 @@ func.func @odd_tile(%x: !tile.view<?xf32>) attributes {tile.kernel} {
 // -----
 
 // expected-error @+1 {{'func.func' op dot tile 16x16 is too small for 4 warps; use fewer warps or a larger tile}}
-func.func @dot_too_small(%a: tensor<16x16xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+func.func @dot_too_small(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
+  %a = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
   %d = tile.dot %a, %a, %z : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>
   tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
@@ -21,8 +22,10 @@ func.func @dot_too_small(%a: tensor<16x16xbf16>, %x: !tile.view<?x?xf32>) attrib
 
 // -----
 
-func.func @dot_k(%a: tensor<16x8xbf16>, %b: tensor<8x16xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+func.func @dot_k(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index
+  %a = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x8xbf16>
+  %b = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<8x16xbf16>
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
   // expected-error @+1 {{'tile.dot' op needs K to be a multiple of 16, got 8}}
   %d = tile.dot %a, %b, %z : tensor<16x8xbf16>, tensor<8x16xbf16>, tensor<16x16xf32>
@@ -32,8 +35,10 @@ func.func @dot_k(%a: tensor<16x8xbf16>, %b: tensor<8x16xbf16>, %x: !tile.view<?x
 
 // -----
 
-func.func @dot_ieee(%a: tensor<16x8xf32>, %b: tensor<8x16xf32>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+func.func @dot_ieee(%in: !tile.view<?x?xf32>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index
+  %a = tile.load %in[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x8xf32>
+  %b = tile.load %in[%c0, %c0] : !tile.view<?x?xf32> -> tensor<8x16xf32>
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
   // expected-error @+1 {{'tile.dot' op f32 inputs at ieee precision are not supported by the GPU backend yet}}
   %d = tile.dot %a, %b, %z {precision = 0 : i32} : tensor<16x8xf32>, tensor<8x16xf32>, tensor<16x16xf32>
@@ -73,5 +78,33 @@ func.func @while_loop(%n: index) attributes {tile.kernel, tile.num_warps = 1 : i
   ^bb0(%i: index):
     scf.yield %i : index
   }
+  return
+}
+
+// -----
+
+// The scores' class is reduced, so its 4 warps split M (2) then N (2): the
+// second dot's 8 columns are fewer than the 16 its warps cover.
+func.func @dot_narrower_than_warps(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<32x16xbf16>
+  %b = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x64xbf16>
+  %c = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x8xbf16>
+  %z = arith.constant dense<0.0> : tensor<32x64xf32>
+  %s = tile.dot %a, %b, %z : tensor<32x16xbf16>, tensor<16x64xbf16>, tensor<32x64xf32>
+  %m = tile.reduce max %s {axis = 1 : i64, keep_dims} : tensor<32x64xf32> -> tensor<32x1xf32>
+  %acc = tile.broadcast %m : tensor<32x1xf32> -> tensor<32x8xf32>
+  // expected-error @+1 {{'tile.dot' op tile 32x8 is smaller than the 32x16 its warps cover}}
+  %d = tile.dot %a, %c, %acc : tensor<32x16xbf16>, tensor<16x8xbf16>, tensor<32x8xf32>
+  tile.store %d, %x[%c0, %c0] : tensor<32x8xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op GPU kernels take views and scalars, not tiles: 'tensor<16xf32>'}}
+func.func @tile_argument(%t: tensor<16xf32>, %x: !tile.view<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  tile.store %t, %x[%c0] : tensor<16xf32>, !tile.view<?xf32>
   return
 }

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""A/B timing of several TileGym bundles of one program against its peers.
+
+For small differences (about 1%) that run.py's one pass per implementation
+cannot separate from drift: every implementation is timed once per round,
+rounds interleaved, and the median over rounds of each one's median is
+reported, with the spread of its per-round ratio to the first peer.
+
+    python3 ab.py --op softmax --shape 4096,16384 --dtype f32 \
+        --bundles KIT/bundles/softmax.f32.16384.tgb /tmp/variant.tgb [--rounds 9]
+
+Each bundle's output is checked against the reference first (rel err
+printed; a wrong bundle is reported and left out of the timing).
+"""
+import argparse
+import os
+import statistics
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import run  # noqa: E402
+import tilegym  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--op", required=True)
+    ap.add_argument("--shape", required=True, help="comma-separated, as run.py's cases")
+    ap.add_argument("--dtype", default="f32")
+    ap.add_argument("--bundles", nargs="+", required=True)
+    ap.add_argument("--peers", default="triton", help="comma-separated peer names of run.py")
+    ap.add_argument("--rounds", type=int, default=9)
+    args = ap.parse_args()
+
+    import triton_kernels
+    run.TK = triton_kernels
+    shape = tuple(int(s) for s in args.shape.split(","))
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    case = run.make_case(args.op, shape, args.dtype, gen)
+    ref = case["ref"]()
+    out = case["out"]
+    timer = run.Timer(target_ms=50.0, max_reps=50)
+    tol = 1e-5 if args.dtype == "f32" else 1e-2
+
+    impls = []
+    for name in args.peers.split(","):
+        fn = case["peers"][name]
+        impls.append((name, fn))
+    stream = torch.cuda.current_stream().cuda_stream
+    for path in args.bundles:
+        k = tilegym.Bundle(path).load()
+        plan = k.plan(*case["tg_args"](out))
+        impls.append((os.path.basename(path.rstrip("/")),
+                      lambda o, plan=plan: plan.launch(stream)))
+
+    good = []
+    for name, fn in impls:
+        out.fill_(float("nan"))
+        res = fn(out)
+        torch.cuda.synchronize()
+        err = run.rel_err(out if res is None else res, ref)
+        print(f"{name:40s} rel_err {err:.2e}{'' if err < tol else '  WRONG: left out'}")
+        if err < tol:
+            good.append((name, fn))
+
+    times = {name: [] for name, _ in good}
+    for _ in range(args.rounds):
+        for name, fn in good:
+            times[name].append(timer(lambda: fn(out))[0] * 1e3)
+    base = good[0][0]
+    work = case.get("bytes")
+    print(f"# {args.op} {args.shape} {args.dtype}: median of {args.rounds} round medians;"
+          f" ratio = {base} time / this time per round (min..max)")
+    for name, _ in good:
+        t = statistics.median(times[name])
+        ratios = [b / x for b, x in zip(times[base], times[name])]
+        speed = f"{work / (t * 1e-6) / 1e9:7.0f} GB/s" if work else ""
+        print(f"{name:40s} {t:9.2f} us {speed}  x{statistics.median(ratios):.4f}"
+              f" ({min(ratios):.4f}..{max(ratios):.4f})")
+
+
+if __name__ == "__main__":
+    main()
