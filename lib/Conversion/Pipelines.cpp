@@ -69,11 +69,16 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
+void tilegym::buildTileToGpuPasses(OpPassManager &pm, llvm::StringRef chip) {
   ConvertTileToGPUPassOptions options;
   options.chip = chip.str();
+  pm.addPass(tilegym::tile::createTilePipelineLoadsPass());
   pm.addPass(tilegym::tile::createTileHoistLoadsPass());
   pm.addPass(createConvertTileToGPUPass(options));
+}
+
+void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
+  buildTileToGpuPasses(pm, chip);
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());

@@ -118,6 +118,13 @@ static cl::opt<int> minBlocksPerSM(
              "default the GPU backend decides"),
     cl::init(-1), cl::cat(toolCategory));
 
+static cl::opt<int> pipelineBytes(
+    "pipeline-bytes",
+    cl::desc("Bytes per thread of the next iteration's tiles that a loop may "
+             "load ahead (tile-pipeline-loads); 0 turns look-ahead off; by "
+             "default 64"),
+    cl::init(-1), cl::cat(toolCategory));
+
 static cl::opt<bool> splitInputFile(
     "split-input-file",
     cl::desc("Split the input at lines '// -----' and compile each chunk on "
@@ -206,13 +213,10 @@ static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
     return mlir::success();
   }
   mlir::PassManager pm(ctx);
-  if (options.emit == EmitKind::GPU) {
-    tilegym::ConvertTileToGPUPassOptions gpuOptions;
-    gpuOptions.chip = chip.str();
-    pm.addPass(tilegym::createConvertTileToGPUPass(gpuOptions));
-  } else {
+  if (options.emit == EmitKind::GPU)
+    tilegym::buildTileToGpuPasses(pm, chip);
+  else
     tilegym::buildTileGpuPipeline(pm, chip);
-  }
   if (mlir::failed(pm.run(module)))
     return mlir::failure();
   module.print(os);
@@ -283,6 +287,8 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
     }
     setOnKernels(tilegym::tile::kMinBlocksPerSMAttr, minBlocksPerSM);
   }
+  if (pipelineBytes >= 0)
+    setOnKernels(tilegym::tile::kPipelineBytesAttr, pipelineBytes);
   return emitGpu(*module, options, os);
 }
 

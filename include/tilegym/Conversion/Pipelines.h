@@ -11,8 +11,14 @@ namespace tilegym {
 /// `tilegym-cpu-pipeline`.
 void buildTileCpuPipeline(mlir::OpPassManager &pm);
 
+/// Lowers tile kernels to per-thread code in a `gpu.module` for `chip`:
+/// the tile transforms the GPU backend wants (tile-pipeline-loads,
+/// tile-hoist-loads), then convert-tile-to-gpu. What `tilegym-cc --emit=gpu`
+/// shows.
+void buildTileToGpuPasses(mlir::OpPassManager &pm, llvm::StringRef chip);
+
 /// Lowers tile kernels to a `gpu.module` of NVVM-dialect kernels for `chip`
-/// (e.g. "sm_90a"): convert-tile-to-gpu, then canonicalization and
+/// (e.g. "sm_90a"): buildTileToGpuPasses, then canonicalization and
 /// convert-gpu-to-nvvm inside the GPU module. Registered as
 /// `tilegym-gpu-pipeline`. gpu-module-to-binary is left to the caller.
 void buildTileGpuPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);

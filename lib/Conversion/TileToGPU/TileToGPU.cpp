@@ -299,6 +299,9 @@ private:
                                    ArrayRef<int64_t> permutation);
   LogicalResult emitFor(scf::ForOp op);
   LogicalResult emitIf(scf::IfOp op);
+  /// A value as scf.for/scf.if carry it: scalars as they are, tiles as
+  /// their registers (see carriedAsPairs), and back.
+  SmallVector<Type> carriedTypes(Value v);
   SmallVector<Value> flatten(ValueRange values);
   void bindResults(ValueRange olds, ValueRange flat);
 };
@@ -616,14 +619,45 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
   return success();
 }
 
+/// Tiles of 16-bit floats cross loop and branch boundaries as pairs in one
+/// 32-bit register: carried as scalars, each element would hold a register
+/// of its own (ptxas does not pack 16-bit phis), doubling what a loop that
+/// loads its operands ahead keeps live.
+static bool carriedAsPairs(Value tile, int64_t count) {
+  Type elem = cast<RankedTensorType>(tile.getType()).getElementType();
+  return count % 2 == 0 && (elem.isF16() || elem.isBF16());
+}
+
+SmallVector<Type> KernelEmitter::carriedTypes(Value v) {
+  auto tile = dyn_cast<RankedTensorType>(v.getType());
+  if (!tile)
+    return {v.getType()};
+  int64_t n = regMap(v).count;
+  if (carriedAsPairs(v, n))
+    return SmallVector<Type>(n / 2, VectorType::get({2}, tile.getElementType()));
+  return SmallVector<Type>(n, tile.getElementType());
+}
+
 SmallVector<Value> KernelEmitter::flatten(ValueRange values) {
   SmallVector<Value> out;
   for (Value v : values) {
     materialize(v);
-    if (isa<RankedTensorType>(v.getType()))
-      llvm::append_range(out, tiles.lookup(v));
-    else
+    if (!isa<RankedTensorType>(v.getType())) {
       out.push_back(scalars.lookupOrDefault(v));
+      continue;
+    }
+    const SmallVector<Value> &regs = tiles.lookup(v);
+    if (!carriedAsPairs(v, regs.size())) {
+      llvm::append_range(out, regs);
+      continue;
+    }
+    auto pairType = VectorType::get({2}, regs.front().getType());
+    for (size_t i = 0; i < regs.size(); i += 2) {
+      Value pair = LLVM::PoisonOp::create(b, loc(), pairType);
+      for (int64_t j = 0; j < 2; ++j)
+        pair = LLVM::InsertElementOp::create(b, loc(), pair, regs[i + j], i32(j));
+      out.push_back(pair);
+    }
   }
   return out;
 }
@@ -631,13 +665,22 @@ SmallVector<Value> KernelEmitter::flatten(ValueRange values) {
 void KernelEmitter::bindResults(ValueRange olds, ValueRange flat) {
   size_t pos = 0;
   for (Value old : olds) {
-    if (auto tile = dyn_cast<RankedTensorType>(old.getType())) {
-      int64_t n = regMap(old).count;
-      tiles[old] = SmallVector<Value>(flat.slice(pos, n));
+    if (!isa<RankedTensorType>(old.getType())) {
+      scalars.map(old, flat[pos++]);
+      continue;
+    }
+    int64_t n = regMap(old).count;
+    SmallVector<Value> regs;
+    if (!carriedAsPairs(old, n)) {
+      regs.assign(flat.begin() + pos, flat.begin() + pos + n);
       pos += n;
     } else {
-      scalars.map(old, flat[pos++]);
+      for (int64_t i = 0; i < n; i += 2, ++pos)
+        for (int64_t j = 0; j < 2; ++j)
+          regs.push_back(
+              LLVM::ExtractElementOp::create(b, loc(), flat[pos], i32(j)));
     }
+    tiles[old] = std::move(regs);
   }
 }
 
@@ -1604,12 +1647,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
 
 LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   SmallVector<Type> types;
-  for (Value r : op.getResults()) {
-    if (auto tile = dyn_cast<RankedTensorType>(r.getType()))
-      types.append(regMap(r).count, tile.getElementType());
-    else
-      types.push_back(r.getType());
-  }
+  for (Value r : op.getResults())
+    llvm::append_range(types, carriedTypes(r));
   bool withElse = !op.getElseRegion().empty();
   auto branch = scf::IfOp::create(b, loc(), types,
                                   scalars.lookup(op.getCondition()), withElse);
@@ -1637,20 +1676,44 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
 //===----------------------------------------------------------------------===//
 
 /// The occupancy asked of ptxas (.minnctapersm), 0 for none. A block of 16
-/// or more warps in a kernel without tensor-core work, whose tiles take at
-/// most 32 registers per thread, asks for 32 resident warps per SM (64
-/// registers per thread at most): left alone, ptxas gave a 16-warp f32
-/// softmax row 104 registers, so one block held the SM and nothing overlapped
-/// its reductions and barriers. Smaller blocks are not limited: there ptxas
-/// takes the hint as licence to use more registers and occupancy drops
-/// (GELU 2x1024 at 4 warps: 40 -> 48 registers, 6% slower on the H200).
-/// Bigger tiles would spill under the limit and are left to ptxas.
+/// or more warps in a kernel without tensor-core work asks for as many
+/// blocks per SM as fit (64 warps) while each thread keeps its largest tile
+/// plus 24 registers: left alone, ptxas gave a 16-warp f32 softmax row of
+/// 16384 104 registers, so one block held the SM and nothing overlapped its
+/// reductions and barriers (2 blocks: 136 instead of 160 us on the H200); a
+/// row of 4096 on 16 warps gets 4 blocks and 32 registers, as Triton's. Smaller
+/// blocks are not limited: there ptxas takes the hint as licence to use more
+/// registers and occupancy drops (GELU 2x1024 at 4 warps: 40 -> 48
+/// registers, 6% slower).
+///
+/// A kernel with tensor-core work asks for 2 blocks per SM when that limit
+/// binds (blocks of 8+ warps) and leaves room for the largest dot's
+/// accumulator, two copies of its operands (one loaded ahead) and 32 more
+/// registers: one block's mma.sync then runs while the other waits for its
+/// loads and barriers (matmul 128x128x32 on 8 warps, its
+/// operands loaded one iteration ahead: 158 registers and 1 block per SM ran
+/// 778 us at 4096^3 on the H200; limited to 128, 574 us).
 int64_t KernelEmitter::minBlocksPerSM() {
   if (auto asked = kernel->getAttrOfType<IntegerAttr>(kMinBlocksPerSMAttr))
     return asked.getInt();
-  bool hasDot = false;
-  kernel.walk([&](DotOp) { hasDot = true; });
-  if (hasDot || numWarps < 16)
+  int64_t threads = numWarps * kWarpSize;
+  auto regsOf = [&](Value tile) {
+    auto type = cast<RankedTensorType>(tile.getType());
+    return llvm::divideCeil(
+        type.getNumElements() * elementBytes(type.getElementType()),
+        4 * threads);
+  };
+  int64_t dotRegs = 0;
+  kernel.walk([&](DotOp dot) {
+    dotRegs = std::max<int64_t>(dotRegs, regsOf(dot.getResult()) +
+                                             2 * regsOf(dot.getLhs()) +
+                                             2 * regsOf(dot.getRhs()) + 32);
+  });
+  if (dotRegs) {
+    int64_t limit = 65536 / (2 * threads);
+    return limit < 255 && limit >= dotRegs ? 2 : 0;
+  }
+  if (numWarps < 16)
     return 0;
   int64_t tileRegs = 0;
   for (Value value : llvm::make_first_range(layoutOfValue)) {
@@ -1659,9 +1722,9 @@ int64_t KernelEmitter::minBlocksPerSM() {
         elementBytes(cast<RankedTensorType>(value.getType()).getElementType());
     tileRegs = std::max<int64_t>(tileRegs, llvm::divideCeil(bytes, 4));
   }
-  if (tileRegs > 32)
-    return 0;
-  return std::max<int64_t>(1, 32 / numWarps);
+  int64_t blocks = std::min<int64_t>(64 / numWarps,
+                                     65536 / (threads * (tileRegs + 24)));
+  return blocks >= 2 ? blocks : 0;
 }
 
 LogicalResult KernelEmitter::emit() {

@@ -8,7 +8,7 @@
 #include "tilegym/Dialect/Tile/Transforms/Passes.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 
-#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "Effects.h"
 
 namespace tilegym::tile {
 #define GEN_PASS_DEF_TILEHOISTLOADSPASS
@@ -17,18 +17,6 @@ namespace tilegym::tile {
 
 using namespace mlir;
 using namespace tilegym::tile;
-
-/// Whether `op` (or an op nested in it) may write memory; unknown effects
-/// count as writes.
-static bool mayWrite(Operation *op) {
-  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
-      getEffectsRecursively(op);
-  if (!effects)
-    return true;
-  return llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect());
-  });
-}
 
 static void hoistLoadsIn(Block &block) {
   // The op after which a load may go: the last write seen so far (null: the

@@ -28,6 +28,9 @@ constexpr llvm::StringLiteral kNumWarpsAttr = "tile.num_warps";
 /// Optional (tilegym-cc --min-blocks-per-sm): the blocks per SM ptxas must
 /// fit; 0 asks nothing. Without it the GPU backend decides.
 constexpr llvm::StringLiteral kMinBlocksPerSMAttr = "tile.min_blocks_per_sm";
+/// Optional (tilegym-cc --pipeline-bytes): tile-pipeline-loads' budget of
+/// look-ahead bytes per thread for this kernel's loops; 0 turns it off.
+constexpr llvm::StringLiteral kPipelineBytesAttr = "tile.pipeline_bytes";
 /// Module attribute: the file-level consts a module was compiled with.
 constexpr llvm::StringLiteral kConstsAttr = "tile.consts";
 } // namespace tilegym::tile

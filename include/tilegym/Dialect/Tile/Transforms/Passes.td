@@ -31,4 +31,49 @@ def TileHoistLoadsPass : Pass<"tile-hoist-loads"> {
   }];
 }
 
+def TilePipelineLoadsPass : Pass<"tile-pipeline-loads"> {
+  let summary = "Load the next iteration's tiles of a loop while this one computes";
+  let description = [{
+    Software pipelining of `scf.for` loops over tiles: a `tile.load` in a
+    loop body whose indices depend only on the induction variable and on
+    values defined outside the loop is issued one iteration ahead. The first
+    iteration's tile is loaded before the loop; each iteration loads the
+    next one (indices at `iv + step`) at its start and carries it to the
+    next iteration as an `iter_arg`, so its memory latency overlaps this
+    iteration's work instead of stalling the next one.
+
+    The last iteration's look-ahead load may fall past the data; loads mask
+    their edges, so it reads nothing out of bounds. Loops whose body may
+    write memory are left alone (a store could feed a later load), and a
+    loop is pipelined only while the tiles carried ahead fit
+    `max-bytes-per-thread` (registers are the budget: on the GPU each
+    thread of the kernel's `tile.num_warps` warps holds its share). A
+    kernel's `tile.pipeline_bytes` attribute (`tilegym-cc --pipeline-bytes`)
+    overrides the option.
+
+    ```mlir
+    scf.for %k = %c0 to %n step %c1 {
+      %a = tile.load %x[%m, %k] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+      ...
+    }
+    ```
+    becomes
+    ```mlir
+    %a0 = tile.load %x[%m, %c0] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+    scf.for %k = %c0 to %n step %c1 iter_args(%a = %a0) -> (tensor<128x32xbf16>) {
+      %k1 = arith.addi %k, %c1 : index
+      %next = tile.load %x[%m, %k1] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+      ...
+      scf.yield %next : tensor<128x32xbf16>
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxBytesPerThread", "max-bytes-per-thread", "int64_t",
+           /*default=*/"64",
+           "Most bytes of look-ahead tiles per GPU thread a loop may carry">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 #endif // TILEGYM_DIALECT_TILE_TRANSFORMS_PASSES

@@ -1,0 +1,158 @@
+//===- PipelineLoads.cpp - load a loop's next tiles one iteration ahead ---===//
+//
+// The GPU backend waits for a load only where its data is first used, so a
+// load issued one iteration early overlaps a whole iteration of work. See
+// the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "tilegym/Dialect/Tile/Transforms/Passes.h"
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+
+#include "Effects.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tilegym::tile {
+#define GEN_PASS_DEF_TILEPIPELINELOADSPASS
+#include "tilegym/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tilegym::tile
+
+using namespace mlir;
+using namespace tilegym::tile;
+
+namespace {
+
+/// A load to issue ahead and the pure ops of the loop body its operands
+/// need, in body order.
+struct AheadLoad {
+  LoadOp load;
+  SmallVector<Operation *> slice;
+};
+
+/// Collects into `slice` the body ops `v` depends on; false if `v` depends
+/// on anything but the induction variable, values from outside the loop and
+/// pure region-free ops.
+bool collectSlice(Value v, scf::ForOp loop,
+                  llvm::SetVector<Operation *> &slice) {
+  Block *body = loop.getBody();
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() != body || arg == loop.getInductionVar();
+  Operation *def = v.getDefiningOp();
+  if (!loop->isProperAncestor(def))
+    return true;
+  if (def->getBlock() != body || !isPure(def) || def->getNumRegions())
+    return false;
+  if (slice.contains(def))
+    return true;
+  for (Value operand : def->getOperands())
+    if (!collectSlice(operand, loop, slice))
+      return false;
+  slice.insert(def);
+  return true;
+}
+
+/// Bytes each GPU thread holds of `tile`.
+int64_t bytesPerThread(RankedTensorType tile, int64_t threads) {
+  int64_t bits = tile.getNumElements() *
+                 std::max<int64_t>(8, tile.getElementTypeBitWidth());
+  return llvm::divideCeil(bits / 8, threads);
+}
+
+/// Clones `ahead`'s slice and load with the induction variable (`oldIv`,
+/// and `newIv` if the loop was rebuilt) replaced by `iv`, at `b`'s insertion
+/// point.
+Value cloneAt(OpBuilder &b, const AheadLoad &ahead, Value oldIv, Value iv,
+              Value newIv = {}) {
+  IRMapping map;
+  map.map(oldIv, iv);
+  if (newIv)
+    map.map(newIv, iv);
+  for (Operation *op : ahead.slice)
+    b.clone(*op, map);
+  return b.clone(*ahead.load, map)->getResult(0);
+}
+
+void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes) {
+  Block *body = loop.getBody();
+  for (Operation &op : body->without_terminator())
+    if (mayWrite(&op))
+      return;
+  SmallVector<AheadLoad> ahead;
+  int64_t bytes = 0;
+  for (auto load : body->getOps<LoadOp>()) {
+    llvm::SetVector<Operation *> slice;
+    if (!llvm::all_of(load->getOperands(), [&](Value v) {
+          return collectSlice(v, loop, slice);
+        }))
+      continue;
+    int64_t need = bytesPerThread(load.getType(), threads);
+    if (bytes + need > maxBytes)
+      continue;
+    bytes += need;
+    SmallVector<Operation *> ordered(slice.begin(), slice.end());
+    llvm::sort(ordered, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    ahead.push_back({load, std::move(ordered)});
+  }
+  if (ahead.empty())
+    return;
+
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  Value oldIv = loop.getInductionVar();
+  SmallVector<Value> firsts;
+  for (const AheadLoad &a : ahead)
+    firsts.push_back(cloneAt(rewriter, a, oldIv, loop.getLowerBound()));
+
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+      rewriter, firsts, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> carried) {
+        auto newLoop = cast<scf::ForOp>(carried.front().getOwner()->getParentOp());
+        Value iv = newLoop.getInductionVar();
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(newLoop.getBody());
+        Value next = arith::AddIOp::create(b, loc, iv, newLoop.getStep());
+        SmallVector<Value> nexts;
+        // The body may not have moved into the new loop yet: its ops can
+        // still use the old induction variable.
+        for (const AheadLoad &a : ahead)
+          nexts.push_back(cloneAt(b, a, oldIv, next, iv));
+        return nexts;
+      });
+  if (failed(replaced))
+    return;
+  auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+  for (auto [a, carried] :
+       llvm::zip(ahead, newLoop.getRegionIterArgs().take_back(ahead.size()))) {
+    rewriter.replaceAllUsesWith(a.load.getResult(), carried);
+    rewriter.eraseOp(a.load);
+  }
+}
+
+struct TilePipelineLoadsPass
+    : tilegym::tile::impl::TilePipelineLoadsPassBase<TilePipelineLoadsPass> {
+  using TilePipelineLoadsPassBase::TilePipelineLoadsPassBase;
+  void runOnOperation() override {
+    getOperation()->walk([&](Operation *kernel) {
+      if (!kernel->hasAttr(kKernelAttr))
+        return;
+      int64_t warps = 4;
+      if (auto w = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
+        warps = w.getInt();
+      int64_t budget = maxBytesPerThread;
+      if (auto b = kernel->getAttrOfType<IntegerAttr>(kPipelineBytesAttr))
+        budget = b.getInt();
+      // Collected first: pipelining replaces each loop op.
+      SmallVector<scf::ForOp> loops;
+      kernel->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops)
+        pipeline(loop, 32 * warps, budget);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,135 @@
+// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=max-bytes-per-thread=0 | FileCheck %s --check-prefix=OFF
+
+// The matmul loop: both operand loads go one iteration ahead. The first
+// iteration's are loaded before the loop at the lower bound; each iteration
+// loads the next ones at iv + step, first thing, and yields them.
+// CHECK-LABEL: func.func @matmul
+// CHECK: %[[M:.*]] = tile.block_id 1
+// CHECK: %[[A0:.*]] = tile.load %arg0[%[[M]], %[[LB:.*]]] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+// CHECK: %[[B0:.*]] = tile.load %arg1[%[[LB]], %{{.*}}] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+// CHECK: %[[R:.*]]:3 = scf.for %[[K:.*]] = %[[LB]] to %{{.*}} step %[[S:.*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[A:.*]] = %[[A0]], %[[B:.*]] = %[[B0]])
+// CHECK-NEXT: %[[K1:.*]] = arith.addi %[[K]], %[[S]] : index
+// CHECK-NEXT: %[[AN:.*]] = tile.load %arg0[%[[M]], %[[K1]]]
+// CHECK-NEXT: %[[BN:.*]] = tile.load %arg1[%[[K1]], %{{.*}}]
+// CHECK-NEXT: %[[D:.*]] = tile.dot %[[A]], %[[B]], %[[ACC]]
+// CHECK-NEXT: scf.yield %[[D]], %[[AN]], %[[BN]]
+// CHECK: tile.store %[[R]]#0
+// OFF-LABEL: func.func @matmul
+// OFF: scf.for {{.*}} iter_args(%{{[^,]*}} = %{{[^,]*}}) -> (tensor<128x128xf32>)
+func.func @matmul(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %r = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z) -> (tensor<128x128xf32>) {
+    %ta = tile.load %a[%m, %k] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+    %tb = tile.load %b[%k, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %r, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// Index arithmetic on the induction variable inside the body is cloned for
+// both the first iteration and the next one.
+// CHECK-LABEL: func.func @index_math
+// CHECK: %[[F:.*]] = arith.muli %[[LB:.*]], %[[TWO:.*]] : index
+// CHECK: tile.load %arg0[%[[F]]]
+// CHECK: scf.for %[[I:.*]] = %[[LB]]
+// CHECK-NEXT: %[[I1:.*]] = arith.addi %[[I]]
+// CHECK-NEXT: %[[N:.*]] = arith.muli %[[I1]], %[[TWO]] : index
+// CHECK-NEXT: tile.load %arg0[%[[N]]]
+func.func @index_math(%x: !tile.view<?xf32>, %n: index) -> tensor<64xf32> attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %z = arith.constant dense<0.0> : tensor<64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %z) -> (tensor<64xf32>) {
+    %j = arith.muli %i, %c2 : index
+    %t = tile.load %x[%j] : !tile.view<?xf32> -> tensor<64xf32>
+    %u = arith.addf %s, %t : tensor<64xf32>
+    scf.yield %u : tensor<64xf32>
+  }
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+// A loop that stores is left alone: the store could feed a later load.
+// CHECK-LABEL: func.func @stores
+// CHECK: scf.for
+// CHECK-NEXT: tile.load
+// CHECK-NEXT: tile.store
+func.func @stores(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %t = tile.load %x[%i] : !tile.view<?xf32> -> tensor<64xf32>
+    tile.store %t, %y[%i] : tensor<64xf32>, !tile.view<?xf32>
+  }
+  return
+}
+
+// -----
+
+// Indices that depend on what the loop carries cannot be computed ahead.
+// CHECK-LABEL: func.func @carried_index
+// CHECK: scf.for {{.*}} iter_args(%[[J:[^ ]*]] = %{{[^)]*}}) -> (index)
+// CHECK-NEXT: tile.load %arg0[%[[J]]]
+func.func @carried_index(%x: !tile.view<?xf32>, %n: index) -> index attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%j = %c0) -> (index) {
+    %t = tile.load %x[%j] : !tile.view<?xf32> -> tensor<64xf32>
+    %k = tile.dim %x[0] : !tile.view<?xf32>
+    %j1 = arith.addi %j, %k : index
+    scf.yield %j1 : index
+  }
+  return %r : index
+}
+
+// -----
+
+// The budget is per thread: 8 KiB tiles on one warp take 256 bytes each, so
+// at most 64 bytes ahead pipelines nothing; tile.pipeline_bytes = 256 lets
+// one of the two loads go ahead.
+// CHECK-LABEL: func.func @budget
+// CHECK: scf.for {{.*}} iter_args(%{{[^,]*}} = %{{[^)]*}}) -> (tensor<2048xf32>) {
+// CHECK-LABEL: func.func @budget_raised
+// CHECK: scf.for {{.*}} -> (tensor<2048xf32>, tensor<2048xf32>) {
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: tile.load
+// CHECK-NEXT: tile.load
+// CHECK-NEXT: arith.addf
+func.func @budget(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>, %n: index) -> tensor<2048xf32> attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<2048xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %z) -> (tensor<2048xf32>) {
+    %t = tile.load %x[%i] : !tile.view<?xf32> -> tensor<2048xf32>
+    %u = tile.load %y[%i] : !tile.view<?xf32> -> tensor<2048xf32>
+    %v = arith.addf %t, %u : tensor<2048xf32>
+    %w = arith.addf %s, %v : tensor<2048xf32>
+    scf.yield %w : tensor<2048xf32>
+  }
+  return %r : tensor<2048xf32>
+}
+func.func @budget_raised(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>, %n: index) -> tensor<2048xf32> attributes {tile.kernel, tile.num_warps = 1 : i64, tile.pipeline_bytes = 256 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<2048xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %z) -> (tensor<2048xf32>) {
+    %t = tile.load %x[%i] : !tile.view<?xf32> -> tensor<2048xf32>
+    %u = tile.load %y[%i] : !tile.view<?xf32> -> tensor<2048xf32>
+    %v = arith.addf %t, %u : tensor<2048xf32>
+    %w = arith.addf %s, %v : tensor<2048xf32>
+    scf.yield %w : tensor<2048xf32>
+  }
+  return %r : tensor<2048xf32>
+}
