@@ -50,11 +50,13 @@ def main():
         fn = case["peers"][name]
         impls.append((name, fn))
     stream = torch.cuda.current_stream().cuda_stream
-    for path in args.bundles:
+    names = [os.path.basename(p.rstrip("/")) for p in args.bundles]
+    for path, name in zip(args.bundles, names):
+        if names.count(name) > 1:  # same file name in two folders
+            name = os.path.join(os.path.basename(os.path.dirname(path.rstrip("/"))), name)
         k = tilegym.Bundle(path).load()
         plan = k.plan(*case["tg_args"](out))
-        impls.append((os.path.basename(path.rstrip("/")),
-                      lambda o, plan=plan: plan.launch(stream)))
+        impls.append((name, lambda o, plan=plan: plan.launch(stream)))
 
     good = []
     for name, fn in impls:

@@ -237,10 +237,36 @@ private:
   LLVM::GlobalOp reduceSmem;
   int64_t reduceSmemBytes = 0;
   int64_t loopDepth = 0; // scf.for bodies being emitted
+  /// Dot operands loaded one iteration ahead (tile-pipeline-loads) that live
+  /// in shared memory instead of registers: two stages each in
+  /// `<kernel>__smem_async`, filled by cp.async (findAsyncOperands).
+  struct AsyncOperand {
+    int64_t offset;     // bytes of stage 0 into the buffer
+    int64_t stageBytes; // a stage's bytes
+    int64_t stride;     // elements from one row to the next (padded)
+  };
+  std::deque<AsyncOperand> asyncOperands;
+  /// The loads that fill them (the one before the loop: stage 0; the one in
+  /// the body: the stage after the current one), and every value standing
+  /// for one: these have no registers.
+  struct AsyncLoad {
+    const AsyncOperand *operand;
+    bool ahead; // in the loop body: fills the next iteration's stage
+  };
+  DenseMap<Operation *, AsyncLoad> asyncLoads;
+  DenseMap<Value, const AsyncOperand *> asyncValues;
+  /// Loops carrying async operands, and while one's body is emitted, its
+  /// current stage (i32, 0 or 1) and whether this iteration waited yet.
+  llvm::DenseSet<Operation *> asyncLoops;
+  Value asyncStage;
+  bool asyncWaited = false;
+  LLVM::GlobalOp asyncSmem;
+  int64_t asyncSmemBytes = 0;
 
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
 
   LogicalResult assignLayouts();
+  void findAsyncOperands();
   int64_t minBlocksPerSM();
   RegMap regMap(Value v) {
     return RegMap(*layoutOfValue.lookup(v),
@@ -285,6 +311,9 @@ private:
   LogicalResult emitOp(Operation *op);
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitLoad(LoadOp op);
+  Value asyncStagePtr(const AsyncOperand &operand, Value stage);
+  void emitAsyncLoad(LoadOp op, const AsyncOperand &operand, Value stage);
+  void waitForAsyncStage();
   void materialize(Value tile);
   void materializeAll();
   LogicalResult emitStore(StoreOp op);
@@ -494,6 +523,107 @@ LogicalResult KernelEmitter::assignLayouts() {
   return success();
 }
 
+/// Elements from one row of a staged dot operand to the next: the row padded
+/// to an odd number of 16-byte units, so that the 8 rows one ldmatrix phase
+/// reads fall into 8 distinct bank groups.
+static int64_t paddedRowStride(int64_t cols, int64_t bytes) {
+  int64_t units = cols * bytes / 16;
+  return units % 2 ? cols : cols + 16 / bytes;
+}
+
+/// Static shared memory is limited to 48 KiB per block. Async operand
+/// stages and the dots' staging of their other operands stay within 44 KiB,
+/// leaving room for reductions.
+constexpr int64_t kStaticSmemLimit = 48 * 1024;
+constexpr int64_t kAsyncSmemBudget = 44 * 1024;
+
+/// A dot operand loaded one iteration ahead through a loop (the form
+/// tile-pipeline-loads gives) can skip registers: the load before the loop
+/// and the one in the body copy straight into shared memory (cp.async), in
+/// the padded layout the dot reads, alternating between two stages. That
+/// needs: the carried value used only as a dot operand in the loop body, the
+/// loop result unused, zero padding, 2-D tiles of 2- or 4-byte elements whose
+/// runs are 16 bytes, and the stages within kAsyncSmemBudget.
+void KernelEmitter::findAsyncOperands() {
+  struct Candidate {
+    LoadOp first, next;
+    SmallVector<Value> values;
+    int64_t stageBytes, stride;
+  };
+  SmallVector<Candidate> candidates;
+  DenseSet<Value> asyncCandidates;
+  kernel.walk([&](scf::ForOp loop) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      auto first = loop.getInitArgs()[i].getDefiningOp<LoadOp>();
+      auto next = yield.getOperand(i).getDefiningOp<LoadOp>();
+      if (!first || !next || next->getBlock() != loop.getBody() ||
+          !first->hasOneUse() || !next->hasOneUse() ||
+          !loop.getResult(i).use_empty() || arg.use_empty())
+        continue;
+      bool onlyDot = llvm::all_of(arg.getUses(), [&](OpOperand &use) {
+        return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2 &&
+               use.getOwner()->getBlock() == loop.getBody();
+      });
+      RankedTensorType type = next.getType();
+      int64_t bytes = elementBytes(type.getElementType());
+      auto zeroPad = [](LoadOp load) {
+        auto pad = load.getPaddingAttr();
+        if (!pad)
+          return true;
+        if (auto f = dyn_cast<FloatAttr>(pad))
+          return f.getValue().isPosZero();
+        return false;
+      };
+      if (!onlyDot || type.getRank() != 2 || (bytes != 2 && bytes != 4) ||
+          !zeroPad(first) || !zeroPad(next) ||
+          regMap(next.getResult()).vectorWidth() * bytes < 16 ||
+          regMap(first.getResult()).vectorWidth() * bytes < 16)
+        continue;
+      int64_t stride = paddedRowStride(type.getDimSize(1), bytes);
+      candidates.push_back({first, next,
+                            {first.getResult(), next.getResult(), arg,
+                             loop.getResult(i)},
+                            type.getDimSize(0) * stride * bytes, stride});
+      asyncCandidates.insert(arg);
+    }
+  });
+  // Shared memory: the stages, plus the largest staging of the operands of
+  // a dot that are not async. Drop candidates from the last until it fits.
+  auto need = [&]() {
+    int64_t stages = 0, staging = 0;
+    for (const Candidate &c : candidates)
+      stages += 2 * c.stageBytes;
+    kernel.walk([&](DotOp dot) {
+      int64_t bytes = 0;
+      for (Value operand : {dot.getLhs(), dot.getRhs()}) {
+        if (asyncCandidates.contains(operand))
+          continue;
+        auto type = cast<RankedTensorType>(operand.getType());
+        int64_t elem = elementBytes(type.getElementType());
+        bytes += type.getDimSize(0) *
+                 paddedRowStride(type.getDimSize(1), elem) * elem;
+      }
+      staging = std::max(staging, bytes);
+    });
+    return stages + staging;
+  };
+  while (!candidates.empty() && need() > kAsyncSmemBudget) {
+    asyncCandidates.erase(candidates.back().values[2]);
+    candidates.pop_back();
+  }
+  for (const Candidate &c : candidates) {
+    asyncOperands.push_back({asyncSmemBytes, c.stageBytes, c.stride});
+    asyncSmemBytes += 2 * c.stageBytes;
+    const AsyncOperand *operand = &asyncOperands.back();
+    asyncLoads[c.first] = {operand, /*ahead=*/false};
+    asyncLoads[c.next] = {operand, /*ahead=*/true};
+    for (Value v : c.values)
+      asyncValues[v] = operand;
+    asyncLoops.insert(c.next->getParentOp());
+  }
+}
+
 ArrayRef<Value> KernelEmitter::baseCoords(const Layout &l) {
   auto it = bases.find(&l);
   if (it != bases.end())
@@ -632,6 +762,8 @@ SmallVector<Type> KernelEmitter::carriedTypes(Value v) {
   auto tile = dyn_cast<RankedTensorType>(v.getType());
   if (!tile)
     return {v.getType()};
+  if (asyncValues.count(v))
+    return {};
   int64_t n = regMap(v).count;
   if (carriedAsPairs(v, n))
     return SmallVector<Type>(n / 2, VectorType::get({2}, tile.getElementType()));
@@ -646,6 +778,8 @@ SmallVector<Value> KernelEmitter::flatten(ValueRange values) {
       out.push_back(scalars.lookupOrDefault(v));
       continue;
     }
+    if (asyncValues.count(v))
+      continue; // in shared memory: nothing to carry
     const SmallVector<Value> &regs = tiles.lookup(v);
     if (!carriedAsPairs(v, regs.size())) {
       llvm::append_range(out, regs);
@@ -669,6 +803,8 @@ void KernelEmitter::bindResults(ValueRange olds, ValueRange flat) {
       scalars.map(old, flat[pos++]);
       continue;
     }
+    if (asyncValues.count(old))
+      continue;
     int64_t n = regMap(old).count;
     SmallVector<Value> regs;
     if (!carriedAsPairs(old, n)) {
@@ -1048,6 +1184,17 @@ KernelEmitter::Runs KernelEmitter::tileRuns(const ViewInfo &view,
 /// register, and doing it right after the load would stall the thread there
 /// instead of letting it issue its other loads first.
 LogicalResult KernelEmitter::emitLoad(LoadOp op) {
+  if (auto it = asyncLoads.find(op); it != asyncLoads.end()) {
+    Value stage = i32(0);
+    if (it->second.ahead) {
+      // The other stage was read by the last iteration: every thread must be
+      // past that before it is overwritten.
+      waitForAsyncStage();
+      stage = arith::XOrIOp::create(b, loc(), asyncStage, i32(1));
+    }
+    emitAsyncLoad(op, *it->second.operand, stage);
+    return success();
+  }
   RankedTensorType type = op.getType();
   RegMap map = regMap(op.getResult());
   const ViewInfo &view = views[op.getView()];
@@ -1104,6 +1251,96 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   pendingLoads[op.getResult()] =
       SmallVector<Value>(branch.getResults().begin(), branch.getResults().end());
   return success();
+}
+
+Value KernelEmitter::asyncStagePtr(const AsyncOperand &operand, Value stage) {
+  Value offset = arith::AddIOp::create(
+      b, loc(), idx(operand.offset),
+      arith::MulIOp::create(
+          b, loc(),
+          arith::IndexCastOp::create(b, loc(), b.getIndexType(), stage),
+          idx(operand.stageBytes)));
+  return elementPtr(LLVM::AddressOfOp::create(b, loc(), asyncSmem),
+                    b.getI8Type(), offset, kShared);
+}
+
+/// Copies a thread's part of the tile into a stage of `operand` with
+/// cp.async, 16 bytes per run: a run partly or wholly out of bounds copies
+/// only its in-bounds prefix (the rest is zero-filled, no global access).
+/// Views that do not allow aligned 16-byte accesses take the synchronous
+/// path, element by element. One commit group per load.
+void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
+                                  Value stage) {
+  RankedTensorType type = op.getType();
+  RegMap map = regMap(op.getResult());
+  const ViewInfo &view = views[op.getView()];
+  Type elem = type.getElementType();
+  int64_t bytes = elementBytes(elem);
+  int64_t width = 16 / bytes;
+  SmallVector<Value> origin = tileOriginOf(op.getIndices(), type);
+  Value base = asyncStagePtr(operand, stage);
+  SmallVector<std::pair<Value, SmallVector<Value>>> runs; // (dst, coords)
+  for (int64_t i = 0; i < map.count; i += width) {
+    SmallVector<Value> local = coordinates(map, i);
+    Value lin = arith::AddIOp::create(
+        b, loc(), arith::MulIOp::create(b, loc(), local[0], idx(operand.stride)),
+        local[1]);
+    SmallVector<Value> global;
+    for (auto [c, o] : llvm::zip(local, origin))
+      global.push_back(arith::AddIOp::create(b, loc(), c, o));
+    runs.push_back({elementPtr(base, elem, lin, kShared), global});
+  }
+
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{},
+                                  view.vector.find(width)->second.ok, true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    for (auto &[dst, coords] : runs) {
+      Value rowOk = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                          coords[0], view.sizes[0]);
+      Value left = arith::SubIOp::create(b, loc(), view.sizes[1], coords[1]);
+      left = arith::MaxSIOp::create(
+          b, loc(), arith::MinSIOp::create(b, loc(), left, idx(width)), idx(0));
+      left = arith::SelectOp::create(b, loc(), rowOk, left, idx(0));
+      Value any = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
+                                        left, idx(0));
+      Value src = arith::SelectOp::create(
+          b, loc(), any,
+          elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
+                     kGlobal),
+          view.base);
+      Value srcBytes = arith::IndexCastOp::create(
+          b, loc(), b.getI32Type(),
+          arith::MulIOp::create(b, loc(), left, idx(bytes)));
+      NVVM::CpAsyncOp::create(b, loc(), dst, src, 16,
+                              NVVM::LoadCacheModifierKind::CG, srcBytes);
+    }
+    b.setInsertionPointToStart(branch.elseBlock());
+    Value zero = arith::ConstantOp::create(b, loc(), b.getZeroAttr(elem));
+    for (auto &[dst, runStart] : runs) {
+      SmallVector<Value> coords = edgePathCoords(runStart);
+      for (int64_t k = 0; k < width; ++k) {
+        SmallVector<Value> c(coords);
+        c[1] = arith::AddIOp::create(b, loc(), c[1], idx(k));
+        Value v = guardedLoad(view, c, inBounds(view, c), zero);
+        LLVM::StoreOp::create(
+            b, loc(), v, elementPtr(dst, elem, idx(k), kShared), bytes);
+      }
+    }
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b, loc());
+}
+
+/// Once per iteration of a loop with async operands, before the first
+/// access to a stage: this thread's copies are done (wait_group 0) and every
+/// thread's are visible, and every thread is past the last iteration's reads.
+void KernelEmitter::waitForAsyncStage() {
+  if (asyncWaited)
+    return;
+  NVVM::CpAsyncWaitGroupOp::create(b, loc(), 0);
+  gpu::BarrierOp::create(b, loc());
+  asyncWaited = true;
 }
 
 void KernelEmitter::materialize(Value tile) {
@@ -1439,44 +1676,65 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
                     << 16 * l.warpsM << "x" << 8 * l.warpsN
                     << " its warps cover";
 
-  // 1. Stage both operands row-major as they are, A as [M][K] and B as
-  // [K][N], each thread storing its contiguous runs as vectors of up to 16
-  // bytes. Rows are padded to an odd number of 16-byte units so that the 8
-  // rows one ldmatrix phase reads fall into 8 distinct bank groups.
+  // 1. Both operands row-major in shared memory, A as [M][K] and B as
+  // [K][N], rows padded (paddedRowStride). An async operand is there
+  // already (its stage of this iteration); the others are staged from
+  // registers, each thread storing its contiguous runs as vectors of up to
+  // 16 bytes, between two barriers.
   int64_t bytes = elementBytes(elem);
-  auto paddedStride = [&](int64_t cols) {
-    int64_t units = cols * bytes / 16;
-    return units % 2 ? cols : cols + 16 / bytes;
+  struct Operand {
+    Value tile;
+    int64_t rows, cols, stride;
+    Value base; // !llvm.ptr<3> at element [0][0]
   };
-  int64_t strideA = paddedStride(K), strideB = paddedStride(N);
-  int64_t baseB = M * strideA;
-  gpu::BarrierOp::create(b, loc());
-  Value buf = sharedBuffer((baseB + K * strideB) * bytes);
-  auto stage = [&](Value tile, int64_t stride, int64_t base) {
-    RegMap map = regMap(tile);
-    const SmallVector<Value> &regs = tiles[tile];
-    int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
-    for (int64_t i = 0; i < map.count; i += width) {
-      SmallVector<Value> c = coordinates(map, i);
-      Value lin = arith::AddIOp::create(
-          b, loc(), arith::MulIOp::create(b, loc(), c[0], idx(stride)), c[1]);
-      Value ptr = elementPtr(buf, elem,
-                             arith::AddIOp::create(b, loc(), lin, idx(base)),
-                             kShared);
-      if (width == 1) {
-        LLVM::StoreOp::create(b, loc(), regs[i], ptr, bytes);
+  Operand ops[2] = {{op.getLhs(), M, K, paddedRowStride(K, bytes), {}},
+                    {op.getRhs(), K, N, paddedRowStride(N, bytes), {}}};
+  int64_t stagedElems = 0;
+  bool anyAsync = false;
+  for (Operand &o : ops) {
+    if (asyncValues.count(o.tile))
+      anyAsync = true;
+    else
+      stagedElems += o.rows * o.stride;
+  }
+  if (anyAsync)
+    waitForAsyncStage();
+  if (stagedElems) {
+    gpu::BarrierOp::create(b, loc());
+    Value buf = sharedBuffer(stagedElems * bytes);
+    int64_t offset = 0;
+    for (Operand &o : ops) {
+      if (asyncValues.count(o.tile))
         continue;
+      o.base = elementPtr(buf, elem, idx(offset), kShared);
+      offset += o.rows * o.stride;
+      RegMap map = regMap(o.tile);
+      const SmallVector<Value> &regs = tiles[o.tile];
+      int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
+      for (int64_t i = 0; i < map.count; i += width) {
+        SmallVector<Value> c = coordinates(map, i);
+        Value lin = arith::AddIOp::create(
+            b, loc(), arith::MulIOp::create(b, loc(), c[0], idx(o.stride)),
+            c[1]);
+        Value ptr = elementPtr(o.base, elem, lin, kShared);
+        if (width == 1) {
+          LLVM::StoreOp::create(b, loc(), regs[i], ptr, bytes);
+          continue;
+        }
+        auto vecType = VectorType::get({width}, elem);
+        Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+        for (int64_t k = 0; k < width; ++k)
+          vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[i + k],
+                                              i32(k));
+        LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
       }
-      auto vecType = VectorType::get({width}, elem);
-      Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
-      for (int64_t k = 0; k < width; ++k)
-        vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[i + k], i32(k));
-      LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
     }
-  };
-  stage(op.getLhs(), strideA, 0);
-  stage(op.getRhs(), strideB, baseB);
-  gpu::BarrierOp::create(b, loc());
+    gpu::BarrierOp::create(b, loc());
+  }
+  for (Operand &o : ops)
+    if (auto it = asyncValues.find(o.tile); it != asyncValues.end())
+      o.base = asyncStagePtr(*it->second, asyncStage);
+  const Operand &opA = ops[0], &opB = ops[1];
 
   // 2. Fragments. A 32-bit register holds two f16/bf16 neighbours along K,
   // or one tf32. f16/bf16 fragments come from ldmatrix: lane i gives the
@@ -1484,14 +1742,10 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   // +0/+8 by K +0/+8 (a0..a3), B's are read transposed from [K][N], K +0/+8
   // by up to two N blocks (b0, b1 of each).
   Type i32Type = b.getI32Type();
-  auto sharedAt = [&](int64_t base, Value row, int64_t stride, Value col) {
+  auto sharedAt = [&](const Operand &o, Value row, Value col) {
     Value lin = arith::AddIOp::create(
-        b, loc(),
-        arith::AddIOp::create(b, loc(),
-                              arith::MulIOp::create(b, loc(), row, idx(stride)),
-                              col),
-        idx(base));
-    return elementPtr(buf, elem, lin, kShared);
+        b, loc(), arith::MulIOp::create(b, loc(), row, idx(o.stride)), col);
+    return elementPtr(o.base, elem, lin, kShared);
   };
   // Round to nearest (ties away) on the 13 dropped mantissa bits, as the CPU
   // backend and cvt.rna.tf32.f32 do.
@@ -1500,9 +1754,9 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     bits = arith::AddIOp::create(b, loc(), bits, i32(0x1000));
     return arith::AndIOp::create(b, loc(), bits, i32(~0x1fff));
   };
-  auto loadTf32 = [&](int64_t base, Value row, int64_t stride, Value col) {
-    return toTf32(LLVM::LoadOp::create(b, loc(), elem,
-                                       sharedAt(base, row, stride, col), 4));
+  auto loadTf32 = [&](const Operand &o, Value row, Value col) {
+    return toTf32(
+        LLVM::LoadOp::create(b, loc(), elem, sharedAt(o, row, col), 4));
   };
   // nvvm.mma.sync takes f16 pairs as vector<2xf16>, bf16 pairs as i32.
   auto pairType = VectorType::get({2}, elem);
@@ -1570,13 +1824,13 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
       if (tf32) {
         Value n = arith::AddIOp::create(
             b, loc(), add(nBase, rn * 8 * l.warpsN), groupRow);
-        bFrags.push_back({loadTf32(baseB, kCol, strideB, n),
-                          loadTf32(baseB, add(kCol, half), strideB, n)});
+        bFrags.push_back(
+            {loadTf32(opB, kCol, n), loadTf32(opB, add(kCol, half), n)});
         continue;
       }
       bool two = rn + 1 < repsN;
       SmallVector<Value> r = ldmatrix(
-          sharedAt(baseB, add(bRow, k), strideB, add(bCol, rn * 8 * l.warpsN)),
+          sharedAt(opB, add(bRow, k), add(bCol, rn * 8 * l.warpsN)),
           two ? 4 : 2, /*trans=*/true);
       bFrags.push_back({r[0], r[1]});
       if (two)
@@ -1587,14 +1841,13 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
       if (tf32) {
         Value r = arith::AddIOp::create(
             b, loc(), add(mBase, rm * 16 * l.warpsM), groupRow);
-        aFrag = {loadTf32(0, r, strideA, kCol),
-                 loadTf32(0, add(r, 8), strideA, kCol),
-                 loadTf32(0, r, strideA, add(kCol, half)),
-                 loadTf32(0, add(r, 8), strideA, add(kCol, half))};
+        aFrag = {loadTf32(opA, r, kCol), loadTf32(opA, add(r, 8), kCol),
+                 loadTf32(opA, r, add(kCol, half)),
+                 loadTf32(opA, add(r, 8), add(kCol, half))};
       } else {
-        aFrag = ldmatrix(sharedAt(0, add(aRow, rm * 16 * l.warpsM), strideA,
-                                  add(aCol, k)),
-                         4, /*trans=*/false);
+        aFrag = ldmatrix(
+            sharedAt(opA, add(aRow, rm * 16 * l.warpsM), add(aCol, k)), 4,
+            /*trans=*/false);
       }
       for (int64_t rn = 0; rn < repsN; ++rn) {
         // Accumulator registers c0..c3 of this 16x8 tile: base bits first,
@@ -1619,11 +1872,22 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   return success();
 }
 
+/// A loop with async operands also carries the index (0 or 1) of their
+/// current stage, and waits for every copy after it.
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
+  bool async = asyncLoops.contains(op);
   SmallVector<Value> inits = flatten(op.getInitArgs());
+  if (async)
+    inits.push_back(i32(0));
   auto loop = scf::ForOp::create(b, loc(), scalars.lookup(op.getLowerBound()),
                                  scalars.lookup(op.getUpperBound()),
                                  scalars.lookup(op.getStep()), inits);
+  ValueRange carried = loop.getRegionIterArgs();
+  ValueRange results = loop.getResults();
+  if (async) {
+    carried = carried.drop_back();
+    results = results.drop_back();
+  }
   {
     OpBuilder::InsertionGuard g(b);
     // Without iter_args the loop comes with a yield; ours replaces it.
@@ -1631,7 +1895,13 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       loop.getBody()->getTerminator()->erase();
     b.setInsertionPointToEnd(loop.getBody());
     scalars.map(op.getInductionVar(), loop.getInductionVar());
-    bindResults(op.getRegionIterArgs(), loop.getRegionIterArgs());
+    bindResults(op.getRegionIterArgs(), carried);
+    Value outerStage = asyncStage;
+    bool outerWaited = asyncWaited;
+    if (async) {
+      asyncStage = loop.getRegionIterArgs().back();
+      asyncWaited = false;
+    }
     ++loopDepth;
     LogicalResult body = emitBlock(*op.getBody());
     --loopDepth;
@@ -1639,9 +1909,15 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       return failure();
     auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
     SmallVector<Value> yields = flatten(yield.getOperands());
+    if (async)
+      yields.push_back(arith::XOrIOp::create(b, loc(), asyncStage, i32(1)));
     scf::YieldOp::create(b, loc(), yields);
+    asyncStage = outerStage;
+    asyncWaited = outerWaited;
   }
-  bindResults(op.getResults(), loop.getResults());
+  if (async)
+    NVVM::CpAsyncWaitGroupOp::create(b, loc(), 0);
+  bindResults(op.getResults(), results);
   return success();
 }
 
@@ -1756,6 +2032,13 @@ LogicalResult KernelEmitter::emit() {
       b, l, LLVM::LLVMArrayType::get(b.getI8Type(), 1), /*isConstant=*/false,
       LLVM::Linkage::Internal, (kernel.getSymName() + "__smem_reduce").str(),
       Attribute(), /*alignment=*/16, kShared);
+  findAsyncOperands();
+  if (asyncSmemBytes)
+    asyncSmem = LLVM::GlobalOp::create(
+        b, l, LLVM::LLVMArrayType::get(b.getI8Type(), asyncSmemBytes),
+        /*isConstant=*/false, LLVM::Linkage::Internal,
+        (kernel.getSymName() + "__smem_async").str(), Attribute(),
+        /*alignment=*/16, kShared);
   auto func = gpu::GPUFuncOp::create(b, l, kernel.getSymName(),
                                      b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -1829,6 +2112,12 @@ LogicalResult KernelEmitter::emit() {
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
   gpu::ReturnOp::create(b, l);
+  if (int64_t total = smemBytes + reduceSmemBytes + asyncSmemBytes;
+      total > kStaticSmemLimit)
+    return kernel.emitOpError()
+           << "needs " << total << " bytes of shared memory, more than the "
+           << kStaticSmemLimit << " a block can have statically; use smaller "
+           << "tiles";
   if (smemBytes == 0)
     smem.erase();
   else

@@ -1,0 +1,83 @@
+// RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu | FileCheck %s
+
+// Matmul as tile-pipeline-loads leaves it: each operand loaded before the
+// loop and one iteration ahead in the body. Both live in shared memory
+// (two stages each, 2 x (10240 + 8704) bytes), filled by cp.async: the
+// first stage before the loop, one commit group per load; the loop carries
+// only the accumulator and the stage index; each iteration waits for its
+// stage and synchronises once, then copies the next tiles into the other
+// stage and runs the dot on this one without staging registers.
+// CHECK: llvm.mlir.global internal @mm__smem_async() {{.*}} : !llvm.array<37888 x i8>
+// CHECK-NOT: @mm__smem()
+// CHECK-LABEL: gpu.func @mm
+// CHECK-COUNT-2: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg, {{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-COUNT-2: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for {{.*}} -> ({{(f32, )+}}i32) {
+// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: arith.xori
+// CHECK-COUNT-2: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-COUNT-2: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.ldmatrix
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+func.func @mm(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x32xbf16>, tensor<32x128xbf16>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x32xbf16>, tensor<32x128xbf16>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// Padding other than zero cannot come from cp.async's zero fill, and a
+// carried tile also used outside a dot needs its registers: both stay in
+// registers and are staged by the dot.
+// CHECK-LABEL: gpu.func @registers
+// CHECK-NOT: nvvm.cp.async
+// CHECK: scf.for {{.*}} -> ({{.*}}vector<2xbf16>
+// CHECK: gpu.barrier
+// CHECK: llvm.store {{.*}} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: nvvm.ldmatrix
+func.func @registers(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %s: !tile.view<?x?xbf16>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %a[%m, %c0] {padding = 1.0 : bf16} : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x32xbf16>, tensor<32x128xbf16>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] {padding = 1.0 : bf16} : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+    tile.store %tb, %s[%k, %n] : tensor<32x128xbf16>, !tile.view<?x?xbf16>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x32xbf16>, tensor<32x128xbf16>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
