@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - TileGym pass pipelines -----------------------------===//
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Conversion/Passes.h"
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -72,7 +73,9 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
 void tilegym::buildTileToGpuPasses(OpPassManager &pm, llvm::StringRef chip) {
   ConvertTileToGPUPassOptions options;
   options.chip = chip.str();
-  pm.addPass(tilegym::tile::createTilePipelineLoadsPass());
+  tilegym::tile::TilePipelineLoadsPassOptions ahead;
+  ahead.dotOperandsInSharedMemory = true;
+  pm.addPass(tilegym::tile::createTilePipelineLoadsPass(ahead));
   pm.addPass(tilegym::tile::createTileHoistLoadsPass());
   pm.addPass(createConvertTileToGPUPass(options));
 }
@@ -114,9 +117,9 @@ std::string tilegym::findCudaToolkit() {
   return "";
 }
 
-FailureOr<std::string> tilegym::compileTileToGpuBinary(ModuleOp module,
-                                                       llvm::StringRef chip,
-                                                       llvm::StringRef format) {
+FailureOr<std::string> tilegym::compileTileToGpuBinary(
+    ModuleOp module, llvm::StringRef chip, llvm::StringRef format,
+    std::map<std::string, int64_t> *dynamicSharedBytes) {
   // Serialization needs the NVVM target and LLVM IR translation interfaces.
   DialectRegistry registry;
   registerPipelineDependencies(registry);
@@ -139,8 +142,18 @@ FailureOr<std::string> tilegym::compileTileToGpuBinary(ModuleOp module,
     if (format == "bin")
       return failure();
   }
-  pm.addPass(createGpuModuleToBinaryPass(binary));
   if (failed(pm.run(*clone)))
+    return failure();
+  if (dynamicSharedBytes)
+    // The kernels are llvm.func ops by now; the attribute stays on them.
+    clone->walk([&](LLVM::LLVMFuncOp func) {
+      if (auto bytes =
+              func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttr))
+        (*dynamicSharedBytes)[func.getName().str()] = bytes.getInt();
+    });
+  PassManager serialize(module.getContext());
+  serialize.addPass(createGpuModuleToBinaryPass(binary));
+  if (failed(serialize.run(*clone)))
     return failure();
   for (auto bin : clone->getOps<gpu::BinaryOp>())
     for (Attribute object : bin.getObjects())

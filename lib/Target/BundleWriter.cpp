@@ -417,7 +417,8 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
 
 llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
                                    llvm::StringRef chip) {
-  auto ptx = compileTileToGpuBinary(module, chip, "isa");
+  std::map<std::string, int64_t> sharedBytes;
+  auto ptx = compileTileToGpuBinary(module, chip, "isa", &sharedBytes);
   if (mlir::failed(ptx))
     return llvm::createStringError("GPU compilation failed");
   // Every kernel shares the GPU module's PTX, and its cubin when the toolkit
@@ -433,6 +434,7 @@ llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
   std::map<std::string, GpuKernelBinary> binaries;
   for (auto func : module.getOps<mlir::func::FuncOp>())
     if (func->hasAttr(tile::kKernelAttr))
-      binaries[func.getSymName().str()] = {"", *ptx, cubin, 0};
+      binaries[func.getSymName().str()] = {
+          "", *ptx, cubin, sharedBytes[func.getSymName().str()]};
   return writeBundle(dir, module, chip, binaries);
 }

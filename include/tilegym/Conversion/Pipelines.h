@@ -5,6 +5,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <map>
+
 namespace tilegym {
 /// Lowers a module of tile kernels (and plain func/memref code beside them)
 /// to the LLVM dialect, ready for MLIR's ExecutionEngine. Registered as
@@ -31,10 +33,12 @@ std::string findCudaToolkit();
 /// Runs the GPU pipeline on a clone of `module` and serializes the GPU
 /// module with the toolkit of findCudaToolkit() (libdevice linked in):
 /// `format` "isa" gives PTX text, "bin" a cubin (through that toolkit's
-/// ptxas). Diagnostics go to the context's handler.
-mlir::FailureOr<std::string> compileTileToGpuBinary(mlir::ModuleOp module,
-                                                    llvm::StringRef chip,
-                                                    llvm::StringRef format);
+/// ptxas). Diagnostics go to the context's handler. `dynamicSharedBytes`,
+/// when given, receives each kernel's dynamic shared memory per block (the
+/// launch must pass it).
+mlir::FailureOr<std::string> compileTileToGpuBinary(
+    mlir::ModuleOp module, llvm::StringRef chip, llvm::StringRef format,
+    std::map<std::string, int64_t> *dynamicSharedBytes = nullptr);
 
 /// Adds what the CPU and GPU pipelines and the translations to LLVM IR need
 /// beyond the tile dialects: upstream dialects and their bufferization and conversion

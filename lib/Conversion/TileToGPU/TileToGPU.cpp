@@ -531,11 +531,12 @@ static int64_t paddedRowStride(int64_t cols, int64_t bytes) {
   return units % 2 ? cols : cols + 16 / bytes;
 }
 
-/// Static shared memory is limited to 48 KiB per block. Async operand
-/// stages and the dots' staging of their other operands stay within 44 KiB,
-/// leaving room for reductions.
+/// Static shared memory is limited to 48 KiB per block; async operand
+/// stages are dynamic shared memory (up to 227 KiB per block on sm_90, less
+/// on sm_80: 163), which the launch asks for. The stages stay within
+/// kAsyncSmemBudget, which sm_80 can give a block as well.
 constexpr int64_t kStaticSmemLimit = 48 * 1024;
-constexpr int64_t kAsyncSmemBudget = 44 * 1024;
+constexpr int64_t kAsyncSmemBudget = 160 * 1024;
 
 /// A dot operand loaded one iteration ahead through a loop (the form
 /// tile-pipeline-loads gives) can skip registers: the load before the loop
@@ -551,7 +552,6 @@ void KernelEmitter::findAsyncOperands() {
     int64_t stageBytes, stride;
   };
   SmallVector<Candidate> candidates;
-  DenseSet<Value> asyncCandidates;
   kernel.walk([&](scf::ForOp loop) {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
@@ -585,33 +585,17 @@ void KernelEmitter::findAsyncOperands() {
                             {first.getResult(), next.getResult(), arg,
                              loop.getResult(i)},
                             type.getDimSize(0) * stride * bytes, stride});
-      asyncCandidates.insert(arg);
     }
   });
-  // Shared memory: the stages, plus the largest staging of the operands of
-  // a dot that are not async. Drop candidates from the last until it fits.
+  // Drop candidates from the last until the stages fit.
   auto need = [&]() {
-    int64_t stages = 0, staging = 0;
+    int64_t stages = 0;
     for (const Candidate &c : candidates)
       stages += 2 * c.stageBytes;
-    kernel.walk([&](DotOp dot) {
-      int64_t bytes = 0;
-      for (Value operand : {dot.getLhs(), dot.getRhs()}) {
-        if (asyncCandidates.contains(operand))
-          continue;
-        auto type = cast<RankedTensorType>(operand.getType());
-        int64_t elem = elementBytes(type.getElementType());
-        bytes += type.getDimSize(0) *
-                 paddedRowStride(type.getDimSize(1), elem) * elem;
-      }
-      staging = std::max(staging, bytes);
-    });
-    return stages + staging;
+    return stages;
   };
-  while (!candidates.empty() && need() > kAsyncSmemBudget) {
-    asyncCandidates.erase(candidates.back().values[2]);
+  while (!candidates.empty() && need() > kAsyncSmemBudget)
     candidates.pop_back();
-  }
   for (const Candidate &c : candidates) {
     asyncOperands.push_back({asyncSmemBytes, c.stageBytes, c.stride});
     asyncSmemBytes += 2 * c.stageBytes;
@@ -1964,8 +1948,8 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
 ///
 /// A kernel with tensor-core work asks for 2 blocks per SM when that limit
 /// binds (blocks of 8+ warps) and leaves room for the largest dot's
-/// accumulator, two copies of its operands (one loaded ahead) and 32 more
-/// registers: one block's mma.sync then runs while the other waits for its
+/// accumulator, two copies of its operands in registers (one loaded ahead;
+/// none for operands in shared memory) and 32 more registers: one block's mma.sync then runs while the other waits for its
 /// loads and barriers (matmul 128x128x32 on 8 warps, its
 /// operands loaded one iteration ahead: 158 registers and 1 block per SM ran
 /// 778 us at 4096^3 on the H200; limited to 128, 574 us).
@@ -1979,11 +1963,15 @@ int64_t KernelEmitter::minBlocksPerSM() {
         type.getNumElements() * elementBytes(type.getElementType()),
         4 * threads);
   };
+  // Operands in shared memory (async) take no registers.
+  auto operandRegs = [&](Value operand) -> int64_t {
+    return asyncValues.count(operand) ? 0 : 2 * regsOf(operand);
+  };
   int64_t dotRegs = 0;
   kernel.walk([&](DotOp dot) {
     dotRegs = std::max<int64_t>(dotRegs, regsOf(dot.getResult()) +
-                                             2 * regsOf(dot.getLhs()) +
-                                             2 * regsOf(dot.getRhs()) + 32);
+                                             operandRegs(dot.getLhs()) +
+                                             operandRegs(dot.getRhs()) + 32);
   });
   if (dotRegs) {
     int64_t limit = 65536 / (2 * threads);
@@ -2033,10 +2021,10 @@ LogicalResult KernelEmitter::emit() {
       LLVM::Linkage::Internal, (kernel.getSymName() + "__smem_reduce").str(),
       Attribute(), /*alignment=*/16, kShared);
   findAsyncOperands();
-  if (asyncSmemBytes)
+  if (asyncSmemBytes) // dynamic: `.extern .shared` of no size
     asyncSmem = LLVM::GlobalOp::create(
-        b, l, LLVM::LLVMArrayType::get(b.getI8Type(), asyncSmemBytes),
-        /*isConstant=*/false, LLVM::Linkage::Internal,
+        b, l, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+        /*isConstant=*/false, LLVM::Linkage::External,
         (kernel.getSymName() + "__smem_async").str(), Attribute(),
         /*alignment=*/16, kShared);
   auto func = gpu::GPUFuncOp::create(b, l, kernel.getSymName(),
@@ -2112,11 +2100,12 @@ LogicalResult KernelEmitter::emit() {
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
   gpu::ReturnOp::create(b, l);
-  if (int64_t total = smemBytes + reduceSmemBytes + asyncSmemBytes;
-      total > kStaticSmemLimit)
+  if (asyncSmemBytes)
+    func->setAttr(kDynamicSharedBytesAttr, b.getI64IntegerAttr(asyncSmemBytes));
+  if (int64_t total = smemBytes + reduceSmemBytes; total > kStaticSmemLimit)
     return kernel.emitOpError()
-           << "needs " << total << " bytes of shared memory, more than the "
-           << kStaticSmemLimit << " a block can have statically; use smaller "
+           << "needs " << total << " bytes of static shared memory, more than "
+           << "the " << kStaticSmemLimit << " a block can have; use smaller "
            << "tiles";
   if (smemBytes == 0)
     smem.erase();

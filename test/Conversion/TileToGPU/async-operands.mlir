@@ -1,15 +1,17 @@
 // RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu | FileCheck %s
 
 // Matmul as tile-pipeline-loads leaves it: each operand loaded before the
-// loop and one iteration ahead in the body. Both live in shared memory
-// (two stages each, 2 x (10240 + 8704) bytes), filled by cp.async: the
+// loop and one iteration ahead in the body. Both live in dynamic shared
+// memory (two stages each, 2 x (10240 + 8704) bytes, which the launch asks
+// for: tile.dynamic_shared_bytes), filled by cp.async: the
 // first stage before the loop, one commit group per load; the loop carries
 // only the accumulator and the stage index; each iteration waits for its
 // stage and synchronises once, then copies the next tiles into the other
 // stage and runs the dot on this one without staging registers.
-// CHECK: llvm.mlir.global internal @mm__smem_async() {{.*}} : !llvm.array<37888 x i8>
+// CHECK: llvm.mlir.global external @mm__smem_async() {{.*}}addr_space = 3 : i32{{.*}} : !llvm.array<0 x i8>
 // CHECK-NOT: @mm__smem()
 // CHECK-LABEL: gpu.func @mm
+// CHECK-SAME: tile.dynamic_shared_bytes = 37888 : i64
 // CHECK-COUNT-2: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg, {{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-COUNT-2: nvvm.cp.async.shared.global

@@ -112,7 +112,7 @@ func.func @tile_argument(%t: tensor<16xf32>, %x: !tile.view<?xf32>) attributes {
 // -----
 
 // Staging a 256x64 and a 64x256 operand takes 256*72*2 + 64*264*2 bytes.
-// expected-error @+1 {{'func.func' op needs 70656 bytes of shared memory, more than the 49152 a block can have statically; use smaller tiles}}
+// expected-error @+1 {{'func.func' op needs 70656 bytes of static shared memory, more than the 49152 a block can have; use smaller tiles}}
 func.func @dot_too_much_shared(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<256x64xbf16>

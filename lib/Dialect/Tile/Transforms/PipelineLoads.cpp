@@ -75,7 +75,21 @@ Value cloneAt(OpBuilder &b, const AheadLoad &ahead, Value oldIv, Value iv,
   return b.clone(*ahead.load, map)->getResult(0);
 }
 
-void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes) {
+/// Whether `load` feeds only dots of the loop body as an operand, as a 2-D
+/// tile padded with zeros: what the GPU backend keeps in shared memory.
+bool onlyDotOperand(LoadOp load, Block *body) {
+  auto pad = dyn_cast_or_null<FloatAttr>(load.getPaddingAttr());
+  if (load.getType().getRank() != 2 ||
+      (load.getPaddingAttr() && !(pad && pad.getValue().isPosZero())))
+    return false;
+  return llvm::all_of(load->getUses(), [&](OpOperand &use) {
+    return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2 &&
+           use.getOwner()->getBlock() == body;
+  });
+}
+
+void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
+              bool dotOperandsFree) {
   Block *body = loop.getBody();
   for (Operation &op : body->without_terminator())
     if (mayWrite(&op))
@@ -88,8 +102,10 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes) {
           return collectSlice(v, loop, slice);
         }))
       continue;
-    int64_t need = bytesPerThread(load.getType(), threads);
-    if (bytes + need > maxBytes)
+    int64_t need = dotOperandsFree && onlyDotOperand(load, body)
+                       ? 0
+                       : bytesPerThread(load.getType(), threads);
+    if (maxBytes <= 0 || bytes + need > maxBytes)
       continue;
     bytes += need;
     SmallVector<Operation *> ordered(slice.begin(), slice.end());
@@ -150,7 +166,7 @@ struct TilePipelineLoadsPass
       SmallVector<scf::ForOp> loops;
       kernel->walk([&](scf::ForOp loop) { loops.push_back(loop); });
       for (scf::ForOp loop : loops)
-        pipeline(loop, 32 * warps, budget);
+        pipeline(loop, 32 * warps, budget, dotOperandsInSharedMemory);
     });
   }
 };

@@ -133,3 +133,26 @@ func.func @budget_raised(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>, %n: index
   }
   return %r : tensor<2048xf32>
 }
+
+// -----
+
+// 16 KiB dot operands on one warp are 512 bytes per thread each: over the
+// budget, unless the GPU backend keeps dot operands in shared memory.
+// CHECK-LABEL: func.func @dot_operands
+// CHECK: scf.for {{.*}} iter_args(%{{[^,]*}} = %{{[^)]*}}) -> (tensor<64x64xf32>) {
+// SHARED-LABEL: func.func @dot_operands
+// SHARED: scf.for {{.*}} -> (tensor<64x64xf32>, tensor<64x128xbf16>, tensor<128x64xbf16>) {
+// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=dot-operands-in-shared-memory=true | FileCheck %s --check-prefix=SHARED
+func.func @dot_operands(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) {
+    %ta = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %tb = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %d = tile.dot %ta, %tb, %acc : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  return
+}

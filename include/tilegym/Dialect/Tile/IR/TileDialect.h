@@ -31,6 +31,10 @@ constexpr llvm::StringLiteral kMinBlocksPerSMAttr = "tile.min_blocks_per_sm";
 /// Optional (tilegym-cc --pipeline-bytes): tile-pipeline-loads' budget of
 /// look-ahead bytes per thread for this kernel's loops; 0 turns it off.
 constexpr llvm::StringLiteral kPipelineBytesAttr = "tile.pipeline_bytes";
+/// On a lowered gpu.func: the dynamic shared memory per block its launch
+/// must ask for (async dot operand stages).
+constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
+    "tile.dynamic_shared_bytes";
 /// Module attribute: the file-level consts a module was compiled with.
 constexpr llvm::StringLiteral kConstsAttr = "tile.consts";
 } // namespace tilegym::tile

@@ -49,7 +49,10 @@ def TilePipelineLoadsPass : Pass<"tile-pipeline-loads"> {
     `max-bytes-per-thread` (registers are the budget: on the GPU each
     thread of the kernel's `tile.num_warps` warps holds its share). A
     kernel's `tile.pipeline_bytes` attribute (`tilegym-cc --pipeline-bytes`)
-    overrides the option.
+    overrides the option; 0 turns look-ahead off. With
+    `dot-operands-in-shared-memory` (the GPU pipeline), tiles that only feed
+    dots cost nothing against the budget: the backend copies them into
+    shared memory (cp.async) instead of registers.
 
     ```mlir
     scf.for %k = %c0 to %n step %c1 {
@@ -72,6 +75,11 @@ def TilePipelineLoadsPass : Pass<"tile-pipeline-loads"> {
     Option<"maxBytesPerThread", "max-bytes-per-thread", "int64_t",
            /*default=*/"64",
            "Most bytes of look-ahead tiles per GPU thread a loop may carry">,
+    Option<"dotOperandsInSharedMemory", "dot-operands-in-shared-memory",
+           "bool", /*default=*/"false",
+           "Look-ahead tiles used only as dot operands (2-D, zero padding) "
+           "do not count against the budget: the GPU backend keeps them in "
+           "shared memory">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
