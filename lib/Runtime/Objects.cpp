@@ -202,7 +202,8 @@ Status Kernel::launch(tg_dim3 grid, tg_dim3 block, uint32_t sharedBytes,
   Context &context = module.context();
   TILEGYM_RETURN_IF_ERROR(context.makeCurrent());
   CUfunction function = static_cast<CUfunction>(handle);
-  // Beyond 48 KiB of dynamic shared memory a kernel must opt in.
+  // Dynamic shared memory is opted into: without, a block may only take
+  // 48 KiB less its static shared memory.
   if (sharedBytes > sharedLimit) {
     if (CUresult result = api().cuFuncSetAttribute(
             function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

@@ -207,8 +207,10 @@ private:
   void *handle; // CUfunction
   std::string kernelName;
   std::vector<Param> signature;
-  // The dynamic shared memory the kernel was last opted into, beyond 48 KiB.
-  uint32_t sharedLimit = 48 * 1024;
+  // The dynamic shared memory the kernel was last opted into. Any amount is:
+  // without opting in, a block may take 48 KiB less its static shared
+  // memory, which the launch does not know.
+  uint32_t sharedLimit = 0;
 };
 
 class Event {

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilegym/Conversion/Passes.h"
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -244,6 +245,7 @@ private:
     int64_t offset;     // bytes of stage 0 into the buffer
     int64_t stageBytes; // a stage's bytes
     int64_t stride;     // elements from one row to the next (padded)
+    int64_t stages;     // 2: loaded ahead through a loop; 1: loop-invariant
   };
   std::deque<AsyncOperand> asyncOperands;
   /// The loads that fill them (the one before the loop: stage 0; the one in
@@ -255,6 +257,8 @@ private:
   };
   DenseMap<Operation *, AsyncLoad> asyncLoads;
   DenseMap<Value, const AsyncOperand *> asyncValues;
+  /// Dot operands whose stage holds them transposed (B as [N][K]).
+  llvm::DenseSet<Value> asyncTransposed;
   /// Loops carrying async operands, and while one's body is emitted, its
   /// current stage (i32, 0 or 1) and whether this iteration waited yet.
   llvm::DenseSet<Operation *> asyncLoops;
@@ -538,20 +542,60 @@ static int64_t paddedRowStride(int64_t cols, int64_t bytes) {
 constexpr int64_t kStaticSmemLimit = 48 * 1024;
 constexpr int64_t kAsyncSmemBudget = 160 * 1024;
 
-/// A dot operand loaded one iteration ahead through a loop (the form
-/// tile-pipeline-loads gives) can skip registers: the load before the loop
-/// and the one in the body copy straight into shared memory (cp.async), in
-/// the padded layout the dot reads, alternating between two stages. That
-/// needs: the carried value used only as a dot operand in the loop body, the
-/// loop result unused, zero padding, 2-D tiles of 2- or 4-byte elements whose
-/// runs are 16 bytes, and the stages within kAsyncSmemBudget.
+/// Dot operands that can skip registers and live in shared memory, in the
+/// padded layout the dot reads, copied there by cp.async (emitAsyncLoad):
+/// - a tile loaded one iteration ahead through a loop (the form
+///   tile-pipeline-loads gives), in two alternating stages: the load before
+///   the loop fills stage 0, the one in the body the stage after the
+///   current one;
+/// - a tile loaded before a loop and used inside it (attention's Q), in one
+///   stage, copied once.
+/// Either must reach a dot in the loop's body only through views
+/// (followToDot: reshapes dropping unit dimensions, transposes; an lhs may
+/// not be transposed), be padded with zeros (cp.async zero-fills), move in
+/// 16-byte runs, and fit, with the others, in kAsyncSmemBudget.
 void KernelEmitter::findAsyncOperands() {
   struct Candidate {
-    LoadOp first, next;
-    SmallVector<Value> values;
-    int64_t stageBytes, stride;
+    SmallVector<LoadOp> loads; // first (stage 0), then the one ahead
+    SmallVector<Value> values; // everything standing for the tile
+    Value operand;             // what the dot takes
+    bool transposed;
+    scf::ForOp loop;
+    int64_t stageBytes, stride, stages;
   };
   SmallVector<Candidate> candidates;
+  auto zeroPad = [](LoadOp load) {
+    auto pad = load.getPaddingAttr();
+    if (!pad)
+      return true;
+    auto f = dyn_cast<FloatAttr>(pad);
+    return f && f.getValue().isPosZero();
+  };
+  // The candidate for `tile` (loaded by `loads`) reaching a dot of `loop`'s
+  // body, if it qualifies.
+  auto consider = [&](Value tile, scf::ForOp loop, SmallVector<LoadOp> loads,
+                      SmallVector<Value> values, int64_t stages) {
+    std::optional<DotOperandUse> use = followToDot(tile);
+    if (!use || use->dot->getBlock() != loop.getBody() ||
+        (use->operand == 0 && use->transposed))
+      return;
+    RankedTensorType type = loads.front().getType();
+    int64_t rank = type.getRank();
+    int64_t bytes = elementBytes(type.getElementType());
+    if ((bytes != 2 && bytes != 4) || rank < 2)
+      return;
+    for (LoadOp load : loads)
+      if (!zeroPad(load) ||
+          regMap(load.getResult()).vectorWidth() * bytes < 16)
+        return;
+    for (Operation *view : use->views)
+      values.push_back(view->getResult(0));
+    int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+    int64_t stride = paddedRowStride(cols, bytes);
+    candidates.push_back({loads, values, use->dot->getOperand(use->operand),
+                          use->transposed, loop, rows * stride * bytes, stride,
+                          stages});
+  };
   kernel.walk([&](scf::ForOp loop) {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
@@ -559,52 +603,43 @@ void KernelEmitter::findAsyncOperands() {
       auto next = yield.getOperand(i).getDefiningOp<LoadOp>();
       if (!first || !next || next->getBlock() != loop.getBody() ||
           !first->hasOneUse() || !next->hasOneUse() ||
-          !loop.getResult(i).use_empty() || arg.use_empty())
+          !loop.getResult(i).use_empty())
         continue;
-      bool onlyDot = llvm::all_of(arg.getUses(), [&](OpOperand &use) {
-        return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2 &&
-               use.getOwner()->getBlock() == loop.getBody();
-      });
-      RankedTensorType type = next.getType();
-      int64_t bytes = elementBytes(type.getElementType());
-      auto zeroPad = [](LoadOp load) {
-        auto pad = load.getPaddingAttr();
-        if (!pad)
-          return true;
-        if (auto f = dyn_cast<FloatAttr>(pad))
-          return f.getValue().isPosZero();
-        return false;
-      };
-      if (!onlyDot || type.getRank() != 2 || (bytes != 2 && bytes != 4) ||
-          !zeroPad(first) || !zeroPad(next) ||
-          regMap(next.getResult()).vectorWidth() * bytes < 16 ||
-          regMap(first.getResult()).vectorWidth() * bytes < 16)
-        continue;
-      int64_t stride = paddedRowStride(type.getDimSize(1), bytes);
-      candidates.push_back({first, next,
-                            {first.getResult(), next.getResult(), arg,
-                             loop.getResult(i)},
-                            type.getDimSize(0) * stride * bytes, stride});
+      consider(arg, loop, {first, next},
+               {first.getResult(), next.getResult(), arg, loop.getResult(i)},
+               2);
     }
+  });
+  kernel.walk([&](LoadOp load) {
+    std::optional<DotOperandUse> use = followToDot(load.getResult());
+    if (!use)
+      return;
+    auto loop = dyn_cast<scf::ForOp>(use->dot->getParentOp());
+    if (!loop || load->getBlock() != loop->getBlock() ||
+        !load->isBeforeInBlock(loop))
+      return;
+    consider(load.getResult(), loop, {load}, {load.getResult()}, 1);
   });
   // Drop candidates from the last until the stages fit.
   auto need = [&]() {
-    int64_t stages = 0;
+    int64_t bytes = 0;
     for (const Candidate &c : candidates)
-      stages += 2 * c.stageBytes;
-    return stages;
+      bytes += c.stages * c.stageBytes;
+    return bytes;
   };
   while (!candidates.empty() && need() > kAsyncSmemBudget)
     candidates.pop_back();
   for (const Candidate &c : candidates) {
-    asyncOperands.push_back({asyncSmemBytes, c.stageBytes, c.stride});
-    asyncSmemBytes += 2 * c.stageBytes;
+    asyncOperands.push_back({asyncSmemBytes, c.stageBytes, c.stride, c.stages});
+    asyncSmemBytes += c.stages * c.stageBytes;
     const AsyncOperand *operand = &asyncOperands.back();
-    asyncLoads[c.first] = {operand, /*ahead=*/false};
-    asyncLoads[c.next] = {operand, /*ahead=*/true};
+    for (auto [i, load] : llvm::enumerate(c.loads))
+      asyncLoads[load] = {operand, /*ahead=*/i == 1};
     for (Value v : c.values)
       asyncValues[v] = operand;
-    asyncLoops.insert(c.next->getParentOp());
+    if (c.transposed)
+      asyncTransposed.insert(c.operand);
+    asyncLoops.insert(c.loop);
   }
 }
 
@@ -817,6 +852,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     materializeAll();
   for (Value operand : op->getOperands())
     materialize(operand);
+  if (isa<ReshapeOp, PermuteOp>(op) && asyncValues.count(op->getResult(0)))
+    return success(); // a view of a tile in shared memory: nothing to move
   if (auto load = dyn_cast<LoadOp>(op))
     return emitLoad(load);
   if (auto store = dyn_cast<StoreOp>(op))
@@ -1263,12 +1300,15 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
   int64_t width = 16 / bytes;
   SmallVector<Value> origin = tileOriginOf(op.getIndices(), type);
   Value base = asyncStagePtr(operand, stage);
+  int64_t rank = type.getRank(), last = rank - 1;
   SmallVector<std::pair<Value, SmallVector<Value>>> runs; // (dst, coords)
   for (int64_t i = 0; i < map.count; i += width) {
+    // Leading dimensions are units: rows and columns are the last two.
     SmallVector<Value> local = coordinates(map, i);
     Value lin = arith::AddIOp::create(
-        b, loc(), arith::MulIOp::create(b, loc(), local[0], idx(operand.stride)),
-        local[1]);
+        b, loc(),
+        arith::MulIOp::create(b, loc(), local[last - 1], idx(operand.stride)),
+        local[last]);
     SmallVector<Value> global;
     for (auto [c, o] : llvm::zip(local, origin))
       global.push_back(arith::AddIOp::create(b, loc(), c, o));
@@ -1281,9 +1321,14 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(branch.thenBlock());
     for (auto &[dst, coords] : runs) {
-      Value rowOk = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                          coords[0], view.sizes[0]);
-      Value left = arith::SubIOp::create(b, loc(), view.sizes[1], coords[1]);
+      Value rowOk;
+      for (int64_t d = 0; d < last; ++d) {
+        Value ok = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                         coords[d], view.sizes[d]);
+        rowOk = rowOk ? Value(arith::AndIOp::create(b, loc(), rowOk, ok)) : ok;
+      }
+      Value left =
+          arith::SubIOp::create(b, loc(), view.sizes[last], coords[last]);
       left = arith::MaxSIOp::create(
           b, loc(), arith::MinSIOp::create(b, loc(), left, idx(width)), idx(0));
       left = arith::SelectOp::create(b, loc(), rowOk, left, idx(0));
@@ -1306,7 +1351,7 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
       SmallVector<Value> coords = edgePathCoords(runStart);
       for (int64_t k = 0; k < width; ++k) {
         SmallVector<Value> c(coords);
-        c[1] = arith::AddIOp::create(b, loc(), c[1], idx(k));
+        c[last] = arith::AddIOp::create(b, loc(), c[last], idx(k));
         Value v = guardedLoad(view, c, inBounds(view, c), zero);
         LLVM::StoreOp::create(
             b, loc(), v, elementPtr(dst, elem, idx(k), kShared), bytes);
@@ -1669,7 +1714,8 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   struct Operand {
     Value tile;
     int64_t rows, cols, stride;
-    Value base; // !llvm.ptr<3> at element [0][0]
+    Value base;         // !llvm.ptr<3> at element [0][0]
+    bool nMajor = false; // B stored as [N][K] (an async transposed rhs)
   };
   Operand ops[2] = {{op.getLhs(), M, K, paddedRowStride(K, bytes), {}},
                     {op.getRhs(), K, N, paddedRowStride(N, bytes), {}}};
@@ -1715,9 +1761,15 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     }
     gpu::BarrierOp::create(b, loc());
   }
-  for (Operand &o : ops)
-    if (auto it = asyncValues.find(o.tile); it != asyncValues.end())
-      o.base = asyncStagePtr(*it->second, asyncStage);
+  for (Operand &o : ops) {
+    auto it = asyncValues.find(o.tile);
+    if (it == asyncValues.end())
+      continue;
+    const AsyncOperand &async = *it->second;
+    o.base = asyncStagePtr(async, async.stages == 1 ? i32(0) : asyncStage);
+    o.stride = async.stride;
+    o.nMajor = asyncTransposed.contains(o.tile);
+  }
   const Operand &opA = ops[0], &opB = ops[1];
 
   // 2. Fragments. A 32-bit register holds two f16/bf16 neighbours along K,
@@ -1793,6 +1845,12 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   Value aCol = mul(pair16, 8);
   Value bRow = arith::AddIOp::create(b, loc(), lane8, half8);
   Value bCol = arith::AddIOp::create(b, loc(), nBase, mul(pair16, 8 * l.warpsN));
+  // B stored as [N][K]: the same matrices, read without transposing, lane i
+  // addressing row (n) i % 8 of its N block at K +0/+8.
+  Value bRowN = arith::AddIOp::create(b, loc(), bCol, lane8);
+  auto loadB = [&](Value k, Value n) {
+    return opB.nMajor ? loadTf32(opB, n, k) : loadTf32(opB, k, n);
+  };
 
   SmallVector<Value> out(tiles[op.getAcc()].begin(), tiles[op.getAcc()].end());
   auto f32 = b.getF32Type();
@@ -1808,14 +1866,18 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
       if (tf32) {
         Value n = arith::AddIOp::create(
             b, loc(), add(nBase, rn * 8 * l.warpsN), groupRow);
-        bFrags.push_back(
-            {loadTf32(opB, kCol, n), loadTf32(opB, add(kCol, half), n)});
+        bFrags.push_back({loadB(kCol, n), loadB(add(kCol, half), n)});
         continue;
       }
       bool two = rn + 1 < repsN;
-      SmallVector<Value> r = ldmatrix(
-          sharedAt(opB, add(bRow, k), add(bCol, rn * 8 * l.warpsN)),
-          two ? 4 : 2, /*trans=*/true);
+      SmallVector<Value> r =
+          opB.nMajor
+              ? ldmatrix(sharedAt(opB, add(bRowN, rn * 8 * l.warpsN),
+                                  add(half8, k)),
+                         two ? 4 : 2, /*trans=*/false)
+              : ldmatrix(sharedAt(opB, add(bRow, k),
+                                  add(bCol, rn * 8 * l.warpsN)),
+                         two ? 4 : 2, /*trans=*/true);
       bFrags.push_back({r[0], r[1]});
       if (two)
         bFrags.push_back({r[2], r[3]});

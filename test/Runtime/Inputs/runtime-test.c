@@ -239,6 +239,8 @@ static void fake(void) {
 
   expect(tg_launch(kernel, grid, block, 0, args, 3), TG_SUCCESS, "", "launch");
   args[2] = tg_scalar_int(TG_I32, -1);
+  expect(tg_launch(kernel, grid, block, 40000, args, 3), TG_SUCCESS, "",
+         "launch with 40000 bytes of shared memory");
   expect(tg_launch(kernel, grid, block, 100000, args, 3), TG_SUCCESS, "",
          "launch with 100000 bytes of shared memory");
   expect(tg_launch(kernel, grid, block, 100000, args, 3), TG_SUCCESS, "",

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilegym/Dialect/Tile/Transforms/Passes.h"
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 
 #include "Effects.h"
@@ -75,17 +76,17 @@ Value cloneAt(OpBuilder &b, const AheadLoad &ahead, Value oldIv, Value iv,
   return b.clone(*ahead.load, map)->getResult(0);
 }
 
-/// Whether `load` feeds only dots of the loop body as an operand, as a 2-D
-/// tile padded with zeros: what the GPU backend keeps in shared memory.
+/// Whether `load` is padded with zeros and feeds only a dot of the loop body
+/// (through the views of followToDot, all in the body): what the GPU backend
+/// keeps in shared memory.
 bool onlyDotOperand(LoadOp load, Block *body) {
   auto pad = dyn_cast_or_null<FloatAttr>(load.getPaddingAttr());
-  if (load.getType().getRank() != 2 ||
-      (load.getPaddingAttr() && !(pad && pad.getValue().isPosZero())))
+  if (load.getPaddingAttr() && !(pad && pad.getValue().isPosZero()))
     return false;
-  return llvm::all_of(load->getUses(), [&](OpOperand &use) {
-    return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2 &&
-           use.getOwner()->getBlock() == body;
-  });
+  std::optional<DotOperandUse> use = followToDot(load.getResult());
+  return use && use->dot->getBlock() == body &&
+         llvm::all_of(use->views,
+                      [&](Operation *view) { return view->getBlock() == body; });
 }
 
 void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,

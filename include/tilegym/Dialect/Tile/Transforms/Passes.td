@@ -77,8 +77,9 @@ def TilePipelineLoadsPass : Pass<"tile-pipeline-loads"> {
            "Most bytes of look-ahead tiles per GPU thread a loop may carry">,
     Option<"dotOperandsInSharedMemory", "dot-operands-in-shared-memory",
            "bool", /*default=*/"false",
-           "Look-ahead tiles used only as dot operands (2-D, zero padding) "
-           "do not count against the budget: the GPU backend keeps them in "
+           "Look-ahead tiles used only as a dot operand (zero padding; "
+           "through reshapes dropping unit dimensions and transposes) do "
+           "not count against the budget: the GPU backend keeps them in "
            "shared memory">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
