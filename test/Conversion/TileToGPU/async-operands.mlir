@@ -83,3 +83,47 @@ func.func @registers(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !ti
   tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// Attention's pattern: Q [64, 64] loaded before the loop (4-D, reshaped)
+// and K loaded one iteration ahead, reaching the dot as K^T through a
+// reshape and a transpose. Both live in shared memory: Q in one stage,
+// copied once before the loop; K in two, each stage holding K as [N][K],
+// which the dot reads with non-transposed ldmatrix (no permute through
+// shared memory, no staging stores). Q's stage: 64 * 72 * 2 = 9216 bytes,
+// K's two: 18432.
+// CHECK-LABEL: gpu.func @scores
+// CHECK-SAME: tile.dynamic_shared_bytes = 27648 : i64
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK-NOT: gpu.barrier
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4
+// CHECK-NOT: mma_layout<col>
+// CHECK: nvvm.mma.sync
+func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %o: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tile.dim %k[2] : !tile.view<?x?x?x?xbf16>
+  %q4 = tile.load %q[%c0, %c0, %c0, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x64x64xbf16>
+  %qt = tile.reshape %q4 : tensor<1x1x64x64xbf16> -> tensor<64x64xbf16>
+  %k0 = tile.load %k[%c0, %c0, %c0, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r:2 = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z, %kc = %k0) -> (tensor<64x64xf32>, tensor<1x1x64x64xbf16>) {
+    %j1 = arith.addi %j, %c1 : index
+    %kn = tile.load %k[%c0, %c0, %j1, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x64x64xbf16>
+    %kt = tile.reshape %kc : tensor<1x1x64x64xbf16> -> tensor<64x64xbf16>
+    %ktt = tile.permute %kt [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %s = tile.dot %qt, %ktt, %acc : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %s, %kn : tensor<64x64xf32>, tensor<1x1x64x64xbf16>
+  }
+  tile.store %r#0, %o[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  return
+}

@@ -156,3 +156,33 @@ func.func @dot_operands(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: 
   tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// Attention's K: a 4-D load reaching the dot through a reshape and a
+// transpose is a dot operand too; a tile also used elsewhere is not.
+// SHARED-LABEL: func.func @through_views
+// SHARED: scf.for {{.*}} -> (tensor<64x64xf32>, tensor<1x1x128x64xbf16>) {
+// SHARED-NEXT: arith.addi
+// SHARED-NEXT: tile.load %arg1
+// SHARED-NEXT: tile.load %arg2
+func.func @through_views(%q: !tile.view<?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !tile.view<?x?x?x?xbf16>, %o: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %qt = tile.load %q[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32>
+  %z2 = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z2) -> (tensor<64x64xf32>) {
+    %k4 = tile.load %k[%c0, %c0, %j, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x128x64xbf16>
+    %v4 = tile.load %v[%c0, %c0, %j, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x64x64xbf16>
+    %kt = tile.reshape %k4 : tensor<1x1x128x64xbf16> -> tensor<128x64xbf16>
+    %ktt = tile.permute %kt [1, 0] : tensor<128x64xbf16> -> tensor<64x128xbf16>
+    %s = tile.dot %qt, %ktt, %z : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    %vt = tile.reshape %v4 : tensor<1x1x64x64xbf16> -> tensor<64x64xbf16>
+    %ve = arith.extf %vt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %a = arith.addf %acc, %ve : tensor<64x64xf32>
+    scf.yield %a : tensor<64x64xf32>
+  }
+  tile.store %r, %o[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  return
+}
