@@ -1,0 +1,357 @@
+//===- Dot.cpp - dots on tensor cores, operands in shared memory ----------===//
+#include "KernelEmitter.h"
+
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tile;
+using namespace tilegym::detail;
+
+/// Elements from one row of a staged dot operand to the next: the row padded
+/// to an odd number of 16-byte units, so that the 8 rows one ldmatrix phase
+/// reads fall into 8 distinct bank groups.
+static int64_t paddedRowStride(int64_t cols, int64_t bytes) {
+  int64_t units = cols * bytes / 16;
+  return units % 2 ? cols : cols + 16 / bytes;
+}
+
+/// Dot operands that can skip registers and live in shared memory, in the
+/// padded layout the dot reads, copied there by cp.async (emitAsyncLoad):
+/// - a tile loaded one iteration ahead through a loop (the form
+///   tile-pipeline-loads gives), in two alternating stages: the load before
+///   the loop fills stage 0, the one in the body the stage after the
+///   current one;
+/// - a tile loaded before a loop and used inside it (attention's Q), in one
+///   stage, copied once.
+/// Either must reach a dot in the loop's body only through views
+/// (followToDot: reshapes dropping unit dimensions, transposes; an lhs may
+/// not be transposed), be padded with zeros (cp.async zero-fills), move in
+/// 16-byte runs, and fit, with the others, in kAsyncSmemBudget.
+void KernelEmitter::findAsyncOperands() {
+  struct Candidate {
+    SmallVector<LoadOp> loads; // first (stage 0), then the one ahead
+    SmallVector<Value> values; // everything standing for the tile
+    Value operand;             // what the dot takes
+    bool transposed;
+    scf::ForOp loop;
+    int64_t stageBytes, stride, stages;
+  };
+  SmallVector<Candidate> candidates;
+  auto zeroPad = [](LoadOp load) {
+    auto pad = load.getPaddingAttr();
+    if (!pad)
+      return true;
+    auto f = dyn_cast<FloatAttr>(pad);
+    return f && f.getValue().isPosZero();
+  };
+  // The candidate for `tile` (loaded by `loads`) reaching a dot of `loop`'s
+  // body, if it qualifies.
+  auto consider = [&](Value tile, scf::ForOp loop, SmallVector<LoadOp> loads,
+                      SmallVector<Value> values, int64_t stages) {
+    std::optional<DotOperandUse> use = followToDot(tile);
+    if (!use || use->dot->getBlock() != loop.getBody() ||
+        (use->operand == 0 && use->transposed))
+      return;
+    RankedTensorType type = loads.front().getType();
+    int64_t rank = type.getRank();
+    int64_t bytes = elementBytes(type.getElementType());
+    if ((bytes != 2 && bytes != 4) || rank < 2)
+      return;
+    for (LoadOp load : loads)
+      if (!zeroPad(load) ||
+          regMap(load.getResult()).vectorWidth() * bytes < 16)
+        return;
+    for (Operation *view : use->views)
+      values.push_back(view->getResult(0));
+    int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+    int64_t stride = paddedRowStride(cols, bytes);
+    candidates.push_back({loads, values, use->dot->getOperand(use->operand),
+                          use->transposed, loop, rows * stride * bytes, stride,
+                          stages});
+  };
+  kernel.walk([&](scf::ForOp loop) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      auto first = loop.getInitArgs()[i].getDefiningOp<LoadOp>();
+      auto next = yield.getOperand(i).getDefiningOp<LoadOp>();
+      if (!first || !next || next->getBlock() != loop.getBody() ||
+          !first->hasOneUse() || !next->hasOneUse() ||
+          !loop.getResult(i).use_empty())
+        continue;
+      consider(arg, loop, {first, next},
+               {first.getResult(), next.getResult(), arg, loop.getResult(i)},
+               2);
+    }
+  });
+  kernel.walk([&](LoadOp load) {
+    std::optional<DotOperandUse> use = followToDot(load.getResult());
+    if (!use)
+      return;
+    auto loop = dyn_cast<scf::ForOp>(use->dot->getParentOp());
+    if (!loop || load->getBlock() != loop->getBlock() ||
+        !load->isBeforeInBlock(loop))
+      return;
+    consider(load.getResult(), loop, {load}, {load.getResult()}, 1);
+  });
+  // Drop candidates from the last until the stages fit.
+  auto need = [&]() {
+    int64_t bytes = 0;
+    for (const Candidate &c : candidates)
+      bytes += c.stages * c.stageBytes;
+    return bytes;
+  };
+  while (!candidates.empty() && need() > kAsyncSmemBudget)
+    candidates.pop_back();
+  for (const Candidate &c : candidates) {
+    asyncOperands.push_back({asyncSmemBytes, c.stageBytes, c.stride, c.stages});
+    asyncSmemBytes += c.stages * c.stageBytes;
+    const AsyncOperand *operand = &asyncOperands.back();
+    for (auto [i, load] : llvm::enumerate(c.loads))
+      asyncLoads[load] = {operand, /*ahead=*/i == 1};
+    for (Value v : c.values)
+      asyncValues[v] = operand;
+    if (c.transposed)
+      asyncTransposed.insert(c.operand);
+    asyncLoops.insert(c.loop);
+  }
+}
+
+/// A dot on tensor cores. The operands go to shared memory, A row-major
+/// [M][K] and B transposed [N][K], so that each thread's fragment pairs are
+/// contiguous; then every warp runs mma.sync over its 16x8 tiles of the
+/// accumulator, which is in the mma layout: m16n8k16 for f16/bf16, m16n8k8
+/// for f32 rounded to tf32.
+LogicalResult KernelEmitter::emitDot(DotOp op) {
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  Type elem = lhsType.getElementType();
+  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+  int64_t N = op.getType().getDimSize(1);
+  bool tf32 = elem.isF32();
+  int64_t kStep = tf32 ? 8 : 16;
+  RegMap acc = regMap(op.getResult());
+  const Layout &l = *acc.layout;
+  if (K % kStep)
+    return fail(op) << "needs K to be a multiple of " << kStep << ", got "
+                    << K;
+  if (tf32 && op.getPrecision() != Precision::TF32)
+    return fail(op) << "f32 inputs at ieee precision are not supported by "
+                       "the GPU backend yet";
+
+  if (M < 16 * l.warpsM || N < 8 * l.warpsN)
+    return fail(op) << "tile " << M << "x" << N << " is smaller than the "
+                    << 16 * l.warpsM << "x" << 8 * l.warpsN
+                    << " its warps cover";
+
+  // 1. Both operands row-major in shared memory, A as [M][K] and B as
+  // [K][N], rows padded (paddedRowStride). An async operand is there
+  // already (its stage of this iteration); the others are staged from
+  // registers, each thread storing its contiguous runs as vectors of up to
+  // 16 bytes, between two barriers.
+  int64_t bytes = elementBytes(elem);
+  struct Operand {
+    Value tile;
+    int64_t rows, cols, stride;
+    Value base;         // !llvm.ptr<3> at element [0][0]
+    bool nMajor = false; // B stored as [N][K] (an async transposed rhs)
+  };
+  Operand ops[2] = {{op.getLhs(), M, K, paddedRowStride(K, bytes), {}},
+                    {op.getRhs(), K, N, paddedRowStride(N, bytes), {}}};
+  int64_t stagedElems = 0;
+  bool anyAsync = false;
+  for (Operand &o : ops) {
+    if (asyncValues.count(o.tile))
+      anyAsync = true;
+    else
+      stagedElems += o.rows * o.stride;
+  }
+  if (anyAsync)
+    waitForAsyncStage();
+  if (stagedElems) {
+    gpu::BarrierOp::create(b, loc());
+    Value buf = sharedBuffer(stagedElems * bytes);
+    int64_t offset = 0;
+    for (Operand &o : ops) {
+      if (asyncValues.count(o.tile))
+        continue;
+      o.base = elementPtr(buf, elem, idx(offset), kShared);
+      offset += o.rows * o.stride;
+      RegMap map = regMap(o.tile);
+      const SmallVector<Value> &regs = tiles[o.tile];
+      int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
+      for (int64_t i = 0; i < map.count; i += width) {
+        SmallVector<Value> c = coordinates(map, i);
+        Value lin = arith::AddIOp::create(
+            b, loc(), arith::MulIOp::create(b, loc(), c[0], idx(o.stride)),
+            c[1]);
+        Value ptr = elementPtr(o.base, elem, lin, kShared);
+        if (width == 1) {
+          LLVM::StoreOp::create(b, loc(), regs[i], ptr, bytes);
+          continue;
+        }
+        auto vecType = VectorType::get({width}, elem);
+        Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+        for (int64_t k = 0; k < width; ++k)
+          vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[i + k],
+                                              i32(k));
+        LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
+      }
+    }
+    gpu::BarrierOp::create(b, loc());
+  }
+  for (Operand &o : ops) {
+    auto it = asyncValues.find(o.tile);
+    if (it == asyncValues.end())
+      continue;
+    const AsyncOperand &async = *it->second;
+    o.base = asyncStagePtr(async, async.stages == 1 ? i32(0) : asyncStage);
+    o.stride = async.stride;
+    o.nMajor = asyncTransposed.contains(o.tile);
+  }
+  const Operand &opA = ops[0], &opB = ops[1];
+
+  // 2. Fragments. A 32-bit register holds two f16/bf16 neighbours along K,
+  // or one tf32. f16/bf16 fragments come from ldmatrix: lane i gives the
+  // address of row i % 8 of 8x8 matrix i / 8; A's four matrices are rows
+  // +0/+8 by K +0/+8 (a0..a3), B's are read transposed from [K][N], K +0/+8
+  // by up to two N blocks (b0, b1 of each).
+  Type i32Type = b.getI32Type();
+  auto sharedAt = [&](const Operand &o, Value row, Value col) {
+    Value lin = arith::AddIOp::create(
+        b, loc(), arith::MulIOp::create(b, loc(), row, idx(o.stride)), col);
+    return elementPtr(o.base, elem, lin, kShared);
+  };
+  // Round to nearest (ties away) on the 13 dropped mantissa bits, as the CPU
+  // backend and cvt.rna.tf32.f32 do.
+  auto toTf32 = [&](Value f) -> Value {
+    Value bits = LLVM::BitcastOp::create(b, loc(), i32Type, f);
+    bits = arith::AddIOp::create(b, loc(), bits, i32(0x1000));
+    return arith::AndIOp::create(b, loc(), bits, i32(~0x1fff));
+  };
+  auto loadTf32 = [&](const Operand &o, Value row, Value col) {
+    return toTf32(
+        LLVM::LoadOp::create(b, loc(), elem, sharedAt(o, row, col), 4));
+  };
+  // nvvm.mma.sync takes f16 pairs as vector<2xf16>, bf16 pairs as i32.
+  auto pairType = VectorType::get({2}, elem);
+  auto ldmatrix = [&](Value ptr, int64_t num, bool trans) {
+    Type result = num == 1 ? Type(i32Type)
+                           : LLVM::LLVMStructType::getLiteral(
+                                 b.getContext(),
+                                 SmallVector<Type>(num, i32Type));
+    Value m = NVVM::LdMatrixOp::create(
+        b, loc(), result, ptr, num,
+        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value> regs;
+    for (int64_t j = 0; j < num; ++j) {
+      Value r = num == 1 ? m : Value(LLVM::ExtractValueOp::create(b, loc(), m, j));
+      regs.push_back(elem.isF16()
+                         ? Value(LLVM::BitcastOp::create(b, loc(), pairType, r))
+                         : r);
+    }
+    return regs;
+  };
+  Value lane = laneId;
+  Value groupRow = arith::DivUIOp::create(b, loc(), lane, idx(4));
+  Value quad = arith::RemUIOp::create(b, loc(), lane, idx(4));
+  Value warpN = arith::RemUIOp::create(b, loc(), warpId, idx(l.warpsN));
+  Value warpM = arith::RemUIOp::create(
+      b, loc(), arith::DivUIOp::create(b, loc(), warpId, idx(l.warpsN)),
+      idx(l.warpsM));
+  int64_t repsM = std::max<int64_t>(1, M / (16 * l.warpsM));
+  int64_t repsN = std::max<int64_t>(1, N / (8 * l.warpsN));
+  auto add = [&](Value a, int64_t c) {
+    return c ? Value(arith::AddIOp::create(b, loc(), a, idx(c))) : a;
+  };
+  auto mul = [&](Value a, int64_t c) {
+    return Value(arith::MulIOp::create(b, loc(), a, idx(c)));
+  };
+  Value mBase = add(mul(warpM, 16), 0), nBase = add(mul(warpN, 8), 0);
+  Value colPair = tf32 ? quad : mul(quad, 2);
+  int64_t half = tf32 ? 4 : 8;
+  // ldmatrix lane roles: row within a matrix, which +8 half, which pair.
+  Value lane8 = arith::RemUIOp::create(b, loc(), lane, idx(8));
+  Value half8 = mul(arith::RemUIOp::create(
+                        b, loc(), arith::DivUIOp::create(b, loc(), lane, idx(8)),
+                        idx(2)),
+                    8);
+  Value pair16 = arith::DivUIOp::create(b, loc(), lane, idx(16));
+  Value aRow = arith::AddIOp::create(b, loc(), add(mBase, 0),
+                                     arith::AddIOp::create(b, loc(), lane8, half8));
+  Value aCol = mul(pair16, 8);
+  Value bRow = arith::AddIOp::create(b, loc(), lane8, half8);
+  Value bCol = arith::AddIOp::create(b, loc(), nBase, mul(pair16, 8 * l.warpsN));
+  // B stored as [N][K]: the same matrices, read without transposing, lane i
+  // addressing row (n) i % 8 of its N block at K +0/+8.
+  Value bRowN = arith::AddIOp::create(b, loc(), bCol, lane8);
+  auto loadB = [&](Value k, Value n) {
+    return opB.nMajor ? loadTf32(opB, n, k) : loadTf32(opB, k, n);
+  };
+
+  SmallVector<Value> out(tiles[op.getAcc()].begin(), tiles[op.getAcc()].end());
+  auto f32 = b.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), {f32, f32, f32, f32});
+  NVVM::MMATypes ptxType = tf32          ? NVVM::MMATypes::tf32
+                           : elem.isBF16() ? NVVM::MMATypes::bf16
+                                           : NVVM::MMATypes::f16;
+  for (int64_t k = 0; k < K; k += kStep) {
+    Value kCol = add(colPair, k);
+    SmallVector<SmallVector<Value>> bFrags;
+    for (int64_t rn = 0; rn < repsN; rn += tf32 ? 1 : 2) {
+      if (tf32) {
+        Value n = arith::AddIOp::create(
+            b, loc(), add(nBase, rn * 8 * l.warpsN), groupRow);
+        bFrags.push_back({loadB(kCol, n), loadB(add(kCol, half), n)});
+        continue;
+      }
+      bool two = rn + 1 < repsN;
+      SmallVector<Value> r =
+          opB.nMajor
+              ? ldmatrix(sharedAt(opB, add(bRowN, rn * 8 * l.warpsN),
+                                  add(half8, k)),
+                         two ? 4 : 2, /*trans=*/false)
+              : ldmatrix(sharedAt(opB, add(bRow, k),
+                                  add(bCol, rn * 8 * l.warpsN)),
+                         two ? 4 : 2, /*trans=*/true);
+      bFrags.push_back({r[0], r[1]});
+      if (two)
+        bFrags.push_back({r[2], r[3]});
+    }
+    for (int64_t rm = 0; rm < repsM; ++rm) {
+      SmallVector<Value> aFrag;
+      if (tf32) {
+        Value r = arith::AddIOp::create(
+            b, loc(), add(mBase, rm * 16 * l.warpsM), groupRow);
+        aFrag = {loadTf32(opA, r, kCol), loadTf32(opA, add(r, 8), kCol),
+                 loadTf32(opA, r, add(kCol, half)),
+                 loadTf32(opA, add(r, 8), add(kCol, half))};
+      } else {
+        aFrag = ldmatrix(
+            sharedAt(opA, add(aRow, rm * 16 * l.warpsM), add(aCol, k)), 4,
+            /*trans=*/false);
+      }
+      for (int64_t rn = 0; rn < repsN; ++rn) {
+        // Accumulator registers c0..c3 of this 16x8 tile: base bits first,
+        // then N repetitions, then M repetitions (RegMap's order).
+        int64_t base = 4 * (rn + repsN * rm);
+        SmallVector<Value> c(out.begin() + base, out.begin() + base + 4);
+        Value d = NVVM::MmaOp::create(
+            b, loc(), resultType, aFrag, bFrags[rn], c,
+            {16, 8, kStep}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t j = 0; j < 4; ++j)
+          out[base + j] = LLVM::ExtractValueOp::create(b, loc(), d, j);
+      }
+    }
+  }
+  if ((int64_t)out.size() != acc.count)
+    return fail(op) << "internal error: accumulator registers do not match "
+                       "the mma layout";
+  tiles[op.getResult()] = out;
+  return success();
+}

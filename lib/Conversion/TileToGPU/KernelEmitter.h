@@ -1,0 +1,306 @@
+//===- KernelEmitter.h - the TileToGPU kernel emitter -----------*- C++ -*-===//
+//
+// The state and helpers shared by the files of the TileToGPU conversion:
+// the layouts tiles get, and the emitter that lowers one kernel.
+// TileToGPU.cpp has the ops, control flow, kernels and the pass;
+// Layouts.cpp, Memory.cpp, Reduce.cpp and Dot.cpp the rest by area.
+//
+// Layouts are linear (Triton's linear layouts restricted to power-of-two
+// bases): each bit of a thread's register index, lane id and warp id adds a
+// fixed power of two to one coordinate, and a coordinate is the sum of what
+// its set bits add, modulo the tile's size along that dimension. Two
+// families exist:
+// - blocked (per dimension: elements per thread, threads per warp, warps per
+//   block, the last dimension fastest), for memory access and elementwise
+//   work: each thread moves 16 contiguous bytes;
+// - mma, the accumulator layout of mma.sync m16n8: a lane holds 2 columns of
+//   rows lane/4 and lane/4 + 8 of a 16x8 tile, warps tile M then N.
+// Registers beyond a family's base bits repeat it over the tile. A tile
+// dimension smaller than what the bits cover wraps around: its elements are
+// replicated over threads and registers, which is what makes a [R, 1] tile
+// broadcast against a [R, C] one for free. Tile sizes are powers of two.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEGYM_LIB_CONVERSION_TILETOGPU_KERNELEMITTER_H
+#define TILEGYM_LIB_CONVERSION_TILETOGPU_KERNELEMITTER_H
+
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <deque>
+#include <map>
+#include <optional>
+
+// Shared by several .cpp files, hence a named namespace rather than an
+// anonymous one (a tilegym::gpu would clash with mlir::gpu).
+namespace tilegym::detail {
+
+using namespace mlir;
+using namespace tilegym::tile;
+
+constexpr int64_t kWarpSize = 32;
+constexpr unsigned kGlobal = 1, kShared = 3;
+
+/// Bytes an element occupies in memory (i1 takes a byte).
+inline int64_t elementBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// Static shared memory is limited to 48 KiB per block; async operand
+/// stages are dynamic shared memory (up to 227 KiB per block on sm_90, less
+/// on sm_80: 163), which the launch asks for. The stages stay within
+/// kAsyncSmemBudget, which sm_80 can give a block as well.
+constexpr int64_t kStaticSmemLimit = 48 * 1024;
+constexpr int64_t kAsyncSmemBudget = 160 * 1024;
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+using Basis = SmallVector<int64_t>; // what one index bit adds, per dim
+
+/// A layout family: the bases of a thread's lane and warp bits and of its
+/// base register bits; tiles of a given shape add repetition bits.
+struct Layout {
+  int64_t rank = 0;
+  SmallVector<Basis> reg, lane, warp;
+  /// Elements covered by all bits along each dimension.
+  SmallVector<int64_t> coverage;
+  /// mma only: warps along M and N.
+  int64_t warpsM = 1, warpsN = 1;
+
+  void finish() {
+    coverage.assign(rank, 1);
+    for (auto *bits : {&reg, &lane, &warp})
+      for (const Basis &bb : *bits)
+        for (int64_t d = 0; d < rank; ++d)
+          coverage[d] = std::max(coverage[d], 2 * bb[d]);
+  }
+  static Basis unit(int64_t rank, int64_t d, int64_t v) {
+    Basis bb(rank, 0);
+    bb[d] = v;
+    return bb;
+  }
+};
+
+/// Blocked: 16 bytes of the narrowest view element type per thread along
+/// the last dimension, lanes then warps fill the last dimension first.
+/// Sized for the largest tile of the rank.
+Layout blockedLayout(ArrayRef<int64_t> maxShape, int64_t numWarps,
+                     int64_t minElementBytes);
+
+/// The accumulator layout of mma.sync m16n8 (f32 c0..c3): register bit 0 is
+/// column 1, bit 1 row 8; lane bits are columns 2, 4 then rows 1, 2, 4;
+/// warps split N first, then M.
+Layout mmaLayout(int64_t warpsM, int64_t warpsN);
+
+/// The registers a thread holds of a tile of `shape` in `layout`: the
+/// family's base register bits, then repetition bits for each dimension the
+/// family does not cover (the last dimension first).
+struct RegMap {
+  const Layout *layout;
+  SmallVector<int64_t> shape;
+  SmallVector<Basis> bits;
+  int64_t count;
+
+  RegMap(const Layout &l, ArrayRef<int64_t> s)
+      : layout(&l), shape(s), bits(l.reg) {
+    for (int64_t d = l.rank - 1; d >= 0; --d)
+      for (int64_t v = l.coverage[d]; v < s[d]; v *= 2)
+        bits.push_back(Layout::unit(l.rank, d, v));
+    count = int64_t(1) << bits.size();
+  }
+  /// What a bit adds along `d` once wrapped to the tile: 0 for a bit that
+  /// only replicates.
+  int64_t wrapped(const Basis &bb, int64_t d) const {
+    return bb[d] < shape[d] ? bb[d] : 0;
+  }
+  /// Static part of the coordinates of register `i`.
+  SmallVector<int64_t> offsets(int64_t i) const {
+    SmallVector<int64_t> off(shape.size(), 0);
+    for (auto [j, bb] : llvm::enumerate(bits))
+      if (i >> j & 1)
+        for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
+          off[d] += wrapped(bb, d);
+    return off;
+  }
+  bool wraps(int64_t d) const { return shape[d] < layout->coverage[d]; }
+  /// Registers contiguous along the last dimension, from every multiple of
+  /// the width: the vector width of memory accesses.
+  int64_t vectorWidth() const {
+    int64_t last = shape.size() - 1, w = 1;
+    for (const Basis &bb : bits) {
+      if (bb[last] != w || w >= shape[last])
+        break;
+      bool onlyLast = llvm::all_of(llvm::seq<int64_t>(0, last),
+                                   [&](int64_t d) { return bb[d] == 0; });
+      if (!onlyLast)
+        break;
+      w *= 2;
+    }
+    return w;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Kernel emitter
+//===----------------------------------------------------------------------===//
+
+struct ViewInfo {
+  Value base; // !llvm.ptr<1> at the view's first element
+  SmallVector<Value> sizes, strides; // index
+  Type elementType;
+  /// Per vector width w (elements), computed once per kernel:
+  struct VectorAccess {
+    Value ok;      // aligned w-vectors at offsets that are multiples of w,
+                   // and a last dimension of at least w (i1)
+    Value lastMax; // size of the last dimension - w: the last start in bounds
+  };
+  llvm::SmallDenseMap<int64_t, VectorAccess> vector;
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(func::FuncOp kernel, gpu::GPUModuleOp gpuModule)
+      : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()) {}
+
+  LogicalResult emit();
+
+private:
+  func::FuncOp kernel;
+  gpu::GPUModuleOp gpuModule;
+  OpBuilder b;
+  int64_t numWarps = 4;
+  /// Every tile value's layout; values tied by elementwise ops, loops,
+  /// broadcasts and kept-axis reductions share one.
+  std::deque<Layout> layouts;
+  DenseMap<Value, const Layout *> layoutOfValue;
+  std::map<const Layout *, SmallVector<Value>> bases;
+  Value threadId, laneId, warpId;
+  IRMapping scalars;
+  DenseMap<Value, SmallVector<Value>> tiles;
+  /// Loaded tiles not unpacked yet: one vector per run (see emitLoad).
+  llvm::MapVector<Value, SmallVector<Value>> pendingLoads;
+  DenseMap<Value, ViewInfo> views;
+  LLVM::GlobalOp smem;
+  int64_t smemBytes = 0;
+  /// Cross-warp reductions each get their own slice of this buffer, so that
+  /// none waits for an earlier user of shared memory to finish reading.
+  LLVM::GlobalOp reduceSmem;
+  int64_t reduceSmemBytes = 0;
+  int64_t loopDepth = 0; // scf.for bodies being emitted
+  /// Dot operands loaded one iteration ahead (tile-pipeline-loads) that live
+  /// in shared memory instead of registers: two stages each in
+  /// `<kernel>__smem_async`, filled by cp.async (findAsyncOperands).
+  struct AsyncOperand {
+    int64_t offset;     // bytes of stage 0 into the buffer
+    int64_t stageBytes; // a stage's bytes
+    int64_t stride;     // elements from one row to the next (padded)
+    int64_t stages;     // 2: loaded ahead through a loop; 1: loop-invariant
+  };
+  std::deque<AsyncOperand> asyncOperands;
+  /// The loads that fill them (the one before the loop: stage 0; the one in
+  /// the body: the stage after the current one), and every value standing
+  /// for one: these have no registers.
+  struct AsyncLoad {
+    const AsyncOperand *operand;
+    bool ahead; // in the loop body: fills the next iteration's stage
+  };
+  DenseMap<Operation *, AsyncLoad> asyncLoads;
+  DenseMap<Value, const AsyncOperand *> asyncValues;
+  /// Dot operands whose stage holds them transposed (B as [N][K]).
+  llvm::DenseSet<Value> asyncTransposed;
+  /// Loops carrying async operands, and while one's body is emitted, its
+  /// current stage (i32, 0 or 1) and whether this iteration waited yet.
+  llvm::DenseSet<Operation *> asyncLoops;
+  Value asyncStage;
+  bool asyncWaited = false;
+  LLVM::GlobalOp asyncSmem;
+  int64_t asyncSmemBytes = 0;
+
+  InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
+
+  LogicalResult assignLayouts();
+  void findAsyncOperands();
+  int64_t minBlocksPerSM();
+  RegMap regMap(Value v) {
+    return RegMap(*layoutOfValue.lookup(v),
+                  cast<RankedTensorType>(v.getType()).getShape());
+  }
+  ArrayRef<Value> baseCoords(const Layout &layout);
+  Value coordinate(const RegMap &map, int64_t d, int64_t offset);
+  SmallVector<Value> coordinates(const RegMap &map, int64_t i);
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc(), v); }
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc(), b.getI32Type(), v);
+  }
+  Location loc() { return currentLoc ? *currentLoc : kernel.getLoc(); }
+  std::optional<Location> currentLoc;
+
+  Value sharedBuffer(int64_t bytes);
+  Value reductionScratch(int64_t bytes);
+  Value elementPtr(Value base, Type elementType, Value offset, unsigned space);
+  Value combine(ReduceKind kind, Value a, Value b);
+  Value combineTree(ReduceKind kind, SmallVector<Value> vals);
+  Value toWide(Value v);
+  Value fromWide(Value v, Type type);
+  Value inBounds(const ViewInfo &view, ArrayRef<Value> coords);
+  SmallVector<Value> tileOriginOf(ValueRange indices, RankedTensorType type);
+  Value vectorAccessOk(const ViewInfo &view, ArrayRef<Value> coords,
+                       int64_t width);
+  SmallVector<Value> edgePathCoords(ArrayRef<Value> runStart);
+  Value guardedLoad(const ViewInfo &view, ArrayRef<Value> coords, Value ok,
+                    Value pad);
+  void guardedStore(const ViewInfo &view, ArrayRef<Value> coords, Value ok,
+                    Value value);
+  struct Runs {
+    SmallVector<SmallVector<Value>> coords; // each run's first element
+    SmallVector<Value> ptrs;
+    Value allFast;
+  };
+  Runs tileRuns(const ViewInfo &view, const RegMap &map, int64_t width,
+                ArrayRef<Value> tileOrigin);
+
+  LogicalResult emitBlock(Block &block);
+  LogicalResult emitOp(Operation *op);
+  LogicalResult emitElementwise(Operation *op);
+  LogicalResult emitLoad(LoadOp op);
+  Value asyncStagePtr(const AsyncOperand &operand, Value stage);
+  void emitAsyncLoad(LoadOp op, const AsyncOperand &operand, Value stage);
+  void waitForAsyncStage();
+  void materialize(Value tile);
+  void materializeAll();
+  LogicalResult emitStore(StoreOp op);
+  LogicalResult emitGather(GatherOp op);
+  LogicalResult emitScatter(ScatterOp op);
+  LogicalResult emitReduce(ReduceOp op);
+  LogicalResult emitDot(DotOp op);
+  SmallVector<Value> emitReduceKeepDims(ReduceOp op, const RegMap &src,
+                                        const RegMap &kept);
+  SmallVector<Value> convertLayout(ArrayRef<Value> regs, const RegMap &src,
+                                   const RegMap &dst,
+                                   ArrayRef<int64_t> permutation);
+  LogicalResult emitFor(scf::ForOp op);
+  LogicalResult emitIf(scf::IfOp op);
+  /// A value as scf.for/scf.if carry it: scalars as they are, tiles as
+  /// their registers (see carriedAsPairs), and back.
+  SmallVector<Type> carriedTypes(Value v);
+  SmallVector<Value> flatten(ValueRange values);
+  void bindResults(ValueRange olds, ValueRange flat);
+};
+
+} // namespace tilegym::detail
+
+#endif // TILEGYM_LIB_CONVERSION_TILETOGPU_KERNELEMITTER_H

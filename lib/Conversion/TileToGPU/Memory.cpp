@@ -1,0 +1,438 @@
+//===- Memory.cpp - loads, stores and shared memory of tile kernels -------===//
+#include "KernelEmitter.h"
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tile;
+using namespace tilegym::detail;
+
+/// Shared memory is one static buffer per kernel, reused by every
+/// reduction and layout conversion between barriers.
+Value KernelEmitter::sharedBuffer(int64_t bytes) {
+  smemBytes = std::max(smemBytes, bytes);
+  return LLVM::AddressOfOp::create(b, loc(), smem);
+}
+
+Value KernelEmitter::reductionScratch(int64_t bytes) {
+  int64_t offset = reduceSmemBytes;
+  reduceSmemBytes = llvm::alignTo(offset + bytes, 16);
+  Value base = LLVM::AddressOfOp::create(b, loc(), reduceSmem);
+  return elementPtr(base, b.getI8Type(), idx(offset), kShared);
+}
+
+Value KernelEmitter::elementPtr(Value base, Type elementType, Value offset,
+                                unsigned space) {
+  Value off = arith::IndexCastOp::create(b, loc(), b.getI64Type(), offset);
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), space);
+  return LLVM::GEPOp::create(b, loc(), ptrType, elementType, base,
+                             ValueRange{off});
+}
+
+/// 0 <= c < size in every dimension, as one unsigned compare per dimension
+/// (a negative c is a huge unsigned number; sizes are below 2^31).
+Value KernelEmitter::inBounds(const ViewInfo &view, ArrayRef<Value> coords) {
+  Value ok;
+  for (auto [c, size] : llvm::zip(coords, view.sizes)) {
+    Value lt =
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, c, size);
+    ok = ok ? Value(arith::AndIOp::create(b, loc(), ok, lt)) : lt;
+  }
+  return ok;
+}
+
+/// The element offset of `coords` in `view`.
+static Value linearOffset(OpBuilder &b, Location loc, const ViewInfo &view,
+                          ArrayRef<Value> coords) {
+  Value off;
+  for (auto [c, stride] : llvm::zip(coords, view.strides)) {
+    Value term = arith::MulIOp::create(b, loc, c, stride);
+    off = off ? Value(arith::AddIOp::create(b, loc, off, term)) : term;
+  }
+  return off;
+}
+
+/// Element coordinates of a tile's first element from its tile index.
+SmallVector<Value> KernelEmitter::tileOriginOf(ValueRange indices,
+                                               RankedTensorType type) {
+  SmallVector<Value> origin;
+  for (auto [i, index] : llvm::enumerate(indices))
+    origin.push_back(arith::MulIOp::create(b, loc(), scalars.lookup(index),
+                                           idx(type.getDimSize(i))));
+  return origin;
+}
+
+/// Whether the run of `width` elements at `coords` can move as one vector:
+/// in bounds, and the view allows aligned `width`-vectors (ViewInfo). Runs
+/// start at multiples of `width` along the last dimension by construction of
+/// the layouts, so that alignment holds for every run once it holds for the
+/// view.
+Value KernelEmitter::vectorAccessOk(const ViewInfo &view,
+                                   ArrayRef<Value> coords, int64_t width) {
+  // Outer dimensions: 0 <= c < size; the last: 0 <= c <= size - width, whose
+  // bound (and size >= width) the view computed once (ViewInfo::vector).
+  int64_t last = coords.size() - 1;
+  const ViewInfo::VectorAccess &vec = view.vector.find(width)->second;
+  Value ok = arith::AndIOp::create(
+      b, loc(), vec.ok,
+      arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, coords[last],
+                            vec.lastMax));
+  for (int64_t d = 0; d < last; ++d)
+    ok = arith::AndIOp::create(
+        b, loc(), ok,
+        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, coords[d],
+                              view.sizes[d]));
+  return ok;
+}
+
+/// The coordinates of a run as seen by an edge (element by element) path:
+/// the last one goes through an opaque copy (inline asm with side effects).
+/// Without it LLVM merges the identical per-element coordinates of a load's
+/// and a store's edge paths and hoists them to the kernel entry, where they
+/// cost instructions and registers on the fast path.
+SmallVector<Value> KernelEmitter::edgePathCoords(ArrayRef<Value> runStart) {
+  SmallVector<Value> coords(runStart);
+  Value c = arith::IndexCastOp::create(b, loc(), b.getI32Type(), coords.back());
+  auto copy = LLVM::InlineAsmOp::create(
+      b, loc(), b.getI32Type(), ValueRange{c}, "mov.u32 $0, $1;", "=r,r",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+      ArrayAttr());
+  coords.back() = arith::IndexCastOp::create(b, loc(), b.getIndexType(),
+                                             copy.getResult(0));
+  return coords;
+}
+
+/// One element of `view` at `coords` when `ok`, else `pad`.
+Value KernelEmitter::guardedLoad(const ViewInfo &view, ArrayRef<Value> coords,
+                                 Value ok, Value pad) {
+  Type elem = view.elementType;
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{elem}, ok, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  Value p =
+      elementPtr(view.base, elem, linearOffset(b, loc(), view, coords), kGlobal);
+  scf::YieldOp::create(b, loc(),
+                       ValueRange{LLVM::LoadOp::create(b, loc(), elem, p,
+                                                       elementBytes(elem))});
+  b.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(b, loc(), pad);
+  return branch.getResult(0);
+}
+
+/// Stores `value` to `view` at `coords` when `ok`.
+void KernelEmitter::guardedStore(const ViewInfo &view, ArrayRef<Value> coords,
+                                 Value ok, Value value) {
+  Type elem = view.elementType;
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{}, ok, false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  Value p =
+      elementPtr(view.base, elem, linearOffset(b, loc(), view, coords), kGlobal);
+  LLVM::StoreOp::create(b, loc(), value, p, elementBytes(elem));
+}
+
+/// The runs of `width` registers of a thread's part of a tile at
+/// `tileOrigin` in `view`: each run's first coordinates and address, and
+/// whether every run can move as one vector (null when width is 1).
+KernelEmitter::Runs KernelEmitter::tileRuns(const ViewInfo &view,
+                                            const RegMap &map, int64_t width,
+                                            ArrayRef<Value> tileOrigin) {
+  Runs runs;
+  for (int64_t i = 0; i < map.count; i += width) {
+    SmallVector<Value> coords = coordinates(map, i);
+    for (auto [c, origin] : llvm::zip(coords, tileOrigin))
+      c = arith::AddIOp::create(b, loc(), c, origin);
+    runs.ptrs.push_back(elementPtr(view.base, view.elementType,
+                                   linearOffset(b, loc(), view, coords),
+                                   kGlobal));
+    if (width > 1) {
+      Value fast = vectorAccessOk(view, coords, width);
+      runs.allFast = runs.allFast ? Value(arith::AndIOp::create(
+                                        b, loc(), runs.allFast, fast))
+                                  : fast;
+    }
+    runs.coords.push_back(coords);
+  }
+  return runs;
+}
+
+/// A thread's registers go to and from memory by runs that are contiguous
+/// along the last dimension. When every run of the thread's part of the tile
+/// is in bounds and aligned, one branch takes all of them as vector accesses
+/// (the common case: interior tiles); otherwise every element is accessed
+/// alone, predicated on its bounds (edge tiles, unaligned views).
+///
+/// A load yields its runs as vectors and unpacks them only when the tile is
+/// first used (materialize): unpacking sub-word elements reads the loaded
+/// register, and doing it right after the load would stall the thread there
+/// instead of letting it issue its other loads first.
+LogicalResult KernelEmitter::emitLoad(LoadOp op) {
+  if (auto it = asyncLoads.find(op); it != asyncLoads.end()) {
+    Value stage = i32(0);
+    if (it->second.ahead) {
+      // The other stage was read by the last iteration: every thread must be
+      // past that before it is overwritten.
+      waitForAsyncStage();
+      stage = arith::XOrIOp::create(b, loc(), asyncStage, i32(1));
+    }
+    emitAsyncLoad(op, *it->second.operand, stage);
+    return success();
+  }
+  RankedTensorType type = op.getType();
+  RegMap map = regMap(op.getResult());
+  const ViewInfo &view = views[op.getView()];
+  Type elem = type.getElementType();
+  int64_t rank = type.getRank(), last = rank - 1;
+  int64_t bytes = elementBytes(elem);
+  // Runs of contiguous registers, at most 16 bytes per access.
+  int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
+  Value pad = arith::ConstantOp::create(
+      b, loc(), op.getPaddingAttr() ? op.getPaddingAttr()
+                                    : TypedAttr(b.getZeroAttr(elem)));
+  SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
+
+  Runs runs = tileRuns(view, map, width, tileOrigin);
+
+  // Element k of the run at `coords`: loaded when in bounds, else padding.
+  auto loadElement = [&](ArrayRef<Value> coords, int64_t k) -> Value {
+    SmallVector<Value> c(coords);
+    c[last] = arith::AddIOp::create(b, loc(), coords[last], idx(k));
+    return guardedLoad(view, c, inBounds(view, c), pad);
+  };
+  if (width == 1) {
+    SmallVector<Value> regs;
+    for (ArrayRef<Value> coords : runs.coords)
+      regs.push_back(loadElement(coords, 0));
+    tiles[op.getResult()] = regs;
+    return success();
+  }
+
+  auto vecType = VectorType::get({width}, elem);
+  SmallVector<Type> types(runs.ptrs.size(), vecType);
+  auto branch = scf::IfOp::create(b, loc(), types, runs.allFast, true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    SmallVector<Value> vecs;
+    for (Value ptr : runs.ptrs)
+      vecs.push_back(
+          LLVM::LoadOp::create(b, loc(), vecType, ptr, width * bytes));
+    scf::YieldOp::create(b, loc(), vecs);
+
+    b.setInsertionPointToStart(branch.elseBlock());
+    vecs.clear();
+    for (ArrayRef<Value> runStart : runs.coords) {
+      SmallVector<Value> coords = edgePathCoords(runStart);
+      Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+      for (int64_t k = 0; k < width; ++k)
+        vec = LLVM::InsertElementOp::create(b, loc(), vec,
+                                            loadElement(coords, k), i32(k));
+      vecs.push_back(vec);
+    }
+    scf::YieldOp::create(b, loc(), vecs);
+  }
+  pendingLoads[op.getResult()] =
+      SmallVector<Value>(branch.getResults().begin(), branch.getResults().end());
+  return success();
+}
+
+Value KernelEmitter::asyncStagePtr(const AsyncOperand &operand, Value stage) {
+  Value offset = arith::AddIOp::create(
+      b, loc(), idx(operand.offset),
+      arith::MulIOp::create(
+          b, loc(),
+          arith::IndexCastOp::create(b, loc(), b.getIndexType(), stage),
+          idx(operand.stageBytes)));
+  return elementPtr(LLVM::AddressOfOp::create(b, loc(), asyncSmem),
+                    b.getI8Type(), offset, kShared);
+}
+
+/// Copies a thread's part of the tile into a stage of `operand` with
+/// cp.async, 16 bytes per run: a run partly or wholly out of bounds copies
+/// only its in-bounds prefix (the rest is zero-filled, no global access).
+/// Views that do not allow aligned 16-byte accesses take the synchronous
+/// path, element by element. One commit group per load.
+void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
+                                  Value stage) {
+  RankedTensorType type = op.getType();
+  RegMap map = regMap(op.getResult());
+  const ViewInfo &view = views[op.getView()];
+  Type elem = type.getElementType();
+  int64_t bytes = elementBytes(elem);
+  int64_t width = 16 / bytes;
+  SmallVector<Value> origin = tileOriginOf(op.getIndices(), type);
+  Value base = asyncStagePtr(operand, stage);
+  int64_t rank = type.getRank(), last = rank - 1;
+  SmallVector<std::pair<Value, SmallVector<Value>>> runs; // (dst, coords)
+  for (int64_t i = 0; i < map.count; i += width) {
+    // Leading dimensions are units: rows and columns are the last two.
+    SmallVector<Value> local = coordinates(map, i);
+    Value lin = arith::AddIOp::create(
+        b, loc(),
+        arith::MulIOp::create(b, loc(), local[last - 1], idx(operand.stride)),
+        local[last]);
+    SmallVector<Value> global;
+    for (auto [c, o] : llvm::zip(local, origin))
+      global.push_back(arith::AddIOp::create(b, loc(), c, o));
+    runs.push_back({elementPtr(base, elem, lin, kShared), global});
+  }
+
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{},
+                                  view.vector.find(width)->second.ok, true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    for (auto &[dst, coords] : runs) {
+      Value rowOk;
+      for (int64_t d = 0; d < last; ++d) {
+        Value ok = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                         coords[d], view.sizes[d]);
+        rowOk = rowOk ? Value(arith::AndIOp::create(b, loc(), rowOk, ok)) : ok;
+      }
+      Value left =
+          arith::SubIOp::create(b, loc(), view.sizes[last], coords[last]);
+      left = arith::MaxSIOp::create(
+          b, loc(), arith::MinSIOp::create(b, loc(), left, idx(width)), idx(0));
+      left = arith::SelectOp::create(b, loc(), rowOk, left, idx(0));
+      Value any = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
+                                        left, idx(0));
+      Value src = arith::SelectOp::create(
+          b, loc(), any,
+          elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
+                     kGlobal),
+          view.base);
+      Value srcBytes = arith::IndexCastOp::create(
+          b, loc(), b.getI32Type(),
+          arith::MulIOp::create(b, loc(), left, idx(bytes)));
+      NVVM::CpAsyncOp::create(b, loc(), dst, src, 16,
+                              NVVM::LoadCacheModifierKind::CG, srcBytes);
+    }
+    b.setInsertionPointToStart(branch.elseBlock());
+    Value zero = arith::ConstantOp::create(b, loc(), b.getZeroAttr(elem));
+    for (auto &[dst, runStart] : runs) {
+      SmallVector<Value> coords = edgePathCoords(runStart);
+      for (int64_t k = 0; k < width; ++k) {
+        SmallVector<Value> c(coords);
+        c[last] = arith::AddIOp::create(b, loc(), c[last], idx(k));
+        Value v = guardedLoad(view, c, inBounds(view, c), zero);
+        LLVM::StoreOp::create(
+            b, loc(), v, elementPtr(dst, elem, idx(k), kShared), bytes);
+      }
+    }
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b, loc());
+}
+
+/// Once per iteration of a loop with async operands, before the first
+/// access to a stage: this thread's copies are done (wait_group 0) and every
+/// thread's are visible, and every thread is past the last iteration's reads.
+void KernelEmitter::waitForAsyncStage() {
+  if (asyncWaited)
+    return;
+  NVVM::CpAsyncWaitGroupOp::create(b, loc(), 0);
+  gpu::BarrierOp::create(b, loc());
+  asyncWaited = true;
+}
+
+void KernelEmitter::materialize(Value tile) {
+  auto it = pendingLoads.find(tile);
+  if (it == pendingLoads.end())
+    return;
+  SmallVector<Value> regs;
+  for (Value vec : it->second) {
+    int64_t width = cast<VectorType>(vec.getType()).getNumElements();
+    for (int64_t k = 0; k < width; ++k)
+      regs.push_back(LLVM::ExtractElementOp::create(b, loc(), vec, i32(k)));
+  }
+  tiles[tile] = regs;
+  pendingLoads.erase(it);
+}
+
+void KernelEmitter::materializeAll() {
+  for (Value tile : llvm::to_vector(llvm::make_first_range(pendingLoads)))
+    materialize(tile);
+}
+
+LogicalResult KernelEmitter::emitStore(StoreOp op) {
+  auto type = cast<RankedTensorType>(op.getValue().getType());
+  RegMap map = regMap(op.getValue());
+  const ViewInfo &view = views[op.getView()];
+  Type elem = type.getElementType();
+  int64_t rank = type.getRank(), last = rank - 1;
+  int64_t bytes = elementBytes(elem);
+  // Runs of contiguous registers, at most 16 bytes per access.
+  int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
+  const SmallVector<Value> &regs = tiles[op.getValue()];
+  SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
+
+  Runs runs = tileRuns(view, map, width, tileOrigin);
+  // Each element stored alone where it is in bounds.
+  auto storeElements = [&]() {
+    for (auto [run, runStart] : llvm::enumerate(runs.coords)) {
+      SmallVector<Value> coords =
+          width > 1 ? edgePathCoords(runStart) : SmallVector<Value>(runStart);
+      for (int64_t k = 0; k < width; ++k) {
+        SmallVector<Value> c = coords;
+        c[last] = arith::AddIOp::create(b, loc(), coords[last], idx(k));
+        guardedStore(view, c, inBounds(view, c), regs[run * width + k]);
+      }
+    }
+  };
+  if (width == 1) {
+    storeElements();
+    return success();
+  }
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{}, runs.allFast, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  auto vecType = VectorType::get({width}, elem);
+  for (auto [run, ptr] : llvm::enumerate(runs.ptrs)) {
+    Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+    for (int64_t k = 0; k < width; ++k)
+      vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[run * width + k],
+                                          i32(k));
+    LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
+  }
+  b.setInsertionPointToStart(branch.elseBlock());
+  storeElements();
+  return success();
+}
+
+LogicalResult KernelEmitter::emitGather(GatherOp op) {
+  RankedTensorType type = op.getType();
+  RegMap map = regMap(op.getResult());
+  const ViewInfo &view = views[op.getView()];
+  Type elem = type.getElementType();
+  Value pad = arith::ConstantOp::create(
+      b, loc(), op.getPaddingAttr() ? op.getPaddingAttr()
+                                    : TypedAttr(b.getZeroAttr(elem)));
+  SmallVector<Value> regs;
+  for (int64_t i = 0; i < map.count; ++i) {
+    SmallVector<Value> coords;
+    for (Value index : op.getIndices())
+      coords.push_back(arith::IndexCastOp::create(b, loc(), b.getIndexType(),
+                                                  tiles[index][i]));
+    Value ok = inBounds(view, coords);
+    if (op.getMask())
+      ok = arith::AndIOp::create(b, loc(), ok, tiles[op.getMask()][i]);
+    regs.push_back(guardedLoad(view, coords, ok, pad));
+  }
+  tiles[op.getResult()] = regs;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
+  RegMap map = regMap(op.getValue());
+  const ViewInfo &view = views[op.getView()];
+  for (int64_t i = 0; i < map.count; ++i) {
+    SmallVector<Value> coords;
+    for (Value index : op.getIndices())
+      coords.push_back(arith::IndexCastOp::create(b, loc(), b.getIndexType(),
+                                                  tiles[index][i]));
+    Value ok = inBounds(view, coords);
+    if (op.getMask())
+      ok = arith::AndIOp::create(b, loc(), ok, tiles[op.getMask()][i]);
+    guardedStore(view, coords, ok, tiles[op.getValue()][i]);
+  }
+  return success();
+}
