@@ -157,12 +157,17 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   };
   Operand ops[2] = {{op.getLhs(), M, K, paddedRowStride(K, bytes), {}},
                     {op.getRhs(), K, N, paddedRowStride(N, bytes), {}}};
+  // An f16/bf16 lhs in the accumulator's own mma layout, its warps along M
+  // only, is its own A fragments (FA2's P): registers c0..c3 of N blocks 2k
+  // and 2k+1 are a0..a7 of K step k. It needs no shared memory.
+  bool lhsInRegisters = !tf32 && l.mma && l.warpsN == 1 &&
+                        layoutOfValue.lookup(op.getLhs()) == acc.layout;
   int64_t stagedElems = 0;
   bool anyAsync = false;
   for (Operand &o : ops) {
     if (asyncValues.count(o.tile))
       anyAsync = true;
-    else
+    else if (!(lhsInRegisters && o.tile == op.getLhs()))
       stagedElems += o.rows * o.stride;
   }
   if (anyAsync)
@@ -172,7 +177,8 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     Value buf = sharedBuffer(stagedElems * bytes);
     int64_t offset = 0;
     for (Operand &o : ops) {
-      if (asyncValues.count(o.tile))
+      if (asyncValues.count(o.tile) ||
+          (lhsInRegisters && o.tile == op.getLhs()))
         continue;
       o.base = elementPtr(buf, elem, idx(offset), kShared);
       offset += o.rows * o.stride;
@@ -328,6 +334,21 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
         aFrag = {loadTf32(opA, r, kCol), loadTf32(opA, add(r, 8), kCol),
                  loadTf32(opA, r, add(kCol, half)),
                  loadTf32(opA, add(r, 8), add(kCol, half))};
+      } else if (lhsInRegisters) {
+        const SmallVector<Value> &regs = tiles[op.getLhs()];
+        int64_t blocksK = K / 8;
+        for (int64_t kb : {k / 8, k / 8 + 1}) {
+          int64_t base = 4 * (kb + blocksK * rm);
+          for (int64_t j = 0; j < 4; j += 2) {
+            Value pair = LLVM::PoisonOp::create(b, loc(), pairType);
+            for (int64_t e = 0; e < 2; ++e)
+              pair = LLVM::InsertElementOp::create(b, loc(), pair,
+                                                   regs[base + j + e], i32(e));
+            aFrag.push_back(elem.isF16() ? pair
+                                         : Value(LLVM::BitcastOp::create(
+                                               b, loc(), i32Type, pair)));
+          }
+        }
       } else {
         aFrag = ldmatrix(
             sharedAt(opA, add(aRow, rm * 16 * l.warpsM), add(aCol, k)), 4,

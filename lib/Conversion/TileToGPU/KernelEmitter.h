@@ -79,6 +79,7 @@ struct Layout {
   SmallVector<int64_t> coverage;
   /// mma only: warps along M and N.
   int64_t warpsM = 1, warpsN = 1;
+  bool mma = false;
 
   void finish() {
     coverage.assign(rank, 1);

@@ -44,6 +44,7 @@ Layout blockedLayout(ArrayRef<int64_t> maxShape, int64_t numWarps,
 Layout mmaLayout(int64_t warpsM, int64_t warpsN) {
   Layout l;
   l.rank = 2;
+  l.mma = true;
   l.warpsM = warpsM;
   l.warpsN = warpsN;
   l.reg = {Layout::unit(2, 1, 1), Layout::unit(2, 0, 8)};

@@ -213,9 +213,24 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success();
   }
   if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-    tiles[reshape.getResult()] =
-        convertLayout(tiles[reshape.getSource()], regMap(reshape.getSource()),
-                      regMap(reshape.getResult()), {});
+    RegMap dst = regMap(reshape.getResult());
+    // A reshaped iota ([N] to [1, N] or [N, 1]) is its coordinate along the
+    // one dimension of size N, computed in the result's layout: no trip
+    // through shared memory (attention's column indices, every iteration).
+    auto shape = reshape.getType().getShape();
+    if (reshape.getSource().getDefiningOp<IotaOp>() &&
+        llvm::count_if(shape, [](int64_t d) { return d != 1; }) == 1) {
+      int64_t dim = llvm::find_if(shape, [](int64_t d) { return d != 1; }) -
+                    shape.begin();
+      SmallVector<Value> regs;
+      for (int64_t i = 0; i < dst.count; ++i)
+        regs.push_back(arith::IndexCastOp::create(
+            b, loc(), b.getI32Type(), coordinates(dst, i)[dim]));
+      tiles[reshape.getResult()] = regs;
+      return success();
+    }
+    tiles[reshape.getResult()] = convertLayout(
+        tiles[reshape.getSource()], regMap(reshape.getSource()), dst, {});
     return success();
   }
   if (auto permute = dyn_cast<PermuteOp>(op)) {

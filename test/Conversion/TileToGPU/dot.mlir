@@ -79,3 +79,34 @@ func.func @narrow(%a: !tile.view<?x?xf16>, %b: !tile.view<?x?xf16>, %c: !tile.vi
   tile.store %d, %c[%c0, %c0] : tensor<16x8xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// FA2's second dot: P (scores after a row reduction, so warps split M only)
+// cast to bf16 is the lhs, in the accumulator's own mma layout. Its
+// registers are the A fragments (accumulator pairs of N blocks 2k, 2k+1 as
+// bf16x2): only B is staged, and no ldmatrix reads A.
+// CHECK-LABEL: gpu.func @pv
+// CHECK: nvvm.mma.sync
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: llvm.store {{.*}} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK-NOT: mma_layout<row>
+// CHECK: llvm.bitcast {{.*}} : vector<2xbf16> to i32
+// CHECK: nvvm.mma.sync
+func.func @pv(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %v: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<32x64xbf16>
+  %tv = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %s = tile.dot %ta, %tb, %z : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+  %m = tile.reduce max %s {axis = 1 : i64, keep_dims} : tensor<64x64xf32> -> tensor<64x1xf32>
+  %mb = tile.broadcast %m : tensor<64x1xf32> -> tensor<64x64xf32>
+  %d = arith.subf %s, %mb : tensor<64x64xf32>
+  %p = arith.truncf %d : tensor<64x64xf32> to tensor<64x64xbf16>
+  %o = tile.dot %p, %tv, %mb : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+  tile.store %o, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  return
+}

@@ -106,3 +106,24 @@ func.func @rowmax_loop(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) attribu
   }
   return
 }
+
+// -----
+
+// A reshaped iota is its coordinate in the result's layout: no conversion
+// through shared memory (no i32 stored there), whatever layout the [1, 64]
+// tile takes from the dot it meets.
+// CHECK-LABEL: gpu.func @iota_columns
+// CHECK-NOT: i32, !llvm.ptr<3>
+// CHECK: nvvm.mma.sync
+func.func @iota_columns(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %i = tile.iota : tensor<64xi32>
+  %cols = tile.reshape %i : tensor<64xi32> -> tensor<1x64xi32>
+  %colsb = tile.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
+  %f = arith.sitofp %colsb : tensor<64x64xi32> to tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x64xbf16>
+  %d = tile.dot %ta, %tb, %f : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  return
+}
