@@ -445,7 +445,10 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
 /// none for operands in shared memory) and 32 more registers: one block's mma.sync then runs while the other waits for its
 /// loads and barriers (matmul 128x128x32 on 8 warps, its
 /// operands loaded one iteration ahead: 158 registers and 1 block per SM ran
-/// 778 us at 4096^3 on the H200; limited to 128, 574 us).
+/// 778 us at 4096^3 on the H200; limited to 128, 574 us). Kernels with more
+/// than one dot (attention) keep more state live beside the accumulators
+/// and ask nothing: attention D=64 with 128 queries on 8 warps ran 2418 us
+/// limited to 128 registers, 2260 without.
 int64_t KernelEmitter::minBlocksPerSM() {
   if (auto asked = kernel->getAttrOfType<IntegerAttr>(kMinBlocksPerSMAttr))
     return asked.getInt();
@@ -460,12 +463,15 @@ int64_t KernelEmitter::minBlocksPerSM() {
   auto operandRegs = [&](Value operand) -> int64_t {
     return asyncValues.count(operand) ? 0 : 2 * regsOf(operand);
   };
-  int64_t dotRegs = 0;
+  int64_t dotRegs = 0, dots = 0;
   kernel.walk([&](DotOp dot) {
+    ++dots;
     dotRegs = std::max<int64_t>(dotRegs, regsOf(dot.getResult()) +
                                              operandRegs(dot.getLhs()) +
                                              operandRegs(dot.getRhs()) + 32);
   });
+  if (dots > 1) // attention: online softmax state beside the accumulators
+    return 0;
   if (dotRegs) {
     int64_t limit = 65536 / (2 * threads);
     return limit < 255 && limit >= dotRegs ? 2 : 0;
