@@ -125,6 +125,13 @@ static cl::opt<int> pipelineBytes(
              "default 64"),
     cl::init(-1), cl::cat(toolCategory));
 
+static cl::opt<int> pipelineStages(
+    "pipeline-stages",
+    cl::desc("Shared memory buffers per dot operand loaded ahead through a "
+             "loop (2 to 4): it is loaded this many iterations less one "
+             "ahead; by default 2"),
+    cl::init(0), cl::cat(toolCategory));
+
 static cl::opt<bool> splitInputFile(
     "split-input-file",
     cl::desc("Split the input at lines '// -----' and compile each chunk on "
@@ -289,6 +296,14 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
   }
   if (pipelineBytes >= 0)
     setOnKernels(tilegym::tile::kPipelineBytesAttr, pipelineBytes);
+  if (pipelineStages) {
+    if (pipelineStages < 2 || pipelineStages > 4) {
+      mlir::emitError(module->getLoc())
+          << "--pipeline-stages must be from 2 to 4";
+      return mlir::failure();
+    }
+    setOnKernels(tilegym::tile::kPipelineStagesAttr, pipelineStages);
+  }
   return emitGpu(*module, options, os);
 }
 

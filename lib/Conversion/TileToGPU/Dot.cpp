@@ -30,7 +30,7 @@ static int64_t paddedRowStride(int64_t cols, int64_t bytes) {
 /// 16-byte runs, and fit, with the others, in kAsyncSmemBudget.
 void KernelEmitter::findAsyncOperands() {
   struct Candidate {
-    SmallVector<LoadOp> loads; // first (stage 0), then the one ahead
+    SmallVector<LoadOp> loads; // before the loop (stages 0..), then ahead
     SmallVector<Value> values; // everything standing for the tile
     Value operand;             // what the dot takes
     bool transposed;
@@ -70,18 +70,39 @@ void KernelEmitter::findAsyncOperands() {
                           use->transposed, loop, rows * stride * bytes, stride,
                           stages});
   };
+  // A window of k carried tiles (tile-pipeline-loads, k iterations ahead):
+  // iteration arguments a0..a(k-1), each loaded before the loop, a(j)
+  // yielded as a(j-1), the load in the body yielded as a(k-1); a0 is what
+  // the body uses.
   kernel.walk([&](scf::ForOp loop) {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
-      auto first = loop.getInitArgs()[i].getDefiningOp<LoadOp>();
-      auto next = yield.getOperand(i).getDefiningOp<LoadOp>();
-      if (!first || !next || next->getBlock() != loop.getBody() ||
-          !first->hasOneUse() || !next->hasOneUse() ||
-          !loop.getResult(i).use_empty())
+    auto args = loop.getRegionIterArgs();
+    for (auto [i, arg] : llvm::enumerate(args)) {
+      SmallVector<LoadOp> loads;
+      SmallVector<Value> values;
+      int64_t j = i;
+      while (true) {
+        auto first = loop.getInitArgs()[j].getDefiningOp<LoadOp>();
+        if (!first || !first->hasOneUse() || !loop.getResult(j).use_empty())
+          break;
+        loads.push_back(first);
+        values.append({first.getResult(), args[j], loop.getResult(j)});
+        Value yielded = yield.getOperand(j);
+        auto next = yielded.getDefiningOp<LoadOp>();
+        if (next && next->getBlock() == loop.getBody() && next->hasOneUse()) {
+          loads.push_back(next);
+          values.push_back(next.getResult());
+          break;
+        }
+        auto nextArg = dyn_cast<BlockArgument>(yielded);
+        if (!nextArg || nextArg.getOwner() != loop.getBody() ||
+            nextArg.getArgNumber() == 0 || !nextArg.hasOneUse())
+          break;
+        j = nextArg.getArgNumber() - 1; // past the induction variable
+      }
+      if (loads.size() < 2 || loads.back()->getBlock() != loop.getBody())
         continue;
-      consider(arg, loop, {first, next},
-               {first.getResult(), next.getResult(), arg, loop.getResult(i)},
-               2);
+      consider(arg, loop, loads, values, loads.size());
     }
   });
   kernel.walk([&](LoadOp load) {
@@ -93,6 +114,14 @@ void KernelEmitter::findAsyncOperands() {
         !load->isBeforeInBlock(loop))
       return;
     consider(load.getResult(), loop, {load}, {load.getResult()}, 1);
+  });
+  // A loop's windows share one ring size: the wait at each iteration counts
+  // the commit groups of the stages ahead.
+  llvm::DenseMap<Operation *, int64_t> ringOf;
+  llvm::erase_if(candidates, [&](const Candidate &c) {
+    if (c.stages == 1)
+      return false;
+    return ringOf.try_emplace(c.loop, c.stages).first->second != c.stages;
   });
   // Drop candidates from the last until the stages fit.
   auto need = [&]() {
@@ -107,13 +136,17 @@ void KernelEmitter::findAsyncOperands() {
     asyncOperands.push_back({asyncSmemBytes, c.stageBytes, c.stride, c.stages});
     asyncSmemBytes += c.stages * c.stageBytes;
     const AsyncOperand *operand = &asyncOperands.back();
+    int64_t before = c.stages == 1 ? 1 : c.stages - 1;
     for (auto [i, load] : llvm::enumerate(c.loads))
-      asyncLoads[load] = {operand, /*ahead=*/i == 1};
+      asyncLoads[load] = {operand, int64_t(i) < before ? int64_t(i) : -1};
     for (Value v : c.values)
       asyncValues[v] = operand;
     if (c.transposed)
       asyncTransposed.insert(c.operand);
-    asyncLoops.insert(c.loop);
+    AsyncLoop &loop = asyncLoops[c.loop];
+    loop.stages = std::max(loop.stages, c.stages);
+    if (c.stages > 1)
+      ++loop.groups;
   }
 }
 

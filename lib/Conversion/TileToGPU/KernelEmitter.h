@@ -202,29 +202,34 @@ private:
   int64_t reduceSmemBytes = 0;
   int64_t loopDepth = 0; // scf.for bodies being emitted
   /// Dot operands loaded one iteration ahead (tile-pipeline-loads) that live
-  /// in shared memory instead of registers: two stages each in
+  /// in shared memory instead of registers: a ring of stages each in
   /// `<kernel>__smem_async`, filled by cp.async (findAsyncOperands).
   struct AsyncOperand {
     int64_t offset;     // bytes of stage 0 into the buffer
     int64_t stageBytes; // a stage's bytes
     int64_t stride;     // elements from one row to the next (padded)
-    int64_t stages;     // 2: loaded ahead through a loop; 1: loop-invariant
+    int64_t stages;     // loaded k iterations ahead: k + 1; loop-invariant: 1
   };
   std::deque<AsyncOperand> asyncOperands;
-  /// The loads that fill them (the one before the loop: stage 0; the one in
-  /// the body: the stage after the current one), and every value standing
-  /// for one: these have no registers.
+  /// The loads that fill them (those before the loop: stages 0, 1, ...; the
+  /// one in the body: the stage after the window's last), and every value
+  /// standing for one: these have no registers.
   struct AsyncLoad {
     const AsyncOperand *operand;
-    bool ahead; // in the loop body: fills the next iteration's stage
+    int64_t stage; // before the loop: its stage; -1: in the body, ahead
   };
   DenseMap<Operation *, AsyncLoad> asyncLoads;
   DenseMap<Value, const AsyncOperand *> asyncValues;
   /// Dot operands whose stage holds them transposed (B as [N][K]).
   llvm::DenseSet<Value> asyncTransposed;
-  /// Loops carrying async operands, and while one's body is emitted, its
-  /// current stage (i32, 0 or 1) and whether this iteration waited yet.
-  llvm::DenseSet<Operation *> asyncLoops;
+  /// Loops carrying async operands: their ring size and the commit groups
+  /// one iteration issues. While one's body is emitted: its current stage
+  /// (i32) and whether this iteration waited yet.
+  struct AsyncLoop {
+    int64_t stages = 1, groups = 0;
+  };
+  llvm::MapVector<Operation *, AsyncLoop> asyncLoops;
+  const AsyncLoop *currentAsyncLoop = nullptr;
   Value asyncStage;
   bool asyncWaited = false;
   LLVM::GlobalOp asyncSmem;

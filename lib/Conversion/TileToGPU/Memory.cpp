@@ -168,12 +168,17 @@ KernelEmitter::Runs KernelEmitter::tileRuns(const ViewInfo &view,
 /// instead of letting it issue its other loads first.
 LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   if (auto it = asyncLoads.find(op); it != asyncLoads.end()) {
-    Value stage = i32(0);
-    if (it->second.ahead) {
-      // The other stage was read by the last iteration: every thread must be
-      // past that before it is overwritten.
+    Value stage;
+    if (it->second.stage >= 0) {
+      stage = i32(it->second.stage);
+    } else {
+      // The stage before the current one was read by the last iteration:
+      // every thread must be past that before it is overwritten.
       waitForAsyncStage();
-      stage = arith::XOrIOp::create(b, loc(), asyncStage, i32(1));
+      int64_t stages = currentAsyncLoop->stages;
+      stage = arith::RemUIOp::create(
+          b, loc(), arith::AddIOp::create(b, loc(), asyncStage, i32(stages - 1)),
+          i32(stages));
     }
     emitAsyncLoad(op, *it->second.operand, stage);
     return success();
@@ -324,12 +329,16 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
 }
 
 /// Once per iteration of a loop with async operands, before the first
-/// access to a stage: this thread's copies are done (wait_group 0) and every
-/// thread's are visible, and every thread is past the last iteration's reads.
+/// access to a stage: this thread's copies for this iteration are done (the
+/// groups of the stages after it may still be in flight) and every thread's
+/// are visible, and every thread is past the last iteration's reads.
 void KernelEmitter::waitForAsyncStage() {
   if (asyncWaited)
     return;
-  NVVM::CpAsyncWaitGroupOp::create(b, loc(), 0);
+  NVVM::CpAsyncWaitGroupOp::create(
+      b, loc(),
+      std::max<int64_t>(0, currentAsyncLoop->stages - 2) *
+          currentAsyncLoop->groups);
   gpu::BarrierOp::create(b, loc());
   asyncWaited = true;
 }

@@ -349,10 +349,11 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   return success();
 }
 
-/// A loop with async operands also carries the index (0 or 1) of their
-/// current stage, and waits for every copy after it.
+/// A loop with async operands also carries the index of their current stage
+/// in the ring, and waits for every copy after it.
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
-  bool async = asyncLoops.contains(op);
+  auto asyncIt = asyncLoops.find(op);
+  bool async = asyncIt != asyncLoops.end();
   SmallVector<Value> inits = flatten(op.getInitArgs());
   if (async)
     inits.push_back(i32(0));
@@ -375,9 +376,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     bindResults(op.getRegionIterArgs(), carried);
     Value outerStage = asyncStage;
     bool outerWaited = asyncWaited;
+    const AsyncLoop *outerLoop = currentAsyncLoop;
     if (async) {
       asyncStage = loop.getRegionIterArgs().back();
       asyncWaited = false;
+      currentAsyncLoop = &asyncIt->second;
     }
     ++loopDepth;
     LogicalResult body = emitBlock(*op.getBody());
@@ -387,10 +390,13 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
     SmallVector<Value> yields = flatten(yield.getOperands());
     if (async)
-      yields.push_back(arith::XOrIOp::create(b, loc(), asyncStage, i32(1)));
+      yields.push_back(arith::RemUIOp::create(
+          b, loc(), arith::AddIOp::create(b, loc(), asyncStage, i32(1)),
+          i32(std::max<int64_t>(1, asyncIt->second.stages))));
     scf::YieldOp::create(b, loc(), yields);
     asyncStage = outerStage;
     asyncWaited = outerWaited;
+    currentAsyncLoop = outerLoop;
   }
   if (async)
     NVVM::CpAsyncWaitGroupOp::create(b, loc(), 0);

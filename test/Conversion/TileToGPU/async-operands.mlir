@@ -20,7 +20,7 @@
 // CHECK-NOT: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
-// CHECK: arith.xori
+// CHECK: arith.remui
 // CHECK-COUNT-2: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-COUNT-2: nvvm.cp.async.shared.global
@@ -125,5 +125,48 @@ func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %o
     scf.yield %s, %kn : tensor<64x64xf32>, tensor<1x1x64x64xbf16>
   }
   tile.store %r#0, %o[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// Three stages (tile-pipeline-loads shared-memory-stages=3): windows of two
+// carried tiles per operand. Stages 0 and 1 are filled before the loop,
+// iteration by iteration; each iteration waits until at most the 2 groups
+// of the next iteration (A and B) are in flight, then fills the stage two
+// ahead ((s + 2) mod 3).
+// CHECK-LABEL: gpu.func @three_stages
+// CHECK-SAME: tile.dynamic_shared_bytes = 56832 : i64
+// CHECK-COUNT-4: nvvm.cp.async.commit.group
+// CHECK: scf.for {{.*}} -> ({{(f32, )+}}i32) {
+// CHECK: nvvm.cp.async.wait.group 2
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: %[[P:.*]] = arith.addi %{{.*}}, %[[C2]] : i32
+// CHECK: arith.remui %[[P]], %c3_i32{{.*}} : i32
+// CHECK: nvvm.ldmatrix
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+func.func @three_stages(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+  %a1 = tile.load %a[%m, %c1] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+  %b1 = tile.load %b[%c1, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+  %r:5 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %wa0 = %a0, %wa1 = %a1, %wb0 = %b0, %wb1 = %b1) -> (tensor<128x128xf32>, tensor<128x32xbf16>, tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<32x128xbf16>) {
+    %k2 = arith.addi %k, %c2 : index
+    %an = tile.load %a[%m, %k2] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+    %bn = tile.load %b[%k2, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+    %d = tile.dot %wa0, %wb0, %acc : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+    scf.yield %d, %wa1, %an, %wb1, %bn : tensor<128x128xf32>, tensor<128x32xbf16>, tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<32x128xbf16>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
   return
 }

@@ -31,6 +31,7 @@ namespace {
 struct AheadLoad {
   LoadOp load;
   SmallVector<Operation *> slice;
+  int64_t depth; // iterations ahead
 };
 
 /// Collects into `slice` the body ops `v` depends on; false if `v` depends
@@ -90,7 +91,7 @@ bool onlyDotOperand(LoadOp load, Block *body) {
 }
 
 void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
-              bool dotOperandsFree) {
+              bool dotOperandsFree, int64_t sharedStages) {
   Block *body = loop.getBody();
   for (Operation &op : body->without_terminator())
     if (mayWrite(&op))
@@ -103,9 +104,8 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
           return collectSlice(v, loop, slice);
         }))
       continue;
-    int64_t need = dotOperandsFree && onlyDotOperand(load, body)
-                       ? 0
-                       : bytesPerThread(load.getType(), threads);
+    bool shared = dotOperandsFree && onlyDotOperand(load, body);
+    int64_t need = shared ? 0 : bytesPerThread(load.getType(), threads);
     if (maxBytes <= 0 || bytes + need > maxBytes)
       continue;
     bytes += need;
@@ -113,17 +113,43 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
     llvm::sort(ordered, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
     });
-    ahead.push_back({load, std::move(ordered)});
+    int64_t depth = shared ? std::max<int64_t>(1, sharedStages - 1) : 1;
+    ahead.push_back({load, std::move(ordered), depth});
   }
   if (ahead.empty())
     return;
 
+  // A load `depth` iterations ahead carries a window of `depth` tiles: the
+  // loop starts with those of its first `depth` iterations, each iteration
+  // uses the window's first, loads the one `depth` iterations on and yields
+  // the window shifted by one.
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
   Value oldIv = loop.getInductionVar();
-  SmallVector<Value> firsts;
-  for (const AheadLoad &a : ahead)
-    firsts.push_back(cloneAt(rewriter, a, oldIv, loop.getLowerBound()));
+  // Iteration by iteration (all the loads of the first, then of the
+  // second...), the order in which the body will need them; `firsts` is by
+  // load, window after window, as the loop carries them.
+  int64_t maxDepth = 0, total = 0;
+  for (const AheadLoad &a : ahead) {
+    maxDepth = std::max(maxDepth, a.depth);
+    total += a.depth;
+  }
+  SmallVector<Value> firsts(total);
+  for (int64_t j = 0; j < maxDepth; ++j) {
+    Value iv = loop.getLowerBound();
+    if (j)
+      iv = arith::AddIOp::create(
+          rewriter, loop.getLoc(), iv,
+          arith::MulIOp::create(
+              rewriter, loop.getLoc(), loop.getStep(),
+              arith::ConstantIndexOp::create(rewriter, loop.getLoc(), j)));
+    int64_t pos = 0;
+    for (const AheadLoad &a : ahead) {
+      if (j < a.depth)
+        firsts[pos + j] = cloneAt(rewriter, a, oldIv, iv);
+      pos += a.depth;
+    }
+  }
 
   FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
       rewriter, firsts, /*replaceInitOperandUsesInLoop=*/false,
@@ -132,21 +158,37 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
         Value iv = newLoop.getInductionVar();
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(newLoop.getBody());
-        Value next = arith::AddIOp::create(b, loc, iv, newLoop.getStep());
-        SmallVector<Value> nexts;
+        SmallVector<Value> yields;
+        size_t pos = 0;
+        llvm::SmallDenseMap<int64_t, Value> ivAhead; // iv + depth * step
         // The body may not have moved into the new loop yet: its ops can
         // still use the old induction variable.
-        for (const AheadLoad &a : ahead)
-          nexts.push_back(cloneAt(b, a, oldIv, next, iv));
-        return nexts;
+        for (const AheadLoad &a : ahead) {
+          Value &next = ivAhead[a.depth];
+          if (!next)
+            next = arith::AddIOp::create(
+                b, loc, iv,
+                a.depth == 1
+                    ? newLoop.getStep()
+                    : Value(arith::MulIOp::create(
+                          b, loc, newLoop.getStep(),
+                          arith::ConstantIndexOp::create(b, loc, a.depth))));
+          for (int64_t j = 1; j < a.depth; ++j)
+            yields.push_back(carried[pos + j]);
+          yields.push_back(cloneAt(b, a, oldIv, next, iv));
+          pos += a.depth;
+        }
+        return yields;
       });
   if (failed(replaced))
     return;
   auto newLoop = cast<scf::ForOp>(replaced->getOperation());
-  for (auto [a, carried] :
-       llvm::zip(ahead, newLoop.getRegionIterArgs().take_back(ahead.size()))) {
-    rewriter.replaceAllUsesWith(a.load.getResult(), carried);
+  auto carried = newLoop.getRegionIterArgs().take_back(firsts.size());
+  size_t pos = 0;
+  for (AheadLoad &a : ahead) {
+    rewriter.replaceAllUsesWith(a.load.getResult(), carried[pos]);
     rewriter.eraseOp(a.load);
+    pos += a.depth;
   }
 }
 
@@ -163,11 +205,14 @@ struct TilePipelineLoadsPass
       int64_t budget = maxBytesPerThread;
       if (auto b = kernel->getAttrOfType<IntegerAttr>(kPipelineBytesAttr))
         budget = b.getInt();
+      int64_t stages = sharedMemoryStages;
+      if (auto s = kernel->getAttrOfType<IntegerAttr>(kPipelineStagesAttr))
+        stages = s.getInt();
       // Collected first: pipelining replaces each loop op.
       SmallVector<scf::ForOp> loops;
       kernel->walk([&](scf::ForOp loop) { loops.push_back(loop); });
       for (scf::ForOp loop : loops)
-        pipeline(loop, 32 * warps, budget, dotOperandsInSharedMemory);
+        pipeline(loop, 32 * warps, budget, dotOperandsInSharedMemory, stages);
     });
   }
 };

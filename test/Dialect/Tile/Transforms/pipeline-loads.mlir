@@ -186,3 +186,24 @@ func.func @through_views(%q: !tile.view<?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>,
   tile.store %r, %o[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// Three stages: dot operands two iterations ahead. Before the loop, the
+// tiles of iterations 0 and 1, iteration by iteration (a0 b0 a1 b1: the
+// order the GPU backend's cp.async groups complete in); the loop carries a
+// window of two per operand, uses the first, loads iteration iv + 2 and
+// yields the window shifted.
+// STAGES3-LABEL: func.func @matmul
+// STAGES3: %[[A0:.*]] = tile.load %arg0[%{{.*}}, %[[LB:[a-z0-9_]+]]]
+// STAGES3: %[[B0:.*]] = tile.load %arg1[%[[LB]], %{{.*}}]
+// STAGES3: %[[I1:.*]] = arith.addi %[[LB]], %{{.*}} : index
+// STAGES3: %[[A1:.*]] = tile.load %arg0[%{{.*}}, %[[I1]]]
+// STAGES3: %[[B1:.*]] = tile.load %arg1[%[[I1]], %{{.*}}]
+// STAGES3: scf.for %[[K:.*]] = %[[LB]] to %{{.*}} step %[[S:.*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[WA0:.*]] = %[[A0]], %[[WA1:.*]] = %[[A1]], %[[WB0:.*]] = %[[B0]], %[[WB1:.*]] = %[[B1]])
+// STAGES3: %[[K2:.*]] = arith.addi %[[K]], %{{.*}} : index
+// STAGES3-NEXT: %[[AN:.*]] = tile.load %arg0[%{{.*}}, %[[K2]]]
+// STAGES3-NEXT: %[[BN:.*]] = tile.load %arg1[%[[K2]], %{{.*}}]
+// STAGES3-NEXT: %[[D:.*]] = tile.dot %[[WA0]], %[[WB0]], %[[ACC]]
+// STAGES3-NEXT: scf.yield %[[D]], %[[WA1]], %[[AN]], %[[WB1]], %[[BN]]
+// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads="dot-operands-in-shared-memory=true shared-memory-stages=3" | FileCheck %s --check-prefix=STAGES3

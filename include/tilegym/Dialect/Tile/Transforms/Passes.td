@@ -52,7 +52,11 @@ def TilePipelineLoadsPass : Pass<"tile-pipeline-loads"> {
     overrides the option; 0 turns look-ahead off. With
     `dot-operands-in-shared-memory` (the GPU pipeline), tiles that only feed
     dots cost nothing against the budget: the backend copies them into
-    shared memory (cp.async) instead of registers.
+    shared memory (cp.async) instead of registers, and they go
+    `shared-memory-stages - 1` iterations ahead (kernel attribute
+    `tile.pipeline_stages`, `tilegym-cc --pipeline-stages`): the loop then
+    carries a window of that many tiles per load, loaded before the loop
+    iteration by iteration, uses the first and yields the window shifted.
 
     ```mlir
     scf.for %k = %c0 to %n step %c1 {
@@ -81,6 +85,10 @@ def TilePipelineLoadsPass : Pass<"tile-pipeline-loads"> {
            "through reshapes dropping unit dimensions and transposes) do "
            "not count against the budget: the GPU backend keeps them in "
            "shared memory">,
+    Option<"sharedMemoryStages", "shared-memory-stages", "int64_t",
+           /*default=*/"2",
+           "With dot-operands-in-shared-memory: buffers per such tile, i.e. "
+           "it is loaded this many iterations less one ahead">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
