@@ -289,6 +289,8 @@ private:
   void materialize(Value tile);
   void materializeAll();
   LogicalResult emitStore(StoreOp op);
+  Value elementAt(const ViewInfo &view, ValueRange indices, Value mask,
+                  int64_t i, SmallVector<Value> &coords);
   LogicalResult emitGather(GatherOp op);
   LogicalResult emitScatter(ScatterOp op);
   LogicalResult emitReduce(ReduceOp op);

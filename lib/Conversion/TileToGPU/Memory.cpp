@@ -407,6 +407,21 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   return success();
 }
 
+/// Register `i`'s element of a gather or scatter: its coordinates (from the
+/// index tiles) into `coords`, and whether it is accessed (in bounds and,
+/// with a mask, masked in).
+Value KernelEmitter::elementAt(const ViewInfo &view, ValueRange indices,
+                               Value mask, int64_t i,
+                               SmallVector<Value> &coords) {
+  for (Value index : indices)
+    coords.push_back(arith::IndexCastOp::create(b, loc(), b.getIndexType(),
+                                                tiles[index][i]));
+  Value ok = inBounds(view, coords);
+  if (mask)
+    ok = arith::AndIOp::create(b, loc(), ok, tiles[mask][i]);
+  return ok;
+}
+
 LogicalResult KernelEmitter::emitGather(GatherOp op) {
   RankedTensorType type = op.getType();
   RegMap map = regMap(op.getResult());
@@ -418,12 +433,7 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
   SmallVector<Value> regs;
   for (int64_t i = 0; i < map.count; ++i) {
     SmallVector<Value> coords;
-    for (Value index : op.getIndices())
-      coords.push_back(arith::IndexCastOp::create(b, loc(), b.getIndexType(),
-                                                  tiles[index][i]));
-    Value ok = inBounds(view, coords);
-    if (op.getMask())
-      ok = arith::AndIOp::create(b, loc(), ok, tiles[op.getMask()][i]);
+    Value ok = elementAt(view, op.getIndices(), op.getMask(), i, coords);
     regs.push_back(guardedLoad(view, coords, ok, pad));
   }
   tiles[op.getResult()] = regs;
@@ -435,12 +445,7 @@ LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
   const ViewInfo &view = views[op.getView()];
   for (int64_t i = 0; i < map.count; ++i) {
     SmallVector<Value> coords;
-    for (Value index : op.getIndices())
-      coords.push_back(arith::IndexCastOp::create(b, loc(), b.getIndexType(),
-                                                  tiles[index][i]));
-    Value ok = inBounds(view, coords);
-    if (op.getMask())
-      ok = arith::AndIOp::create(b, loc(), ok, tiles[op.getMask()][i]);
+    Value ok = elementAt(view, op.getIndices(), op.getMask(), i, coords);
     guardedStore(view, coords, ok, tiles[op.getValue()][i]);
   }
   return success();
