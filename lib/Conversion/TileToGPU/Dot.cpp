@@ -18,10 +18,10 @@ static int64_t paddedRowStride(int64_t cols, int64_t bytes) {
 
 /// Dot operands that can skip registers and live in shared memory, in the
 /// padded layout the dot reads, copied there by cp.async (emitAsyncLoad):
-/// - a tile loaded one iteration ahead through a loop (the form
-///   tile-pipeline-loads gives), in two alternating stages: the load before
-///   the loop fills stage 0, the one in the body the stage after the
-///   current one;
+/// - a tile loaded k iterations ahead through a loop (the window
+///   tile-pipeline-loads gives), in a ring of k + 1 stages: the loads before
+///   the loop fill stages 0 to k - 1, the one in the body the stage the last
+///   iteration read;
 /// - a tile loaded before a loop and used inside it (attention's Q), in one
 ///   stage, copied once.
 /// Either must reach a dot in the loop's body only through views
@@ -38,13 +38,6 @@ void KernelEmitter::findAsyncOperands() {
     int64_t stageBytes, stride, stages;
   };
   SmallVector<Candidate> candidates;
-  auto zeroPad = [](LoadOp load) {
-    auto pad = load.getPaddingAttr();
-    if (!pad)
-      return true;
-    auto f = dyn_cast<FloatAttr>(pad);
-    return f && f.getValue().isPosZero();
-  };
   // The candidate for `tile` (loaded by `loads`) reaching a dot of `loop`'s
   // body, if it qualifies.
   auto consider = [&](Value tile, scf::ForOp loop, SmallVector<LoadOp> loads,
@@ -59,7 +52,7 @@ void KernelEmitter::findAsyncOperands() {
     if ((bytes != 2 && bytes != 4) || rank < 2)
       return;
     for (LoadOp load : loads)
-      if (!zeroPad(load) ||
+      if (!padsWithZeros(load) ||
           regMap(load.getResult()).vectorWidth() * bytes < 16)
         return;
     for (Operation *view : use->views)

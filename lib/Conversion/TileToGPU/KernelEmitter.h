@@ -283,6 +283,7 @@ private:
   LogicalResult emitOp(Operation *op);
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitLoad(LoadOp op);
+  Value asyncStageAhead(int64_t ahead);
   Value asyncStagePtr(const AsyncOperand &operand, Value stage);
   void emitAsyncLoad(LoadOp op, const AsyncOperand &operand, Value stage);
   void waitForAsyncStage();

@@ -175,10 +175,7 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
       // The stage before the current one was read by the last iteration:
       // every thread must be past that before it is overwritten.
       waitForAsyncStage();
-      int64_t stages = currentAsyncLoop->stages;
-      stage = arith::RemUIOp::create(
-          b, loc(), arith::AddIOp::create(b, loc(), asyncStage, i32(stages - 1)),
-          i32(stages));
+      stage = asyncStageAhead(currentAsyncLoop->stages - 1);
     }
     emitAsyncLoad(op, *it->second.operand, stage);
     return success();
@@ -241,6 +238,14 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   return success();
 }
 
+/// The stage `ahead` iterations after the current one, round the ring of the
+/// loop being emitted.
+Value KernelEmitter::asyncStageAhead(int64_t ahead) {
+  return arith::RemUIOp::create(
+      b, loc(), arith::AddIOp::create(b, loc(), asyncStage, i32(ahead)),
+      i32(currentAsyncLoop->stages));
+}
+
 Value KernelEmitter::asyncStagePtr(const AsyncOperand &operand, Value stage) {
   Value offset = arith::AddIOp::create(
       b, loc(), idx(operand.offset),
@@ -288,12 +293,8 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(branch.thenBlock());
     for (auto &[dst, coords] : runs) {
-      Value rowOk;
-      for (int64_t d = 0; d < last; ++d) {
-        Value ok = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                         coords[d], view.sizes[d]);
-        rowOk = rowOk ? Value(arith::AndIOp::create(b, loc(), rowOk, ok)) : ok;
-      }
+      // The row in bounds: every dimension but the last.
+      Value rowOk = inBounds(view, ArrayRef<Value>(coords).drop_back());
       Value left =
           arith::SubIOp::create(b, loc(), view.sizes[last], coords[last]);
       left = arith::MaxSIOp::create(

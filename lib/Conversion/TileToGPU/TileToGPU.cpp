@@ -390,9 +390,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
     SmallVector<Value> yields = flatten(yield.getOperands());
     if (async)
-      yields.push_back(arith::RemUIOp::create(
-          b, loc(), arith::AddIOp::create(b, loc(), asyncStage, i32(1)),
-          i32(std::max<int64_t>(1, asyncIt->second.stages))));
+      yields.push_back(asyncStageAhead(1));
     scf::YieldOp::create(b, loc(), yields);
     asyncStage = outerStage;
     asyncWaited = outerWaited;

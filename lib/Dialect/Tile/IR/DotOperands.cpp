@@ -13,6 +13,14 @@ static bool dropsLeadingUnitDims(ReshapeOp op) {
          llvm::all_of(from.drop_back(2), [](int64_t d) { return d == 1; });
 }
 
+bool tilegym::tile::padsWithZeros(LoadOp load) {
+  auto pad = load.getPaddingAttr();
+  if (!pad)
+    return true;
+  auto f = dyn_cast<FloatAttr>(pad);
+  return f && f.getValue().isPosZero();
+}
+
 std::optional<DotOperandUse> tilegym::tile::followToDot(Value tile) {
   DotOperandUse use{{}, 0, false, {}};
   Value v = tile;

@@ -81,8 +81,7 @@ Value cloneAt(OpBuilder &b, const AheadLoad &ahead, Value oldIv, Value iv,
 /// (through the views of followToDot, all in the body): what the GPU backend
 /// keeps in shared memory.
 bool onlyDotOperand(LoadOp load, Block *body) {
-  auto pad = dyn_cast_or_null<FloatAttr>(load.getPaddingAttr());
-  if (load.getPaddingAttr() && !(pad && pad.getValue().isPosZero()))
+  if (!padsWithZeros(load))
     return false;
   std::optional<DotOperandUse> use = followToDot(load.getResult());
   return use && use->dot->getBlock() == body &&
@@ -93,6 +92,8 @@ bool onlyDotOperand(LoadOp load, Block *body) {
 void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
               bool dotOperandsFree, int64_t sharedStages) {
   Block *body = loop.getBody();
+  if (maxBytes <= 0)
+    return;
   for (Operation &op : body->without_terminator())
     if (mayWrite(&op))
       return;
@@ -106,7 +107,7 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
       continue;
     bool shared = dotOperandsFree && onlyDotOperand(load, body);
     int64_t need = shared ? 0 : bytesPerThread(load.getType(), threads);
-    if (maxBytes <= 0 || bytes + need > maxBytes)
+    if (bytes + need > maxBytes)
       continue;
     bytes += need;
     SmallVector<Operation *> ordered(slice.begin(), slice.end());

@@ -24,6 +24,10 @@ struct DotOperandUse {
 /// The dot `tile` feeds that way, if it does.
 std::optional<DotOperandUse> followToDot(mlir::Value tile);
 
+/// Whether `load` pads with zeros (no padding given, or +0.0): what an
+/// asynchronous copy's zero fill gives at the edges.
+bool padsWithZeros(LoadOp load);
+
 } // namespace tilegym::tile
 
 #endif
