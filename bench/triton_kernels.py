@@ -51,15 +51,21 @@ def _tanh_exp(u):
 
 
 @triton.jit
-def _gelu_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, stride_x, stride_y,
-                 BLOCK_N: tl.constexpr, USE_LIBDEVICE: tl.constexpr):
+def _gelu_input(x_ptr, w_ptr, b_ptr, N, stride_x, BLOCK_N: tl.constexpr):
+    # This program's block of v = x * w + b in f32, its row, columns and mask.
     row = tl.program_id(1)
     cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
     mask = cols < N
     x = tl.load(x_ptr + row * stride_x + cols, mask=mask).to(tl.float32)
     w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
     b = tl.load(b_ptr + cols, mask=mask).to(tl.float32)
-    v = x * w + b
+    return row, cols, mask, x * w + b
+
+
+@triton.jit
+def _gelu_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, stride_x, stride_y,
+                 BLOCK_N: tl.constexpr, USE_LIBDEVICE: tl.constexpr):
+    row, cols, mask, v = _gelu_input(x_ptr, w_ptr, b_ptr, N, stride_x, BLOCK_N)
     u = 0.7978845608028654 * (v + 0.044715 * v * v * v)
     if USE_LIBDEVICE:
         t = libdevice.tanh(u)
@@ -83,13 +89,7 @@ def _gelu_sigmoid_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, stride_x, stride_y,
                          BLOCK_N: tl.constexpr):
     # The same GELU through 0.5 * (1 + tanh(u)) = 1 / (1 + exp(-2u)): the
     # formulation examples/gelu.tile uses, so the two kernels do equal math.
-    row = tl.program_id(1)
-    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-    mask = cols < N
-    x = tl.load(x_ptr + row * stride_x + cols, mask=mask).to(tl.float32)
-    w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
-    b = tl.load(b_ptr + cols, mask=mask).to(tl.float32)
-    v = x * w + b
+    row, cols, mask, v = _gelu_input(x_ptr, w_ptr, b_ptr, N, stride_x, BLOCK_N)
     # -2 * sqrt(2/pi) * log2(e) and that times 0.044715
     g = v / (1.0 + tl.exp2(v * (-2.302208198144325 - 0.1029432395800235 * v * v)))
     tl.store(y_ptr + row * stride_y + cols, g.to(y_ptr.dtype.element_ty), mask=mask)
