@@ -56,15 +56,38 @@ func.func @narrow(%x: !tile.view<?xf32>, %y: !tile.view<?xbf16>)
 
 // -----
 
-// A thread combines its own elements as a balanced tree, then across lanes.
+// Values ready at once (not loaded) combine as a balanced tree.
+// CHECK-LABEL: gpu.func @ready_max
+// CHECK: %[[A:.*]] = arith.sitofp
+// CHECK: %[[B:.*]] = arith.sitofp
+// CHECK: %[[C:.*]] = arith.sitofp
+// CHECK: %[[D:.*]] = arith.sitofp
+// CHECK: %[[AB:.*]] = arith.maximumf %[[A]], %[[B]]
+// CHECK: %[[CD:.*]] = arith.maximumf %[[C]], %[[D]]
+// CHECK: %[[ALL:.*]] = arith.maximumf %[[AB]], %[[CD]]
+// CHECK: gpu.shuffle xor %[[ALL]]
+func.func @ready_max(%y: !tile.view<?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %i = tile.block_id 0
+  %t = tile.iota : tensor<128xi32>
+  %f = arith.sitofp %t : tensor<128xi32> to tensor<128xf32>
+  %s = tile.reduce max %f {axis = 0, keep_dims} : tensor<128xf32> -> tensor<1xf32>
+  tile.store %s, %y[%i] : tensor<1xf32>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// A thread combines its own elements as a chain in load order (so it can
+// start on the first run while later ones are in flight), then across lanes.
 // CHECK-LABEL: gpu.func @row_max
 // CHECK: %[[A:.*]] = llvm.extractelement
 // CHECK: %[[B:.*]] = llvm.extractelement
 // CHECK: %[[C:.*]] = llvm.extractelement
 // CHECK: %[[D:.*]] = llvm.extractelement
 // CHECK: %[[AB:.*]] = arith.maximumf %[[A]], %[[B]]
-// CHECK: %[[CD:.*]] = arith.maximumf %[[C]], %[[D]]
-// CHECK: %[[ALL:.*]] = arith.maximumf %[[AB]], %[[CD]]
+// CHECK: %[[ABC:.*]] = arith.maximumf %[[AB]], %[[C]]
+// CHECK: %[[ALL:.*]] = arith.maximumf %[[ABC]], %[[D]]
 // CHECK: gpu.shuffle xor %[[ALL]]
 func.func @row_max(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>)
     attributes {tile.kernel, tile.num_warps = 1 : i64} {

@@ -1,0 +1,277 @@
+// Hand-written CUDA probes of row-softmax designs, to find out on the H200
+// which one beats the one-row-per-block register kernel (ours and Triton's)
+// before building it into the compiler. Not part of TileGym: an experiment.
+//   nvcc -arch=sm_90a -cubin -O3 -use_fast_math -o softmax_probe.cubin softmax_probe.cu
+//   python3 cuab.py ...   (bench/probes/cuab.py times them against Triton)
+//
+// rowreg    one row per block, held in registers (the current design)
+// cpasync   persistent blocks; each thread cp.async-copies its own 16-byte
+//           runs of the next S-1 rows into a ring in shared memory
+// bulk      persistent blocks; one thread moves whole rows into the ring with
+//           cp.async.bulk (the TMA engine) on an mbarrier
+// cluster2  one row per cluster of two blocks, each holding half the row;
+//           the partial max/sum cross over distributed shared memory
+#include <cooperative_groups.h>
+#include <cuda_bf16.h>
+#include <stdint.h>
+namespace cg = cooperative_groups;
+
+template <typename T> constexpr int kVec = 16 / sizeof(T);
+constexpr float kLog2e = 1.4426950408889634f;
+
+__device__ inline void unpack16(uint4 u, float *v, float) {
+  v[0] = __uint_as_float(u.x); v[1] = __uint_as_float(u.y);
+  v[2] = __uint_as_float(u.z); v[3] = __uint_as_float(u.w);
+}
+__device__ inline void unpack16(uint4 u, float *v, __nv_bfloat16) {
+  const uint32_t w[4] = {u.x, u.y, u.z, u.w};
+  for (int i = 0; i < 4; ++i) {
+    __nv_bfloat162 b = *reinterpret_cast<const __nv_bfloat162 *>(&w[i]);
+    float2 f = __bfloat1622float2(b);
+    v[2 * i] = f.x; v[2 * i + 1] = f.y;
+  }
+}
+__device__ inline uint4 pack16(const float *v, float) {
+  return make_uint4(__float_as_uint(v[0]), __float_as_uint(v[1]),
+                    __float_as_uint(v[2]), __float_as_uint(v[3]));
+}
+__device__ inline uint4 pack16(const float *v, __nv_bfloat16) {
+  uint32_t w[4];
+  for (int i = 0; i < 4; ++i) {
+    __nv_bfloat162 b = __floats2bfloat162_rn(v[2 * i], v[2 * i + 1]);
+    w[i] = *reinterpret_cast<uint32_t *>(&b);
+  }
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+template <int WARPS, bool MAX>
+__device__ inline float blockReduce(float v, float *scratch) {
+  for (int o = 16; o; o >>= 1) {
+    float p = __shfl_xor_sync(~0u, v, o);
+    v = MAX ? fmaxf(v, p) : v + p;
+  }
+  if ((threadIdx.x & 31) == 0) scratch[threadIdx.x >> 5] = v;
+  __syncthreads();
+  float r = scratch[0];
+  for (int i = 1; i < WARPS; ++i) r = MAX ? fmaxf(r, scratch[i]) : r + scratch[i];
+  return r;
+}
+
+// softmax of the R*VEC values a thread holds; reductions over the block.
+template <int K, bool MAX>
+__device__ inline float treeReduce(const float *a) {
+  if constexpr (K == 1) return a[0];
+  else {
+    float l = treeReduce<K / 2, MAX>(a), r = treeReduce<K - K / 2, MAX>(a + K / 2);
+    return MAX ? fmaxf(l, r) : l + r;
+  }
+}
+
+template <typename T, int WARPS, int R, bool FMA = true, bool TREE = false, bool DIVFULL = false>
+__device__ inline void softmaxRegs(float (&v)[R][kVec<T>], float *redMax, float *redSum) {
+  float m = -INFINITY;
+  if (TREE) m = treeReduce<R * kVec<T>, true>(&v[0][0]);
+  else
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < kVec<T>; ++i) m = fmaxf(m, v[j][i]);
+  m = blockReduce<WARPS, true>(m, redMax);
+  const float m2 = m * kLog2e;
+  float s = 0.f;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < kVec<T>; ++i) {
+      // FMA=false: exp(x - max) as Triton and TileGym compute it (sub, mul, ex2)
+      v[j][i] = FMA ? exp2f(fmaf(v[j][i], kLog2e, -m2)) : exp2f(__fmul_rn(__fsub_rn(v[j][i], m), kLog2e));
+      if (!TREE) s += v[j][i];
+    }
+  if (TREE) s = treeReduce<R * kVec<T>, false>(&v[0][0]);
+  s = blockReduce<WARPS, false>(s, redSum);
+  if (DIVFULL) asm("div.full.f32 %0, %1, %0;" : "+f"(s) : "f"(1.f));
+  else s = 1.f / s;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < kVec<T>; ++i) v[j][i] *= s;
+}
+
+template <typename T, int N, int WARPS, bool FMA = true, bool TREE = false, bool DIVFULL = false>
+__device__ void rowreg(const T *x, T *y, int M) {
+  constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
+  __shared__ float red[2][WARPS];
+  const size_t base = size_t(blockIdx.x) * N;
+  float v[R][V];
+  for (int j = 0; j < R; ++j)
+    unpack16(*reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V), v[j], T());
+  softmaxRegs<T, WARPS, R, FMA, TREE, DIVFULL>(v, red[0], red[1]);
+  for (int j = 0; j < R; ++j)
+    *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+}
+
+template <typename T, int N, int WARPS, int S>
+__device__ void cpasync(const T *x, T *y, int M) {
+  constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
+  extern __shared__ __align__(128) unsigned char smem[];
+  T *ring = reinterpret_cast<T *>(smem);
+  __shared__ float red[2][2][WARPS];
+  const int G = gridDim.x, first = blockIdx.x;
+  const int rows = first < M ? (M - first + G - 1) / G : 0;
+  auto issue = [&](int k) {
+    if (k < rows) {
+      const T *src = x + size_t(first + k * G) * N;
+      T *dst = ring + (k % S) * N;
+      for (int j = 0; j < R; ++j) {
+        int off = (j * TH + threadIdx.x) * V;
+        uint32_t d = (uint32_t)__cvta_generic_to_shared(dst + off);
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src + off));
+      }
+    }
+    asm volatile("cp.async.commit_group;");
+  };
+  for (int k = 0; k < S - 1; ++k) issue(k);
+  for (int k = 0; k < rows; ++k) {
+    issue(k + S - 1);
+    asm volatile("cp.async.wait_group %0;" ::"n"(S - 1));
+    const T *src = ring + (k % S) * N;
+    float v[R][V];
+    for (int j = 0; j < R; ++j)
+      unpack16(*reinterpret_cast<const uint4 *>(src + (j * TH + threadIdx.x) * V), v[j], T());
+    softmaxRegs<T, WARPS, R>(v, red[k & 1][0], red[k & 1][1]);
+    const size_t base = size_t(first + k * G) * N;
+    for (int j = 0; j < R; ++j)
+      *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+  }
+}
+
+__device__ inline void mbarWait(uint32_t bar, uint32_t parity) {
+  asm volatile("{\n .reg .pred p;\n W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+               " @!p bra W;\n}" ::"r"(bar), "r"(parity));
+}
+
+template <typename T, int N, int WARPS, int S>
+__device__ void bulk(const T *x, T *y, int M) {
+  constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
+  constexpr uint32_t BYTES = N * sizeof(T);
+  extern __shared__ __align__(128) unsigned char smem[];
+  T *ring = reinterpret_cast<T *>(smem);
+  __shared__ __align__(8) uint64_t bars[S];
+  __shared__ float red[2][2][WARPS];
+  const int G = gridDim.x, first = blockIdx.x;
+  const int rows = first < M ? (M - first + G - 1) / G : 0;
+  auto bar = [&](int s) { return (uint32_t)__cvta_generic_to_shared(&bars[s]); };
+  auto issue = [&](int k) {
+    if (k >= rows) return;
+    int s = k % S;
+    uint32_t d = (uint32_t)__cvta_generic_to_shared(ring + s * N);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar(s)), "r"(BYTES));
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 ::"r"(d), "l"(x + size_t(first + k * G) * N), "r"(BYTES), "r"(bar(s)) : "memory");
+  };
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar(s)));
+    asm volatile("fence.mbarrier_init.release.cluster;");
+    for (int k = 0; k < S; ++k) issue(k);
+  }
+  __syncthreads();
+  for (int k = 0; k < rows; ++k) {
+    const int s = k % S;
+    mbarWait(bar(s), (k / S) & 1);
+    const T *src = ring + s * N;
+    float v[R][V];
+    for (int j = 0; j < R; ++j)
+      unpack16(*reinterpret_cast<const uint4 *>(src + (j * TH + threadIdx.x) * V), v[j], T());
+    // The max reduction's barrier orders every thread's reads of slot s
+    // before thread 0 refills it (inside softmaxRegs would be neater; the
+    // refill after the whole softmax costs little: S-1 rows stay in flight).
+    softmaxRegs<T, WARPS, R>(v, red[k & 1][0], red[k & 1][1]);
+    if (threadIdx.x == 0) issue(k + S);
+    const size_t base = size_t(first + k * G) * N;
+    for (int j = 0; j < R; ++j)
+      *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+  }
+}
+
+template <typename T, int N, int WARPS>
+__device__ void cluster2(const T *x, T *y, int M) {
+  constexpr int H = N / 2, TH = WARPS * 32, V = kVec<T>, R = H / (TH * V);
+  __shared__ float part[2][2][WARPS];  // [max|sum][rank][warp]
+  cg::cluster_group cluster = cg::this_cluster();
+  const unsigned rank = cluster.block_rank();
+  const size_t base = size_t(blockIdx.x >> 1) * N + rank * H;
+  float v[R][V];
+  for (int j = 0; j < R; ++j)
+    unpack16(*reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V), v[j], T());
+  float *peer = cluster.map_shared_rank(&part[0][0][0], rank ^ 1);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  float m = -INFINITY;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < V; ++i) m = fmaxf(m, v[j][i]);
+  for (int o = 16; o; o >>= 1) m = fmaxf(m, __shfl_xor_sync(~0u, m, o));
+  if (lane == 0) { part[0][rank][warp] = m; peer[(0 * 2 + rank) * WARPS + warp] = m; }
+  cluster.sync();
+  m = part[0][0][0];
+  for (int r = 0; r < 2; ++r)
+    for (int i = 0; i < WARPS; ++i) m = fmaxf(m, part[0][r][i]);
+  m *= kLog2e;
+  float s = 0.f;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < V; ++i) { v[j][i] = exp2f(fmaf(v[j][i], kLog2e, -m)); s += v[j][i]; }
+  for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(~0u, s, o);
+  if (lane == 0) { part[1][rank][warp] = s; peer[(1 * 2 + rank) * WARPS + warp] = s; }
+  cluster.sync();
+  s = 0.f;
+  for (int r = 0; r < 2; ++r)
+    for (int i = 0; i < WARPS; ++i) s += part[1][r][i];
+  s = 1.f / s;
+  for (int j = 0; j < R; ++j) {
+    for (int i = 0; i < V; ++i) v[j][i] *= s;
+    *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+  }
+}
+
+#define ROWREG(NAME, T, N, W) \
+  extern "C" __global__ void __launch_bounds__(W * 32) NAME(const T *x, T *y, int M) { rowreg<T, N, W>(x, y, M); }
+#define ROWREG_MIN(NAME, T, N, W, B) \
+  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowreg<T, N, W>(x, y, M); }
+#define ROWREG_SUB(NAME, T, N, W, B) \
+  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowreg<T, N, W, false>(x, y, M); }
+#define ROWREG_FLAGS(NAME, T, N, W, B, FMA, TREE, DIVFULL) \
+  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowreg<T, N, W, FMA, TREE, DIVFULL>(x, y, M); }
+#define CPASYNC(NAME, T, N, W, S) \
+  extern "C" __global__ void __launch_bounds__(W * 32) NAME(const T *x, T *y, int M) { cpasync<T, N, W, S>(x, y, M); }
+#define BULK(NAME, T, N, W, S) \
+  extern "C" __global__ void __launch_bounds__(W * 32) NAME(const T *x, T *y, int M) { bulk<T, N, W, S>(x, y, M); }
+#define CLUSTER2(NAME, T, N, W) \
+  extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(W * 32) NAME(const T *x, T *y, int M) { cluster2<T, N, W>(x, y, M); }
+
+using bf16 = __nv_bfloat16;
+// f32, rows of 16384
+ROWREG_MIN(rowreg_f32_16384_w16, float, 16384, 16, 2)
+ROWREG_SUB(rowregsub_f32_16384_w16, float, 16384, 16, 2)
+CPASYNC(cpasync_f32_16384_w16_s3, float, 16384, 16, 3)
+CPASYNC(cpasync_f32_16384_w8_s3, float, 16384, 8, 3)
+BULK(bulk_f32_16384_w16_s3, float, 16384, 16, 3)
+BULK(bulk_f32_16384_w8_s3, float, 16384, 8, 3)
+BULK(bulk_f32_16384_w16_s2, float, 16384, 16, 2)
+CLUSTER2(cluster2_f32_16384_w16, float, 16384, 16)
+CLUSTER2(cluster2_f32_16384_w8, float, 16384, 8)
+// f32, rows of 4096
+ROWREG(rowreg_f32_4096_w4, float, 4096, 4)
+ROWREG(rowreg_f32_4096_w16, float, 4096, 16)
+ROWREG_SUB(rowregsub_f32_4096_w4, float, 4096, 4, 1)
+CPASYNC(cpasync_f32_4096_w4_s3, float, 4096, 4, 3)
+CPASYNC(cpasync_f32_4096_w8_s4, float, 4096, 8, 4)
+BULK(bulk_f32_4096_w4_s3, float, 4096, 4, 3)
+BULK(bulk_f32_4096_w4_s4, float, 4096, 4, 4)
+BULK(bulk_f32_4096_w8_s4, float, 4096, 8, 4)
+CLUSTER2(cluster2_f32_4096_w4, float, 4096, 4)
+CLUSTER2(cluster2_f32_4096_w8, float, 4096, 8)
+// bf16, rows of 16384
+ROWREG_MIN(rowreg_bf16_16384_w16, bf16, 16384, 16, 2)
+ROWREG_SUB(rowregsub_bf16_16384_w16, bf16, 16384, 16, 2)
+ROWREG_FLAGS(rowregsubtree_bf16_16384_w16, bf16, 16384, 16, 2, false, true, false)
+ROWREG_FLAGS(rowregsubdiv_bf16_16384_w16, bf16, 16384, 16, 2, false, false, true)
+ROWREG_FLAGS(rowregsubtreediv_bf16_16384_w16, bf16, 16384, 16, 2, false, true, true)
+ROWREG_FLAGS(rowregtree_bf16_16384_w16, bf16, 16384, 16, 2, true, true, false)
+CPASYNC(cpasync_bf16_16384_w16_s3, bf16, 16384, 16, 3)
+BULK(bulk_bf16_16384_w16_s3, bf16, 16384, 16, 3)
+BULK(bulk_bf16_16384_w8_s4, bf16, 16384, 8, 4)
+BULK(bulk_bf16_16384_w16_s6, bf16, 16384, 16, 6)
+CLUSTER2(cluster2_bf16_16384_w16, bf16, 16384, 16)
+CLUSTER2(cluster2_bf16_16384_w8, bf16, 16384, 8)
