@@ -3,8 +3,8 @@
 
 For small differences (about 1%) that run.py's one pass per implementation
 cannot separate from drift: every implementation is timed once per round,
-rounds interleaved, and the median over rounds of each one's median is
-reported, with the spread of its per-round ratio to the first peer.
+rounds interleaved (the order rotating each round), and the median over
+rounds of each one's median is reported, with the spread of its per-round ratio to the first peer.
 
     python3 ab.py --op softmax --shape 4096,16384 --dtype f32 \
         --bundles KIT/bundles/softmax.f32.16384.tgb /tmp/variant.tgb [--rounds 9]
@@ -69,8 +69,10 @@ def main():
             good.append((name, fn))
 
     times = {name: [] for name, _ in good}
-    for _ in range(args.rounds):
-        for name, fn in good:
+    for r in range(args.rounds):
+        # The order rotates: the first timed in a round can run slower.
+        for k in range(len(good)):
+            name, fn = good[(k + r) % len(good)]
             times[name].append(timer(lambda: fn(out))[0] * 1e3)
     base = good[0][0]
     work = case.get("bytes")

@@ -11,7 +11,8 @@ torch.matmul, SDPA with the flash and cuDNN backends, and the plain Triton
 kernels of triton_kernels.py.
 
 Timing: CUDA events around each run, an L2 flush (a 256 MiB write) before
-each, warm-up first, the median of many runs (fewer for slow kernels). The
+each, warm-up first, the median of many runs (fewer for slow kernels),
+taken in interleaved rounds whose order rotates (Timer.interleaved). The
 flush also keeps host launch overhead out of the numbers: it is queued
 before the start event, so the GPU is still busy with it while the host
 launches the kernel.
@@ -103,23 +104,58 @@ class Timer:
         e.synchronize()
         return s.elapsed_time(e)
 
-    def __call__(self, fn, warmup=3):
+    def reps(self, fn, warmup=3):
+        """Warms `fn` up; how many runs make about target_ms of kernel time."""
         for _ in range(warmup):
             fn()
         torch.cuda.synchronize()
         est = min(self.one(fn) for _ in range(2))
-        reps = int(max(self.min_reps, min(self.max_reps, self.target_ms / max(est, 1e-3))))
-        starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-        ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-        for i in range(reps):
+        return int(max(self.min_reps, min(self.max_reps, self.target_ms / max(est, 1e-3))))
+
+    def samples(self, fn, n):
+        """n timed runs (ms), each after an L2 flush."""
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+        for i in range(n):
             self.flush.zero_()
             starts[i].record()
             fn()
             ends[i].record()
         torch.cuda.synchronize()
-        t = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
-        med = t[len(t) // 2] if len(t) % 2 else 0.5 * (t[len(t) // 2 - 1] + t[len(t) // 2])
-        return med, t[0], t[-1], reps
+        return [s.elapsed_time(e) for s, e in zip(starts, ends)]
+
+    def __call__(self, fn, warmup=3):
+        return stats(self.samples(fn, self.reps(fn, warmup)))
+
+    def interleaved(self, fns, rounds=5):
+        """Times several implementations of one case in `rounds` rounds, each
+        running every one in turn, starting one further along each round: the
+        first timed after a case's setup ran measurably slower on the H200
+        (about 0.4 us on an 8 us kernel), and machine drift spreads evenly.
+        Returns stats() per fn; a fn that raises gets the exception instead."""
+        reps, out = [], [[] for _ in fns]
+        for i, fn in enumerate(fns):
+            try:
+                reps.append(max(1, -(-self.reps(fn) // rounds)))
+            except Exception as e:  # noqa: BLE001 -- reported per implementation
+                reps.append(0)
+                out[i] = e
+        for r in range(rounds):
+            for k in range(len(fns)):
+                i = (k + r) % len(fns)
+                if reps[i]:
+                    try:
+                        out[i] += self.samples(fns[i], reps[i])
+                    except Exception as e:  # noqa: BLE001
+                        reps[i], out[i] = 0, e
+        return [o if isinstance(o, Exception) else stats(o) for o in out]
+
+
+def stats(times):
+    """(median, min, max, count) of times."""
+    t = sorted(times)
+    med = t[len(t) // 2] if len(t) % 2 else 0.5 * (t[len(t) // 2 - 1] + t[len(t) // 2])
+    return med, t[0], t[-1], len(t)
 
 
 def rel_err(out, ref):
@@ -343,7 +379,8 @@ def main():
             "torch": torch.__version__, "triton": triton.__version__,
             "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version(),
             "timing": "CUDA events, 256 MiB L2 flush before each run, warm-up 3, "
-                      "median of 5..100 runs (about 100 ms of kernel time)",
+                      "median of 5..100 runs (about 100 ms of kernel time) taken in "
+                      "5 interleaved rounds, the order rotating each round",
             "ratio": "peer time / TileGym time (> 1: TileGym faster)"}
     L = tilegym.Library.get()
     meta["tilegym_lib"] = L.path
@@ -404,7 +441,7 @@ def main():
             else:
                 impls.append((name, "peer", lambda fn=fn: (fn, None)))
 
-        case_rows = []
+        case_rows, timed = [], []
         for name, kind, build in impls:
             row = {"op": op, "shape": list(shape), "shape_text": shape_text(op, shape),
                    "dtype": dtype, "impl": name, "kind": kind, "brief": brief}
@@ -418,18 +455,24 @@ def main():
                 torch.cuda.synchronize()
                 row["rel_err"] = rel_err(out if res is None else res, ref)
                 row["setup_s"] = round(time.time() - t0, 2)
-                med, mn, mx, reps = timer(lambda: fn(out))
-                row.update(time_us=med * 1e3, min_us=mn * 1e3, max_us=mx * 1e3, reps=reps)
-                if "bytes" in case:
-                    row["GBps"] = case["bytes"] / (med * 1e-3) / 1e9
-                    row["floor_us"] = case["bytes"] / copy_bw / 1e3
-                else:
-                    row["TFLOPs"] = case["flops"] / (med * 1e-3) / 1e12
+                timed.append((row, fn))
             except Exception as e:
                 row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}"
                 if os.environ.get("BENCH_TRACE"):
                     traceback.print_exc()
             case_rows.append(row)
+        results = timer.interleaved([lambda fn=fn: fn(out) for _, fn in timed])
+        for (row, _), res in zip(timed, results):
+            if isinstance(res, Exception):
+                row["error"] = f"{type(res).__name__}: {str(res).splitlines()[0][:300]}"
+                continue
+            med, mn, mx, reps = res
+            row.update(time_us=med * 1e3, min_us=mn * 1e3, max_us=mx * 1e3, reps=reps)
+            if "bytes" in case:
+                row["GBps"] = case["bytes"] / (med * 1e-3) / 1e9
+                row["floor_us"] = case["bytes"] / copy_bw / 1e3
+            else:
+                row["TFLOPs"] = case["flops"] / (med * 1e-3) / 1e12
         tg = [r for r in case_rows if r["kind"] == "tilegym" and "time_us" in r]
         best = min(tg, key=lambda r: r["time_us"]) if tg else None
         for r in case_rows:

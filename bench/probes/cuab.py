@@ -122,8 +122,9 @@ def main():
             good.append((name, fn))
     timer = run.Timer(target_ms=50.0, max_reps=50)
     times = {name: [] for name, _ in good}
-    for _ in range(args.rounds):
-        for name, fn in good:
+    for r in range(args.rounds):
+        for k in range(len(good)):  # rotating order, as ab.py
+            name, fn = good[(k + r) % len(good)]
             times[name].append(timer(fn)[0] * 1e3)
     base = good[0][0]
     print(f"# softmax {M}x{N} {args.dtype}: median of {args.rounds} round medians;"
