@@ -92,6 +92,8 @@ void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 32;
   gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
+  gpu.addPass(createConvertNVVMToLLVMPass());
   gpu.addPass(createReconcileUnrealizedCastsPass());
 }
 

@@ -36,6 +36,8 @@ void KernelEmitter::findAsyncOperands() {
     bool transposed;
     scf::ForOp loop;
     int64_t stageBytes, stride, stages;
+    int64_t rows, cols;    // of the tile as stored
+    bool swizzled = false; // for a wgmma dot
   };
   SmallVector<Candidate> candidates;
   // The candidate for `tile` (loaded by `loads`) reaching a dot of `loop`'s
@@ -61,7 +63,7 @@ void KernelEmitter::findAsyncOperands() {
     int64_t stride = paddedRowStride(cols, bytes);
     candidates.push_back({loads, values, use->dot->getOperand(use->operand),
                           use->transposed, loop, rows * stride * bytes, stride,
-                          stages});
+                          stages, rows, cols});
   };
   // A window of k carried tiles (tile-pipeline-loads, k iterations ahead):
   // iteration arguments a0..a(k-1), each loaded before the loop, a(j)
@@ -125,8 +127,50 @@ void KernelEmitter::findAsyncOperands() {
   };
   while (!candidates.empty() && need() > kAsyncSmemBudget)
     candidates.pop_back();
+  // On sm_90a, a dot of 16-bit operands that are both candidates runs as
+  // wgmma, each warpgroup (4 warps) taking 64-row blocks of the accumulator
+  // in turn, when the instruction (N up to 256) and the 128-byte swizzle
+  // (rows of 64 elements) take its shapes, and when each warpgroup's share
+  // is at least a 64x128x64 product: the dot waits for its wgmma group, and
+  // on smaller ones that wait cost more than mma.sync (attention at D=64:
+  // 64x64x64 per warpgroup, 0.46 of cuDNN against 0.50; bench/NOTES.md).
+  if (wgmmaAvailable && numWarps % 4 == 0)
+    kernel.walk([&](DotOp dot) {
+      auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+      int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+      int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
+      if (elementBytes(lhsType.getElementType()) != 2 || M % (64 * groups) ||
+          N % 8 || N > 256 || M / groups * N * K < 64 * 128 * 64)
+        return;
+      Candidate *lhs = nullptr, *rhs = nullptr;
+      for (Candidate &c : candidates) {
+        if (c.operand == dot.getLhs())
+          lhs = &c;
+        if (c.operand == dot.getRhs())
+          rhs = &c;
+      }
+      if (!lhs || !rhs || lhs == rhs || lhs->cols % 64 || rhs->cols % 64 ||
+          lhs->rows % 8 || rhs->rows % 8)
+        return;
+      // Warps along M only, 16 rows each: warpgroup g owns rows 64g to
+      // 64g + 63 of each 64 x warpgroups (wgmma's D fragments are
+      // mma.sync's, stacked along M).
+      auto *acc = const_cast<Layout *>(layoutOfValue.lookup(dot.getResult()));
+      if (!acc || !acc->mma)
+        return;
+      if (acc->warpsM != numWarps)
+        *acc = mmaLayout(numWarps, 1);
+      for (Candidate *c : {lhs, rhs}) {
+        c->swizzled = true;
+        c->stageBytes = c->rows * c->cols * 2;
+      }
+      wgmmaDots.insert(dot);
+    });
   for (const Candidate &c : candidates) {
-    asyncOperands.push_back({asyncSmemBytes, c.stageBytes, c.stride, c.stages});
+    if (c.swizzled)
+      asyncSmemBytes = llvm::alignTo(asyncSmemBytes, kSwizzleAtomBytes);
+    asyncOperands.push_back({asyncSmemBytes, c.stageBytes, c.stride, c.stages,
+                             c.swizzled ? c.rows : 0});
     asyncSmemBytes += c.stages * c.stageBytes;
     const AsyncOperand *operand = &asyncOperands.back();
     int64_t before = c.stages == 1 ? 1 : c.stages - 1;
@@ -149,6 +193,8 @@ void KernelEmitter::findAsyncOperands() {
 /// accumulator, which is in the mma layout: m16n8k16 for f16/bf16, m16n8k8
 /// for f32 rounded to tf32.
 LogicalResult KernelEmitter::emitDot(DotOp op) {
+  if (wgmmaDots.contains(op))
+    return emitWgmmaDot(op);
   auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
   Type elem = lhsType.getElementType();
   int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
@@ -399,6 +445,116 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   if ((int64_t)out.size() != acc.count)
     return fail(op) << "internal error: accumulator registers do not match "
                        "the mma layout";
+  tiles[op.getResult()] = out;
+  return success();
+}
+
+/// A dot as wgmma (sm_90a): both operands in their swizzled stages
+/// (findAsyncOperands), read by the tensor cores through matrix
+/// descriptors; per 16-deep K step, each warpgroup runs one m64nNk16 for
+/// each of its 64-row blocks of the accumulator. The group is waited for
+/// before returning, so that the stages can be refilled and the accumulator
+/// read.
+LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
+  MLIRContext *ctx = b.getContext();
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  Type elem = lhsType.getElementType();
+  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+  int64_t N = op.getType().getDimSize(1);
+  RegMap acc = regMap(op.getResult());
+  if (K % 16)
+    return fail(op) << "needs K to be a multiple of 16, got " << K;
+  waitForAsyncStage();
+  const AsyncOperand &opA = *asyncValues.lookup(op.getLhs());
+  const AsyncOperand &opB = *asyncValues.lookup(op.getRhs());
+  bool bKMajor = asyncTransposed.contains(op.getRhs()); // stored [N][K]
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc(), b.getI64IntegerAttr(v));
+  };
+  // Start address, leading and stride byte offsets, each in 16-byte units,
+  // and the 128-byte swizzle (mode 1, bits 62-63). The start moves by
+  // constants per instruction: stages lie within the 256 KiB its 14 bits
+  // address.
+  auto descriptor = [&](const AsyncOperand &o, int64_t lbo, int64_t sbo) {
+    Value ptr = asyncStagePtr(o, o.stages == 1 ? i32(0) : asyncStage);
+    Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), ptr);
+    Value start = arith::AndIOp::create(
+        b, loc(), arith::ShRUIOp::create(b, loc(), addr, i64(4)),
+        i64(0x3FFF));
+    uint64_t fields = (uint64_t(lbo >> 4) & 0x3FFF) << 16 |
+                      (uint64_t(sbo >> 4) & 0x3FFF) << 32 | uint64_t(1) << 62;
+    return Value(arith::OrIOp::create(b, loc(), start, i64(fields)));
+  };
+  // K-major operands ([rows][K], 64-element column blocks): successive
+  // 8-row core matrices 1024 bytes apart (SBO); a K step of 16 is 32 bytes
+  // into the swizzled row, or the next column block. An N-major B ([K][N]):
+  // K steps of 16 rows, 2048 bytes; N blocks of 64 one column block apart
+  // (LBO).
+  auto kMajorStep = [&](const AsyncOperand &o, int64_t k) {
+    return (k / 64) * o.swizzledRows * 128 + (k % 64) * 2;
+  };
+  // Warpgroup g starts at row 64g of A: 64 rows of 128 bytes further.
+  int64_t groups = numWarps / 4;
+  Value group = arith::IndexCastOp::create(
+      b, loc(), b.getI64Type(),
+      arith::DivUIOp::create(b, loc(), warpId, idx(4)));
+  Value descA = arith::AddIOp::create(
+      b, loc(), descriptor(opA, 16, kSwizzleAtomBytes),
+      arith::MulIOp::create(b, loc(), group, i64(64 * 128 >> 4)));
+  Value descB = bKMajor ? descriptor(opB, 16, kSwizzleAtomBytes)
+                        : descriptor(opB, opB.swizzledRows * 128,
+                                     kSwizzleAtomBytes);
+  auto plus = [&](Value desc, int64_t bytes) {
+    return bytes ? Value(arith::AddIOp::create(b, loc(), desc, i64(bytes >> 4)))
+                 : desc;
+  };
+  auto wgmmaType = [&](Type t) {
+    return NVVM::WGMMATypesAttr::get(
+        ctx, t.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
+  };
+
+  // Accumulator registers of a 64-row block, in wgmma's order: for each 8
+  // columns, c0..c3 as mma.sync's (RegMap: N repetitions, then M).
+  int64_t repsN = N / 8;
+  SmallVector<Value> out(tiles[op.getAcc()].begin(), tiles[op.getAcc()].end());
+  int64_t blocksM = M / (64 * groups);
+  if ((int64_t)out.size() != acc.count || acc.count != blocksM * N / 2)
+    return fail(op) << "internal error: accumulator registers do not match "
+                       "the wgmma layout";
+  auto f32 = b.getF32Type();
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(N / 2, f32));
+  SmallVector<Value> blocks;
+  for (int64_t m = 0; m < blocksM; ++m) {
+    Value s = LLVM::PoisonOp::create(b, loc(), structType);
+    for (int64_t r = 0; r < N / 2; ++r)
+      s = LLVM::InsertValueOp::create(b, loc(), s, out[m * repsN * 4 + r], r);
+    blocks.push_back(s);
+  }
+  NVVM::WgmmaFenceAlignedOp::create(b, loc());
+  for (int64_t k = 0; k < K; k += 16)
+    for (int64_t m = 0; m < blocksM; ++m) {
+      Value a = plus(descA, kMajorStep(opA, k) + m * groups * 64 * 128);
+      Value bDesc = plus(descB, bKMajor ? kMajorStep(opB, k) : k * 128);
+      blocks[m] = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc(), structType, blocks[m], a, bDesc,
+          NVVM::MMAShapeAttr::get(ctx, 64, N, 16), wgmmaType(elem),
+          wgmmaType(elem),
+          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(ctx, bKMajor ? NVVM::MMALayout::col
+                                                : NVVM::MMALayout::row),
+          /*satfinite=*/nullptr);
+    }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+  for (int64_t m = 0; m < blocksM; ++m)
+    for (int64_t r = 0; r < N / 2; ++r)
+      out[m * repsN * 4 + r] =
+          LLVM::ExtractValueOp::create(b, loc(), blocks[m], r);
   tiles[op.getResult()] = out;
   return success();
 }

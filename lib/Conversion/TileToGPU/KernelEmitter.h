@@ -63,6 +63,9 @@ inline int64_t elementBytes(Type type) {
 /// kAsyncSmemBudget, which sm_80 can give a block as well.
 constexpr int64_t kStaticSmemLimit = 48 * 1024;
 constexpr int64_t kAsyncSmemBudget = 160 * 1024;
+/// The 128-byte swizzle repeats every 8 rows of 128 bytes; wgmma operand
+/// stages start on such a boundary.
+constexpr int64_t kSwizzleAtomBytes = 1024;
 
 //===----------------------------------------------------------------------===//
 // Layouts
@@ -173,8 +176,10 @@ struct ViewInfo {
 
 class KernelEmitter {
 public:
-  KernelEmitter(func::FuncOp kernel, gpu::GPUModuleOp gpuModule)
-      : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()) {}
+  /// `wgmma`: the target has warpgroup MMA (sm_90a).
+  KernelEmitter(func::FuncOp kernel, gpu::GPUModuleOp gpuModule, bool wgmma)
+      : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()),
+        wgmmaAvailable(wgmma) {}
 
   LogicalResult emit();
 
@@ -182,6 +187,7 @@ private:
   func::FuncOp kernel;
   gpu::GPUModuleOp gpuModule;
   OpBuilder b;
+  bool wgmmaAvailable;
   int64_t numWarps = 4;
   /// Every tile value's layout; values tied by elementwise ops, loops,
   /// broadcasts and kept-axis reductions share one.
@@ -209,6 +215,10 @@ private:
     int64_t stageBytes; // a stage's bytes
     int64_t stride;     // elements from one row to the next (padded)
     int64_t stages;     // loaded k iterations ahead: k + 1; loop-invariant: 1
+    /// wgmma operands: `rows` x `cols` stored as column blocks of 128 bytes,
+    /// [cols / 64][rows][64] for 16-bit elements, with the 128-byte swizzle
+    /// (16-byte unit u of row r at u ^ r % 8); 0 for the padded layout.
+    int64_t swizzledRows = 0;
   };
   std::deque<AsyncOperand> asyncOperands;
   /// The loads that fill them (those before the loop: stages 0, 1, ...; the
@@ -222,6 +232,9 @@ private:
   DenseMap<Value, const AsyncOperand *> asyncValues;
   /// Dot operands whose stage holds them transposed (B as [N][K]).
   llvm::DenseSet<Value> asyncTransposed;
+  /// Dots that run as wgmma (findAsyncOperands): both operands swizzled in
+  /// shared memory, the accumulator in the mma layout with warps along M.
+  llvm::DenseSet<Operation *> wgmmaDots;
   /// Loops carrying async operands: their ring size and the commit groups
   /// one iteration issues. While one's body is emitted: its current stage
   /// (i32) and whether this iteration waited yet.
@@ -285,6 +298,8 @@ private:
   LogicalResult emitLoad(LoadOp op);
   Value asyncStageAhead(int64_t ahead);
   Value asyncStagePtr(const AsyncOperand &operand, Value stage);
+  Value asyncStageOffset(const AsyncOperand &operand, Value row, Value col,
+                         int64_t bytes);
   void emitAsyncLoad(LoadOp op, const AsyncOperand &operand, Value stage);
   void waitForAsyncStage();
   void materialize(Value tile);
@@ -296,6 +311,7 @@ private:
   LogicalResult emitScatter(ScatterOp op);
   LogicalResult emitReduce(ReduceOp op);
   LogicalResult emitDot(DotOp op);
+  LogicalResult emitWgmmaDot(DotOp op);
   SmallVector<Value> emitReduceKeepDims(ReduceOp op, const RegMap &src,
                                         const RegMap &kept);
   SmallVector<Value> convertLayout(ArrayRef<Value> regs, const RegMap &src,

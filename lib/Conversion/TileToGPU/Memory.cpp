@@ -257,6 +257,27 @@ Value KernelEmitter::asyncStagePtr(const AsyncOperand &operand, Value stage) {
                     b.getI8Type(), offset, kShared);
 }
 
+/// Bytes into a stage of `operand` of element (row, col) at the start of a
+/// 16-byte unit: in the swizzled layout, the 128-byte column block, the row
+/// in it, then the unit xor the row's position in its group of 8 (so that
+/// wgmma's 8-row core matrices, and the copies, spread over all banks).
+Value KernelEmitter::asyncStageOffset(const AsyncOperand &operand, Value row,
+                                      Value col, int64_t bytes) {
+  int64_t perRow = 128 / bytes, perUnit = 16 / bytes;
+  Value block = arith::DivUIOp::create(b, loc(), col, idx(perRow));
+  Value unit = arith::DivUIOp::create(
+      b, loc(), arith::RemUIOp::create(b, loc(), col, idx(perRow)),
+      idx(perUnit));
+  Value swizzled = arith::XOrIOp::create(
+      b, loc(), unit, arith::RemUIOp::create(b, loc(), row, idx(8)));
+  Value line = arith::AddIOp::create(
+      b, loc(),
+      arith::MulIOp::create(b, loc(), block, idx(operand.swizzledRows)), row);
+  return arith::AddIOp::create(
+      b, loc(), arith::MulIOp::create(b, loc(), line, idx(128)),
+      arith::MulIOp::create(b, loc(), swizzled, idx(16)));
+}
+
 /// Copies a thread's part of the tile into a stage of `operand` with
 /// cp.async, 16 bytes per run: a run partly or wholly out of bounds copies
 /// only its in-bounds prefix (the rest is zero-filled, no global access).
@@ -277,14 +298,23 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
   for (int64_t i = 0; i < map.count; i += width) {
     // Leading dimensions are units: rows and columns are the last two.
     SmallVector<Value> local = coordinates(map, i);
-    Value lin = arith::AddIOp::create(
-        b, loc(),
-        arith::MulIOp::create(b, loc(), local[last - 1], idx(operand.stride)),
-        local[last]);
+    Value dst;
+    if (operand.swizzledRows) {
+      dst = elementPtr(
+          base, b.getI8Type(),
+          asyncStageOffset(operand, local[last - 1], local[last], bytes),
+          kShared);
+    } else {
+      Value lin = arith::AddIOp::create(
+          b, loc(),
+          arith::MulIOp::create(b, loc(), local[last - 1], idx(operand.stride)),
+          local[last]);
+      dst = elementPtr(base, elem, lin, kShared);
+    }
     SmallVector<Value> global;
     for (auto [c, o] : llvm::zip(local, origin))
       global.push_back(arith::AddIOp::create(b, loc(), c, o));
-    runs.push_back({elementPtr(base, elem, lin, kShared), global});
+    runs.push_back({dst, global});
   }
 
   auto branch = scf::IfOp::create(b, loc(), TypeRange{},
@@ -340,6 +370,12 @@ void KernelEmitter::waitForAsyncStage() {
       b, loc(),
       std::max<int64_t>(0, currentAsyncLoop->stages - 2) *
           currentAsyncLoop->groups);
+  // wgmma reads shared memory through the async proxy: each thread's copies
+  // are made visible to it before the barrier.
+  if (!wgmmaDots.empty())
+    NVVM::FenceProxyOp::create(
+        b, loc(), NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
   gpu::BarrierOp::create(b, loc());
   asyncWaited = true;
 }

@@ -529,7 +529,7 @@ LogicalResult KernelEmitter::emit() {
         b, l, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
         /*isConstant=*/false, LLVM::Linkage::External,
         (kernel.getSymName() + "__smem_async").str(), Attribute(),
-        /*alignment=*/16, kShared);
+        /*alignment=*/kSwizzleAtomBytes, kShared);
   auto func = gpu::GPUFuncOp::create(b, l, kernel.getSymName(),
                                      b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -649,7 +649,7 @@ struct ConvertTileToGPUPass
     for (auto kernel : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (!kernel->hasAttr(kKernelAttr))
         continue;
-      if (failed(KernelEmitter(kernel, gpuModule).emit()))
+      if (failed(KernelEmitter(kernel, gpuModule, chip == "sm_90a").emit()))
         return signalPassFailure();
     }
     // Let LLVM fuse a * b + c into one fma, as nvcc (--fmad=true) and Triton

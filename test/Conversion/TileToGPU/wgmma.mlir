@@ -1,0 +1,179 @@
+// RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu=chip=sm_90a | FileCheck %s
+
+// Matmul as tile-pipeline-loads leaves it, on sm_90a: both operands stream
+// into shared memory by cp.async and the dot runs as wgmma. The stages are
+// unpadded (2 x (128 x 64 + 64 x 128) x 2 = 65536 bytes) in the 128-byte
+// swizzle, in a buffer aligned to its 1024-byte pattern. Each iteration
+// makes its copies visible to the async proxy before the barrier, then
+// every warpgroup runs one m64n128k16 per 16-deep K step (4), A K-major
+// (row), B [K][N] N-major (row: transposed), and waits for them.
+// CHECK: llvm.mlir.global external @mm__smem_async() {{.*}}alignment = 1024
+// CHECK-LABEL: gpu.func @mm
+// CHECK-SAME: tile.dynamic_shared_bytes = 65536 : i64
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: nvvm.mma.sync
+func.func @mm(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x64xbf16>, tensor<64x128xbf16>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x64xbf16>, tensor<64x128xbf16>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// The swizzled destination of a 16-byte unit: column block * rows + row
+// lines of 128 bytes, the unit xor'd with the row mod 8. The descriptors:
+// start address >> 4 in bits 0-13, then LBO (16 bytes for K-major A: 1 <<
+// 16), SBO (1024 bytes: 64 << 32) and the 128-byte swizzle (1 << 62); for
+// B N-major, LBO = 64 rows x 128 bytes (512 << 16). One warpgroup, 2 x 4
+// instructions per iteration.
+// CHECK-LABEL: gpu.func @one_group
+// CHECK: arith.xori
+// CHECK: arith.constant 4611686293305360384 : i64
+// CHECK: arith.constant 4611686293338849280 : i64
+// CHECK-COUNT-8: nvvm.wgmma.mma_async
+func.func @one_group(%a: !tile.view<?x?xf16>, %b: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xf16> -> tensor<128x64xf16>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xf16> -> tensor<64x128xf16>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x64xf16>, tensor<64x128xf16>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xf16> -> tensor<128x64xf16>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xf16> -> tensor<64x128xf16>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xf16>, tensor<64x128xf16>, tensor<128x128xf32>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x64xf16>, tensor<64x128xf16>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// Attention's scores at D = 128: Q copied once, K^T read from K's own
+// [N][K] stage as a K-major B (col: not transposed). The second dot takes
+// P from registers and stays on mma.sync.
+// CHECK-LABEL: gpu.func @scores
+// CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.mma.sync
+func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !tile.view<?x?xbf16>, %o: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tile.dim %k[2] : !tile.view<?x?x?x?xbf16>
+  %q4 = tile.load %q[%c0, %c0, %c0, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x64x128xbf16>
+  %qt = tile.reshape %q4 : tensor<1x1x64x128xbf16> -> tensor<64x128xbf16>
+  %k0 = tile.load %k[%c0, %c0, %c0, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x64x128xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zo = arith.constant dense<0.0> : tensor<64x128xf32>
+  %r:2 = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zo, %kc = %k0) -> (tensor<64x128xf32>, tensor<1x1x64x128xbf16>) {
+    %j1 = arith.addi %j, %c1 : index
+    %kn = tile.load %k[%c0, %c0, %j1, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x64x128xbf16>
+    %kt = tile.reshape %kc : tensor<1x1x64x128xbf16> -> tensor<64x128xbf16>
+    %ktt = tile.permute %kt [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+    %s = tile.dot %qt, %ktt, %z : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
+    %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %vt = tile.load %v[%j, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %d = tile.dot %p, %vt, %acc : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    scf.yield %d, %kn : tensor<64x128xf32>, tensor<1x1x64x128xbf16>
+  }
+  tile.store %r#0, %o[%c0, %c0] : tensor<64x128xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// What wgmma does not take stays on mma.sync: tf32 operands, a K tile of
+// 32 (rows of 64 bytes, less than the swizzle's 128), and a product smaller
+// than 64x128x64 per warpgroup.
+// CHECK-LABEL: gpu.func @tf32
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mma.sync
+// CHECK-LABEL: gpu.func @narrow_k
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mma.sync
+// CHECK-LABEL: gpu.func @small
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mma.sync
+func.func @tf32(%a: !tile.view<?x?xf32>, %b: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xf32> -> tensor<128x32xf32>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xf32> -> tensor<32x128xf32>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x32xf32>, tensor<32x128xf32>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xf32> -> tensor<128x32xf32>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xf32> -> tensor<32x128xf32>
+    %d = tile.dot %ta, %tb, %acc {precision = 1 : i32} : tensor<128x32xf32>, tensor<32x128xf32>, tensor<128x128xf32>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x32xf32>, tensor<32x128xf32>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+func.func @narrow_k(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x32xbf16>, tensor<32x128xbf16>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x32xbf16>, tensor<32x128xbf16>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+func.func @small(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x64xf32>, tensor<128x64xbf16>, tensor<64x64xbf16>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    scf.yield %d, %an, %bn : tensor<128x64xf32>, tensor<128x64xbf16>, tensor<64x64xbf16>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x64xf32>, !tile.view<?x?xf32>
+  return
+}
