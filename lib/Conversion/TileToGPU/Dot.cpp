@@ -462,8 +462,6 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
   int64_t N = op.getType().getDimSize(1);
   RegMap acc = regMap(op.getResult());
-  if (K % 16)
-    return fail(op) << "needs K to be a multiple of 16, got " << K;
   waitForAsyncStage();
   const AsyncOperand &opA = *asyncValues.lookup(op.getLhs());
   const AsyncOperand &opB = *asyncValues.lookup(op.getRhs());
