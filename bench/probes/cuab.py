@@ -37,7 +37,7 @@ class Probe:
         if self.smem:
             check(cuda.cuFuncSetAttribute(f, 8, self.smem), "max dynamic smem")  # MAX_DYNAMIC_SHARED_SIZE_BYTES
         design = name.split("_")[0]
-        if design.startswith("rowreg") or design == "tg":
+        if design.startswith("rowreg") or design.startswith("tg"):
             self.grid = M
         elif design == "cluster2":
             self.grid = 2 * M
@@ -50,7 +50,13 @@ class Probe:
         self.cuda = cuda
 
     def launch(self, x, y, M, stream):
-        if self.name.startswith("tg_"):  # TileGym's ABI: two 2-D memref descriptors
+        if self.name.startswith("tgabi"):  # hand-written, descriptors as structs
+            class View2(ctypes.Structure):
+                _fields_ = [("alloc", ctypes.c_void_p), ("data", ctypes.c_void_p)] + [
+                    (f, ctypes.c_int64) for f in ("offset", "size0", "size1", "stride0", "stride1")]
+            args = [View2(t.data_ptr(), t.data_ptr(), 0, t.shape[0], t.shape[1],
+                          t.stride(0), t.stride(1)) for t in (x, y)]
+        elif self.name.startswith("tg_"):  # TileGym's ABI: two 2-D memref descriptors
             args = []
             for t in (x, y):
                 p = ctypes.c_void_p(t.data_ptr())

@@ -44,6 +44,12 @@ __device__ inline uint4 pack16(const float *v, __nv_bfloat16) {
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
+__device__ inline float maxNaN(float a, float b) {
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+
 template <int WARPS, bool MAX>
 __device__ inline float blockReduce(float v, float *scratch) {
   for (int o = 16; o; o >>= 1) {
@@ -244,6 +250,7 @@ using bf16 = __nv_bfloat16;
 // f32, rows of 16384
 ROWREG_MIN(rowreg_f32_16384_w16, float, 16384, 16, 2)
 ROWREG_SUB(rowregsub_f32_16384_w16, float, 16384, 16, 2)
+ROWREG_FLAGS(rowregsubtreediv_f32_16384_w16, float, 16384, 16, 2, false, true, true)
 CPASYNC(cpasync_f32_16384_w16_s3, float, 16384, 16, 3)
 CPASYNC(cpasync_f32_16384_w8_s3, float, 16384, 8, 3)
 BULK(bulk_f32_16384_w16_s3, float, 16384, 16, 3)
@@ -255,6 +262,7 @@ CLUSTER2(cluster2_f32_16384_w8, float, 16384, 8)
 ROWREG(rowreg_f32_4096_w4, float, 4096, 4)
 ROWREG(rowreg_f32_4096_w16, float, 4096, 16)
 ROWREG_SUB(rowregsub_f32_4096_w4, float, 4096, 4, 1)
+ROWREG_FLAGS(rowregsubtreediv_f32_4096_w16, float, 4096, 16, 4, false, true, true)
 CPASYNC(cpasync_f32_4096_w4_s3, float, 4096, 4, 3)
 CPASYNC(cpasync_f32_4096_w8_s4, float, 4096, 8, 4)
 BULK(bulk_f32_4096_w4_s3, float, 4096, 4, 3)
@@ -275,3 +283,86 @@ BULK(bulk_bf16_16384_w8_s4, bf16, 16384, 8, 4)
 BULK(bulk_bf16_16384_w16_s6, bf16, 16384, 16, 6)
 CLUSTER2(cluster2_bf16_16384_w16, bf16, 16384, 16)
 CLUSTER2(cluster2_bf16_16384_w8, bf16, 16384, 8)
+
+// TileGym's ABI and structure, step by step: views as expanded memref
+// descriptors (runtime sizes and strides, 32-bit index math), a runtime
+// test for 16-byte access (alignment, unit inner stride, row in bounds)
+// choosing one vector branch per thread or scalar edge loads, max.NaN.
+struct View2 {
+  const float *alloc, *data;
+  long long offset, size0, size1, stride0, stride1;
+};
+
+template <int N, int WARPS, bool CHECKS, bool NANMAX>
+__device__ void tgabi(View2 x, View2 y) {
+  constexpr int TH = WARPS * 32, R = N / (TH * 4);
+  __shared__ float red[2][WARPS];
+  const int row = blockIdx.x;
+  const int size1 = (int)x.size1, stride0 = (int)x.stride0;
+  const float *xr = x.data + x.offset;
+  float v[R][4];
+  bool fast = true;
+  if (CHECKS) {
+    fast = ((reinterpret_cast<uintptr_t>(xr) & 15) == 0) && (stride0 % 4 == 0) &&
+           x.stride1 == 1 && size1 >= 4 && row < (int)x.size0 &&
+           (R - 1) * TH * 4 + threadIdx.x * 4 <= size1 - 4;
+  }
+  if (fast) {
+    for (int j = 0; j < R; ++j)
+      unpack16(*reinterpret_cast<const uint4 *>(xr + row * stride0 + (j * TH + threadIdx.x) * 4), v[j], float());
+  } else {
+    for (int j = 0; j < R; ++j)
+      for (int i = 0; i < 4; ++i) {
+        int c = (j * TH + threadIdx.x) * 4 + i;
+        v[j][i] = (row < (int)x.size0 && c < size1) ? xr[row * stride0 + c * (int)x.stride1] : -INFINITY;
+      }
+  }
+  float m = -INFINITY;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < 4; ++i) m = NANMAX ? maxNaN(m, v[j][i]) : fmaxf(m, v[j][i]);
+  for (int o = 1; o < 32; o <<= 1) {
+    float p = __shfl_xor_sync(~0u, m, o);
+    m = NANMAX ? maxNaN(m, p) : fmaxf(m, p);
+  }
+  red[0][threadIdx.x >> 5] = m;
+  __syncthreads();
+  m = red[0][0];
+  for (int i = 1; i < WARPS; ++i) m = NANMAX ? maxNaN(m, red[0][i]) : fmaxf(m, red[0][i]);
+  float s = 0.f;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < 4; ++i) { v[j][i] = exp2f(__fmul_rn(__fsub_rn(v[j][i], m), kLog2e)); s += v[j][i]; }
+  for (int o = 1; o < 32; o <<= 1) s += __shfl_xor_sync(~0u, s, o);
+  red[1][threadIdx.x >> 5] = s;
+  __syncthreads();
+  s = red[1][0];
+  for (int i = 1; i < WARPS; ++i) s += red[1][i];
+  asm("div.full.f32 %0, %1, %0;" : "+f"(s) : "f"(1.f));
+  float *yr = const_cast<float *>(y.data) + y.offset;
+  const int ystride0 = (int)y.stride0, ysize1 = (int)y.size1;
+  bool yfast = true;
+  if (CHECKS)
+    yfast = ((reinterpret_cast<uintptr_t>(yr) & 15) == 0) && (ystride0 % 4 == 0) &&
+            y.stride1 == 1 && ysize1 >= 4 && row < (int)y.size0 &&
+            (R - 1) * TH * 4 + threadIdx.x * 4 <= ysize1 - 4;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < 4; ++i) v[j][i] *= s;
+  if (yfast) {
+    for (int j = 0; j < R; ++j)
+      *reinterpret_cast<uint4 *>(yr + row * ystride0 + (j * TH + threadIdx.x) * 4) = pack16(v[j], float());
+  } else {
+    for (int j = 0; j < R; ++j)
+      for (int i = 0; i < 4; ++i) {
+        int c = (j * TH + threadIdx.x) * 4 + i;
+        if (row < (int)y.size0 && c < ysize1) yr[row * ystride0 + c * (int)y.stride1] = v[j][i];
+      }
+  }
+}
+
+#define TGABI(NAME, N, W, B, CHECKS, NANMAX) \
+  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(View2 x, View2 y) { tgabi<N, W, CHECKS, NANMAX>(x, y); }
+TGABI(tgabi_f32_16384_w16, 16384, 16, 2, false, false)
+TGABI(tgabichk_f32_16384_w16, 16384, 16, 2, true, false)
+TGABI(tgabichknan_f32_16384_w16, 16384, 16, 2, true, true)
+TGABI(tgabi_f32_4096_w16, 4096, 16, 4, false, false)
+TGABI(tgabichk_f32_4096_w16, 4096, 16, 4, true, false)
+TGABI(tgabichknan_f32_4096_w16, 4096, 16, 4, true, true)
