@@ -282,7 +282,7 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     if (it == asyncValues.end())
       continue;
     const AsyncOperand &async = *it->second;
-    o.base = asyncStagePtr(async, async.stages == 1 ? i32(0) : asyncStage);
+    o.base = asyncReadStagePtr(async);
     o.stride = async.stride;
     o.nMajor = asyncTransposed.contains(o.tile);
   }
@@ -474,8 +474,8 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   // constants per instruction: stages lie within the 256 KiB its 14 bits
   // address.
   auto descriptor = [&](const AsyncOperand &o, int64_t lbo, int64_t sbo) {
-    Value ptr = asyncStagePtr(o, o.stages == 1 ? i32(0) : asyncStage);
-    Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), ptr);
+    Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(),
+                                          asyncReadStagePtr(o));
     Value start = arith::AndIOp::create(
         b, loc(), arith::ShRUIOp::create(b, loc(), addr, i64(4)),
         i64(0x3FFF));

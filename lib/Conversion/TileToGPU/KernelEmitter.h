@@ -298,6 +298,7 @@ private:
   LogicalResult emitLoad(LoadOp op);
   Value asyncStageAhead(int64_t ahead);
   Value asyncStagePtr(const AsyncOperand &operand, Value stage);
+  Value asyncReadStagePtr(const AsyncOperand &operand);
   Value asyncStageOffset(const AsyncOperand &operand, Value row, Value col,
                          int64_t bytes);
   void emitAsyncLoad(LoadOp op, const AsyncOperand &operand, Value stage);

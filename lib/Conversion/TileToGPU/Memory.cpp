@@ -257,6 +257,12 @@ Value KernelEmitter::asyncStagePtr(const AsyncOperand &operand, Value stage) {
                     b.getI8Type(), offset, kShared);
 }
 
+/// The stage of `operand` a dot reads now: the loop's current one, or the
+/// only one of a loop-invariant operand.
+Value KernelEmitter::asyncReadStagePtr(const AsyncOperand &operand) {
+  return asyncStagePtr(operand, operand.stages == 1 ? i32(0) : asyncStage);
+}
+
 /// Bytes into a stage of `operand` of element (row, col) at the start of a
 /// 16-byte unit: in the swizzled layout, the 128-byte column block, the row
 /// in it, then the unit xor the row's position in its group of 8 (so that
