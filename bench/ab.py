@@ -42,7 +42,6 @@ def main():
     case = run.make_case(args.op, shape, args.dtype, gen)
     ref = case["ref"]()
     out = case["out"]
-    timer = run.Timer(target_ms=50.0, max_reps=50)
     tol = 1e-5 if args.dtype == "f32" else 1e-2
 
     impls = []
@@ -58,33 +57,47 @@ def main():
         plan = k.plan(*case["tg_args"](out))
         impls.append((name, lambda o, plan=plan: plan.launch(stream)))
 
+    good = checked([(name, lambda fn=fn: fn(out)) for name, fn in impls], out, ref, tol)
+    compare(good, args.rounds, f"{args.op} {args.shape} {args.dtype}", case.get("bytes"))
+
+
+def checked(impls, out, ref, tol):
+    """The (name, fn) of `impls` whose output matches `ref` within `tol`:
+    `out` is poisoned before each runs (a fn returning a tensor is checked on
+    that instead); each error is printed, a wrong one left out."""
     good = []
     for name, fn in impls:
         out.fill_(float("nan"))
-        res = fn(out)
+        res = fn()
         torch.cuda.synchronize()
         err = run.rel_err(out if res is None else res, ref)
-        print(f"{name:40s} rel_err {err:.2e}{'' if err < tol else '  WRONG: left out'}")
+        print(f"{name:40s} rel_err {err:.2e}{'' if err < tol else '  WRONG: left out'}",
+              flush=True)
         if err < tol:
             good.append((name, fn))
+    return good
 
+
+def compare(good, rounds, title, work=None):
+    """Times every (name, fn) of `good` once per round, in rotating order
+    (the first timed in a round can run slower); prints each one's median
+    of round medians, GB/s when `work` (bytes) is given, and the median and
+    spread of its per-round ratio to the first."""
+    timer = run.Timer(target_ms=50.0, max_reps=50)
     times = {name: [] for name, _ in good}
-    for r in range(args.rounds):
-        # The order rotates: the first timed in a round can run slower.
+    for r in range(rounds):
         for k in range(len(good)):
             name, fn = good[(k + r) % len(good)]
-            times[name].append(timer(lambda: fn(out))[0] * 1e3)
+            times[name].append(timer(fn)[0] * 1e3)
     base = good[0][0]
-    work = case.get("bytes")
-    print(f"# {args.op} {args.shape} {args.dtype}: median of {args.rounds} round medians;"
+    print(f"# {title}: median of {rounds} round medians;"
           f" ratio = {base} time / this time per round (min..max)")
     for name, _ in good:
         t = statistics.median(times[name])
         ratios = [b / x for b, x in zip(times[base], times[name])]
         speed = f"{work / (t * 1e-6) / 1e9:7.0f} GB/s" if work else ""
         print(f"{name:40s} {t:9.2f} us {speed}  x{statistics.median(ratios):.4f}"
-              f" ({min(ratios):.4f}..{max(ratios):.4f})")
-
+              f" ({min(ratios):.4f}..{max(ratios):.4f})", flush=True)
 
 if __name__ == "__main__":
     main()

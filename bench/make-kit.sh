@@ -70,7 +70,7 @@ CONFIGS=(
 
 rm -rf "$OUT"
 mkdir -p "$OUT/bundles" || exit 1
-cp bench/run.py bench/tilegym.py bench/triton_kernels.py "$LIB" "$OUT/" || exit 1
+cp bench/run.py bench/ab.py bench/tilegym.py bench/triton_kernels.py "$LIB" "$OUT/" || exit 1
 failed=0
 : >"$OUT/bundles.txt"
 for c in "${CONFIGS[@]}"; do

@@ -13,7 +13,6 @@ import argparse
 import ctypes
 import os
 import re
-import statistics
 import sys
 
 import torch
@@ -82,6 +81,7 @@ def main():
     ap.add_argument("--only", default="", help="regex: probe kernels to run (default: all of the shape)")
     args = ap.parse_args()
     sys.path.insert(0, args.kit)
+    import ab  # the kit's: checking and timing in rotating rounds
     import run
     import tilegym
     import triton_kernels
@@ -117,30 +117,8 @@ def main():
             impls.append((f"{name} g{pr.grid}", lambda pr=pr: pr.launch(x, out, M, stream)))
 
     tol = 1e-5 if args.dtype == "f32" else 1e-2
-    good = []
-    for name, fn in impls:
-        out.fill_(float("nan"))
-        fn()
-        torch.cuda.synchronize()
-        err = run.rel_err(out, ref)
-        print(f"{name:40s} rel_err {err:.2e}{'' if err < tol else '  WRONG: left out'}", flush=True)
-        if err < tol:
-            good.append((name, fn))
-    timer = run.Timer(target_ms=50.0, max_reps=50)
-    times = {name: [] for name, _ in good}
-    for r in range(args.rounds):
-        for k in range(len(good)):  # rotating order, as ab.py
-            name, fn = good[(k + r) % len(good)]
-            times[name].append(timer(fn)[0] * 1e3)
-    base = good[0][0]
-    print(f"# softmax {M}x{N} {args.dtype}: median of {args.rounds} round medians;"
-          f" ratio = {base} time / this time per round (min..max)")
-    for name, _ in good:
-        t = statistics.median(times[name])
-        ratios = [b / v for b, v in zip(times[base], times[name])]
-        print(f"{name:40s} {t:9.2f} us {case['bytes'] / (t * 1e-6) / 1e9:7.0f} GB/s"
-              f"  x{statistics.median(ratios):.4f} ({min(ratios):.4f}..{max(ratios):.4f})", flush=True)
-
+    good = ab.checked(impls, out, ref, tol)
+    ab.compare(good, args.rounds, f"softmax {M}x{N} {args.dtype}", case["bytes"])
 
 if __name__ == "__main__":
     main()

@@ -233,10 +233,6 @@ __device__ void cluster2(const T *x, T *y, int M) {
 
 #define ROWREG(NAME, T, N, W) \
   extern "C" __global__ void __launch_bounds__(W * 32) NAME(const T *x, T *y, int M) { rowreg<T, N, W>(x, y, M); }
-#define ROWREG_MIN(NAME, T, N, W, B) \
-  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowreg<T, N, W>(x, y, M); }
-#define ROWREG_SUB(NAME, T, N, W, B) \
-  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowreg<T, N, W, false>(x, y, M); }
 #define ROWREG_FLAGS(NAME, T, N, W, B, FMA, TREE, DIVFULL) \
   extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowreg<T, N, W, FMA, TREE, DIVFULL>(x, y, M); }
 #define CPASYNC(NAME, T, N, W, S) \
@@ -248,8 +244,8 @@ __device__ void cluster2(const T *x, T *y, int M) {
 
 using bf16 = __nv_bfloat16;
 // f32, rows of 16384
-ROWREG_MIN(rowreg_f32_16384_w16, float, 16384, 16, 2)
-ROWREG_SUB(rowregsub_f32_16384_w16, float, 16384, 16, 2)
+ROWREG_FLAGS(rowreg_f32_16384_w16, float, 16384, 16, 2, true, false, false)
+ROWREG_FLAGS(rowregsub_f32_16384_w16, float, 16384, 16, 2, false, false, false)
 ROWREG_FLAGS(rowregsubtreediv_f32_16384_w16, float, 16384, 16, 2, false, true, true)
 CPASYNC(cpasync_f32_16384_w16_s3, float, 16384, 16, 3)
 CPASYNC(cpasync_f32_16384_w8_s3, float, 16384, 8, 3)
@@ -261,7 +257,7 @@ CLUSTER2(cluster2_f32_16384_w8, float, 16384, 8)
 // f32, rows of 4096
 ROWREG(rowreg_f32_4096_w4, float, 4096, 4)
 ROWREG(rowreg_f32_4096_w16, float, 4096, 16)
-ROWREG_SUB(rowregsub_f32_4096_w4, float, 4096, 4, 1)
+ROWREG_FLAGS(rowregsub_f32_4096_w4, float, 4096, 4, 1, false, false, false)
 ROWREG_FLAGS(rowregsubtreediv_f32_4096_w16, float, 4096, 16, 4, false, true, true)
 CPASYNC(cpasync_f32_4096_w4_s3, float, 4096, 4, 3)
 CPASYNC(cpasync_f32_4096_w8_s4, float, 4096, 8, 4)
@@ -271,8 +267,8 @@ BULK(bulk_f32_4096_w8_s4, float, 4096, 8, 4)
 CLUSTER2(cluster2_f32_4096_w4, float, 4096, 4)
 CLUSTER2(cluster2_f32_4096_w8, float, 4096, 8)
 // bf16, rows of 16384
-ROWREG_MIN(rowreg_bf16_16384_w16, bf16, 16384, 16, 2)
-ROWREG_SUB(rowregsub_bf16_16384_w16, bf16, 16384, 16, 2)
+ROWREG_FLAGS(rowreg_bf16_16384_w16, bf16, 16384, 16, 2, true, false, false)
+ROWREG_FLAGS(rowregsub_bf16_16384_w16, bf16, 16384, 16, 2, false, false, false)
 ROWREG_FLAGS(rowregsubtree_bf16_16384_w16, bf16, 16384, 16, 2, false, true, false)
 ROWREG_FLAGS(rowregsubdiv_bf16_16384_w16, bf16, 16384, 16, 2, false, false, true)
 ROWREG_FLAGS(rowregsubtreediv_bf16_16384_w16, bf16, 16384, 16, 2, false, true, true)
