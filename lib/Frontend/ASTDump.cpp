@@ -128,6 +128,8 @@ private:
       dump(*size, "grid");
     if (const ExprAST *warps = kernel.getWarps())
       dump(*warps, "warps");
+    if (const ExprAST *stages = kernel.getStages())
+      dump(*stages, "stages");
     dump(kernel.getBody(), "Body");
   }
 

@@ -134,6 +134,7 @@ Token Lexer::lexIdentifierOrKeyword(const char *start) {
                          .Case("else", Token::kw_else)
                          .Case("grid", Token::kw_grid)
                          .Case("warps", Token::kw_warps)
+                         .Case("stages", Token::kw_stages)
                          .Case("return", Token::kw_return)
                          .Case("true", Token::kw_true)
                          .Case("false", Token::kw_false)

@@ -380,6 +380,15 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel,
                                 << *n;
     warps = *n;
   }
+  std::optional<int64_t> stages;
+  if (const ExprAST *s = kernel.getStages()) {
+    stages = constInt(*s, "stages");
+    if (!stages)
+      return failure();
+    if (*stages < 2 || *stages > 4)
+      return error(s->getLoc())
+             << "stages must be from 2 to 4, got " << *stages;
+  }
 
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, loc, kernel.getName(),
@@ -388,6 +397,8 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel,
   func->setAttr(t::kGridFnAttr,
                 FlatSymbolRefAttr::get(builder.getContext(), gridName));
   func->setAttr(t::kNumWarpsAttr, builder.getI64IntegerAttr(warps));
+  if (stages)
+    func->setAttr(t::kPipelineStagesAttr, builder.getI64IntegerAttr(*stages));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 

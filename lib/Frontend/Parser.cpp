@@ -335,6 +335,7 @@ std::unique_ptr<ConstDeclAST> Parser::parseConstDecl() {
 // kernel      ::= 'kernel' IDENT '(' [param (',' param)*] ')' kernel-attr* block
 // kernel-attr ::= 'grid' '(' expr [',' expr [',' expr]] ')'
 //               | 'warps' '(' expr ')'
+//               | 'stages' '(' expr ')'
 std::unique_ptr<KernelAST> Parser::parseKernel() {
   mlir::Location loc = getLoc();
   consume(); // 'kernel'
@@ -360,11 +361,14 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
     return nullptr;
 
   ExprList grid;
-  std::unique_ptr<ExprAST> warps;
+  std::unique_ptr<ExprAST> warps, stages;
   bool hasGrid = false;
-  while (tok.is(Token::kw_grid) || tok.is(Token::kw_warps)) {
+  while (tok.is(Token::kw_grid) || tok.is(Token::kw_warps) ||
+         tok.is(Token::kw_stages)) {
     bool isGrid = tok.is(Token::kw_grid);
-    if (isGrid ? hasGrid : warps != nullptr) {
+    std::unique_ptr<ExprAST> &count =
+        tok.is(Token::kw_warps) ? warps : stages;
+    if (isGrid ? hasGrid : count != nullptr) {
       error(getLoc(), "duplicate '" + tok.spelling + "' attribute on kernel '" +
                           name + "'");
       return nullptr;
@@ -376,15 +380,15 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
       if (!parseParenExprList(keyword, 3, grid))
         return nullptr;
     } else {
-      ExprList count;
-      if (!parseParenExprList(keyword, 1, count))
+      ExprList one;
+      if (!parseParenExprList(keyword, 1, one))
         return nullptr;
-      warps = std::move(count.front());
+      count = std::move(one.front());
     }
   }
 
   if (!tok.is(Token::l_brace)) {
-    expected("'grid', 'warps' or '{' after kernel parameters");
+    expected("'grid', 'warps', 'stages' or '{' after kernel parameters");
     return nullptr;
   }
   StmtList body;
@@ -392,7 +396,7 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
     return nullptr;
   return std::make_unique<KernelAST>(std::move(name), std::move(params),
                                      std::move(grid), std::move(warps),
-                                     std::move(body), loc);
+                                     std::move(stages), std::move(body), loc);
 }
 
 // param ::= IDENT ':' type

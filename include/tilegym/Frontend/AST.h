@@ -471,19 +471,24 @@ struct ParamAST {
   mlir::Location loc;
 };
 
-/// `kernel name(params) grid(...) warps(...) { body }`.
+/// `kernel name(params) grid(...) warps(...) stages(...) { body }`.
 class KernelAST : public DeclAST {
 public:
   KernelAST(std::string name, std::vector<ParamAST> params, ExprList grid,
-            std::unique_ptr<ExprAST> warps, StmtList body, mlir::Location loc)
+            std::unique_ptr<ExprAST> warps, std::unique_ptr<ExprAST> stages,
+            StmtList body, mlir::Location loc)
       : DeclAST(Kind::Kernel, std::move(name), loc), params(std::move(params)),
-        grid(std::move(grid)), warps(std::move(warps)), body(std::move(body)) {}
+        grid(std::move(grid)), warps(std::move(warps)),
+        stages(std::move(stages)), body(std::move(body)) {}
 
   const std::vector<ParamAST> &getParams() const { return params; }
   /// The `grid(...)` sizes, 0 to 3 of them; empty means the default grid(1).
   const ExprList &getGrid() const { return grid; }
   /// The `warps(...)` count, or null for the default.
   const ExprAST *getWarps() const { return warps.get(); }
+  /// The `stages(...)` count of shared-memory buffers per dot operand loaded
+  /// ahead through a loop, or null for the compiler's default.
+  const ExprAST *getStages() const { return stages.get(); }
   const StmtList &getBody() const { return body; }
   static bool classof(const DeclAST *d) { return d->getKind() == Kind::Kernel; }
 
@@ -491,6 +496,7 @@ private:
   std::vector<ParamAST> params;
   ExprList grid;
   std::unique_ptr<ExprAST> warps;
+  std::unique_ptr<ExprAST> stages;
   StmtList body;
 };
 

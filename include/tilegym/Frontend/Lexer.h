@@ -36,6 +36,7 @@ struct Token {
     kw_else,
     kw_grid,
     kw_warps,
+    kw_stages,
     kw_return,
     kw_true,
     kw_false,

@@ -185,6 +185,27 @@ void KernelEmitter::findAsyncOperands() {
     if (c.stages > 1)
       ++loop.groups;
   }
+  // A loop's first wgmma dot: the copies ahead go after its issue. When its
+  // result only feeds itself in the next iteration (matmul's accumulator),
+  // its group may stay in flight until then.
+  for (auto &[op, loop] : asyncLoops) {
+    auto forOp = cast<scf::ForOp>(op);
+    for (Operation &inner : *forOp.getBody()) {
+      auto dot = dyn_cast<DotOp>(inner);
+      if (!dot || !wgmmaDots.contains(dot))
+        continue;
+      loop.wgmmaDot = dot;
+      auto acc = dyn_cast<BlockArgument>(dot.getAcc());
+      Value result = dot.getResult();
+      loop.accInFlight =
+          acc && acc.getOwner() == forOp.getBody() && acc.hasOneUse() &&
+          result.hasOneUse() &&
+          isa<scf::YieldOp>(*result.getUsers().begin()) &&
+          result.getUses().begin()->getOperandNumber() + 1 ==
+              acc.getArgNumber();
+      break;
+    }
+  }
 }
 
 /// A dot on tensor cores. The operands go to shared memory, A row-major
@@ -548,7 +569,21 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
           /*satfinite=*/nullptr);
     }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+  // The loop's copies ahead, held back (emitLoad), go out while the group
+  // runs. They refill the stage the last iteration's group read: when that
+  // group may still be in flight (accInFlight), every warpgroup waits for
+  // it first.
+  bool loopDot = currentAsyncLoop && currentAsyncLoop->wgmmaDot == op;
+  bool inFlight = loopDot && currentAsyncLoop->accInFlight;
+  if (inFlight) {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 1);
+    if (!deferredAsyncLoads.empty())
+      gpu::BarrierOp::create(b, loc());
+  }
+  if (loopDot)
+    emitDeferredAsyncLoads();
+  if (!inFlight)
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
   for (int64_t m = 0; m < blocksM; ++m)
     for (int64_t r = 0; r < N / 2; ++r)
       out[m * repsN * 4 + r] =

@@ -240,11 +240,19 @@ private:
   /// (i32) and whether this iteration waited yet.
   struct AsyncLoop {
     int64_t stages = 1, groups = 0;
+    /// The wgmma dot of the body, if any: the body's copies ahead wait
+    /// until it is issued, so that they overlap it.
+    Operation *wgmmaDot = nullptr;
+    /// Its accumulator only goes round the loop: its group stays in flight
+    /// into the next iteration, waited for after the loop.
+    bool accInFlight = false;
   };
   llvm::MapVector<Operation *, AsyncLoop> asyncLoops;
   const AsyncLoop *currentAsyncLoop = nullptr;
   Value asyncStage;
   bool asyncWaited = false;
+  /// The body's copies ahead held back until its wgmma dot is issued.
+  SmallVector<LoadOp> deferredAsyncLoads;
   LLVM::GlobalOp asyncSmem;
   int64_t asyncSmemBytes = 0;
 
@@ -302,6 +310,7 @@ private:
   Value asyncStageOffset(const AsyncOperand &operand, Value row, Value col,
                          int64_t bytes);
   void emitAsyncLoad(LoadOp op, const AsyncOperand &operand, Value stage);
+  void emitDeferredAsyncLoads();
   void waitForAsyncStage();
   void materialize(Value tile);
   void materializeAll();

@@ -171,6 +171,10 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
     Value stage;
     if (it->second.stage >= 0) {
       stage = i32(it->second.stage);
+    } else if (currentAsyncLoop->wgmmaDot &&
+               op->isBeforeInBlock(currentAsyncLoop->wgmmaDot)) {
+      deferredAsyncLoads.push_back(op);
+      return success();
     } else {
       // The stage before the current one was read by the last iteration:
       // every thread must be past that before it is overwritten.
@@ -301,9 +305,11 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
   Value base = asyncStagePtr(operand, stage);
   int64_t rank = type.getRank(), last = rank - 1;
   SmallVector<std::pair<Value, SmallVector<Value>>> runs; // (dst, coords)
+  SmallVector<SmallVector<Value>> locals; // coords in the tile
   for (int64_t i = 0; i < map.count; i += width) {
     // Leading dimensions are units: rows and columns are the last two.
     SmallVector<Value> local = coordinates(map, i);
+    locals.push_back(local);
     Value dst;
     if (operand.swizzledRows) {
       dst = elementPtr(
@@ -328,6 +334,31 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(branch.thenBlock());
+    // A tile wholly in bounds (interior tiles): each run is the tile's
+    // address plus the run's offset in it, which does not change from one
+    // iteration to the next, and copies 16 bytes.
+    Value inside;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value end = arith::AddIOp::create(b, loc(), origin[d],
+                                        idx(type.getDimSize(d)));
+      Value ok = arith::AndIOp::create(
+          b, loc(),
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, origin[d],
+                                view.sizes[d]),
+          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, end,
+                                view.sizes[d]));
+      inside = inside ? Value(arith::AndIOp::create(b, loc(), inside, ok)) : ok;
+    }
+    auto interior = scf::IfOp::create(b, loc(), TypeRange{}, inside, true);
+    b.setInsertionPointToStart(interior.thenBlock());
+    Value tile = elementPtr(view.base, elem,
+                            linearOffset(b, loc(), view, origin), kGlobal);
+    for (auto [run, local] : llvm::zip(runs, locals))
+      NVVM::CpAsyncOp::create(
+          b, loc(), run.first,
+          elementPtr(tile, elem, linearOffset(b, loc(), view, local), kGlobal),
+          16, NVVM::LoadCacheModifierKind::CG, Value());
+    b.setInsertionPointToStart(interior.elseBlock());
     for (auto &[dst, coords] : runs) {
       // The row in bounds: every dimension but the last.
       Value rowOk = inBounds(view, ArrayRef<Value>(coords).drop_back());
@@ -363,6 +394,15 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
     }
   }
   NVVM::CpAsyncCommitGroupOp::create(b, loc());
+}
+
+/// The copies ahead that emitLoad held back until the loop's wgmma dot was
+/// issued, into the stage the last iteration read.
+void KernelEmitter::emitDeferredAsyncLoads() {
+  for (LoadOp load : deferredAsyncLoads)
+    emitAsyncLoad(load, *asyncLoads.lookup(load).operand,
+                  asyncStageAhead(currentAsyncLoop->stages - 1));
+  deferredAsyncLoads.clear();
 }
 
 /// Once per iteration of a loop with async operands, before the first

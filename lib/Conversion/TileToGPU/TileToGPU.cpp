@@ -396,8 +396,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     asyncWaited = outerWaited;
     currentAsyncLoop = outerLoop;
   }
-  if (async)
+  if (async) {
     NVVM::CpAsyncWaitGroupOp::create(b, loc(), 0);
+    if (asyncIt->second.accInFlight)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+  }
   bindResults(op.getResults(), results);
   return success();
 }
@@ -467,15 +470,20 @@ int64_t KernelEmitter::minBlocksPerSM() {
   auto operandRegs = [&](Value operand) -> int64_t {
     return asyncValues.count(operand) ? 0 : 2 * regsOf(operand);
   };
-  int64_t dotRegs = 0, dots = 0;
+  // One dot: its accumulator and register operands. More (attention): all
+  // of them at once, as they live across the loop with the online softmax
+  // state (D=64 on 8 warps: 128 registers, 2 blocks per SM; D=128 on 4
+  // warps: above the 255 a thread may have, so no hint).
+  int64_t dotRegs = 0, allDotRegs = 0, dots = 0;
   kernel.walk([&](DotOp dot) {
     ++dots;
-    dotRegs = std::max<int64_t>(dotRegs, regsOf(dot.getResult()) +
-                                             operandRegs(dot.getLhs()) +
-                                             operandRegs(dot.getRhs()) + 32);
+    int64_t regs = regsOf(dot.getResult()) + operandRegs(dot.getLhs()) +
+                   operandRegs(dot.getRhs());
+    dotRegs = std::max<int64_t>(dotRegs, regs + 32);
+    allDotRegs += regs;
   });
-  if (dots > 1) // attention: online softmax state beside the accumulators
-    return 0;
+  if (dots > 1)
+    dotRegs = allDotRegs + 32;
   if (dotRegs) {
     int64_t limit = 65536 / (2 * threads);
     return limit < 255 && limit >= dotRegs ? 2 : 0;

@@ -6,7 +6,12 @@
 // swizzle, in a buffer aligned to its 1024-byte pattern. Each iteration
 // makes its copies visible to the async proxy before the barrier, then
 // every warpgroup runs one m64n128k16 per 16-deep K step (4), A K-major
-// (row), B [K][N] N-major (row: transposed), and waits for them.
+// (row), B [K][N] N-major (row: transposed). The accumulator only goes round
+// the loop, so the group stays in flight: the iteration waits for the last
+// one (wait 1), synchronises, and only then copies the next tiles, into the
+// stage that group read; an interior tile by 16-byte copies from its
+// address, an edge tile with the in-bounds byte count. After the loop, the
+// last group is waited for.
 // CHECK: llvm.mlir.global external @mm__smem_async() {{.*}}alignment = 1024
 // CHECK-LABEL: gpu.func @mm
 // CHECK-SAME: tile.dynamic_shared_bytes = 65536 : i64
@@ -15,10 +20,24 @@
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK-NOT: nvvm.ldmatrix
+// CHECK-NOT: nvvm.cp.async.shared.global
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if
+// CHECK: scf.if
+// CHECK: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: } else {
+// CHECK: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: nvvm.wgmma
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NOT: nvvm.mma.sync
 func.func @mm(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
@@ -78,10 +97,22 @@ func.func @one_group(%a: !tile.view<?x?xf16>, %b: !tile.view<?x?xf16>, %c: !tile
 
 // Attention's scores at D = 128: Q copied once, K^T read from K's own
 // [N][K] stage as a K-major B (col: not transposed). The second dot takes
-// P from registers and stays on mma.sync.
+// P from registers and stays on mma.sync. The next K tile is copied while
+// the group runs; the scores are read at once, so it is waited for (0).
 // CHECK-LABEL: gpu.func @scores
+// CHECK: scf.for
+// CHECK-NOT: nvvm.cp.async.shared.global
 // CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: scf.if
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvvm.mma.sync
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NOT: nvvm.wgmma.wait.group
 func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !tile.view<?x?xbf16>, %o: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
