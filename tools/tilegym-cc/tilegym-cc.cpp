@@ -128,8 +128,8 @@ static cl::opt<int> pipelineBytes(
 static cl::opt<int> pipelineStages(
     "pipeline-stages",
     cl::desc("Shared memory buffers per dot operand loaded ahead through a "
-             "loop (2 to 4): it is loaded this many iterations less one "
-             "ahead; by default 2"),
+             "loop (2 to 4), overriding stages(...) in the source: it is "
+             "loaded this many iterations less one ahead; by default 2"),
     cl::init(0), cl::cat(toolCategory));
 
 static cl::opt<bool> splitInputFile(

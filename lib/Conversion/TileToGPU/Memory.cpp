@@ -304,12 +304,14 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
   SmallVector<Value> origin = tileOriginOf(op.getIndices(), type);
   Value base = asyncStagePtr(operand, stage);
   int64_t rank = type.getRank(), last = rank - 1;
-  SmallVector<std::pair<Value, SmallVector<Value>>> runs; // (dst, coords)
-  SmallVector<SmallVector<Value>> locals; // coords in the tile
+  struct Run {
+    Value dst;
+    SmallVector<Value> local, global; // coordinates in the tile, in the view
+  };
+  SmallVector<Run> runs;
   for (int64_t i = 0; i < map.count; i += width) {
     // Leading dimensions are units: rows and columns are the last two.
     SmallVector<Value> local = coordinates(map, i);
-    locals.push_back(local);
     Value dst;
     if (operand.swizzledRows) {
       dst = elementPtr(
@@ -326,7 +328,7 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
     SmallVector<Value> global;
     for (auto [c, o] : llvm::zip(local, origin))
       global.push_back(arith::AddIOp::create(b, loc(), c, o));
-    runs.push_back({dst, global});
+    runs.push_back({dst, local, global});
   }
 
   auto branch = scf::IfOp::create(b, loc(), TypeRange{},
@@ -334,32 +336,28 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(branch.thenBlock());
-    // A tile wholly in bounds (interior tiles): each run is the tile's
-    // address plus the run's offset in it, which does not change from one
-    // iteration to the next, and copies 16 bytes.
-    Value inside;
-    for (int64_t d = 0; d < rank; ++d) {
-      Value end = arith::AddIOp::create(b, loc(), origin[d],
-                                        idx(type.getDimSize(d)));
-      Value ok = arith::AndIOp::create(
-          b, loc(),
-          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, origin[d],
-                                view.sizes[d]),
-          arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, end,
-                                view.sizes[d]));
-      inside = inside ? Value(arith::AndIOp::create(b, loc(), inside, ok)) : ok;
-    }
+    // A tile wholly in bounds (interior tiles: its first and last elements
+    // are): each run is the tile's address plus the run's offset in it,
+    // which does not change from one iteration to the next, and copies 16
+    // bytes.
+    SmallVector<Value> end;
+    for (auto [d, o] : llvm::enumerate(origin))
+      end.push_back(
+          arith::AddIOp::create(b, loc(), o, idx(type.getDimSize(d) - 1)));
+    Value inside = arith::AndIOp::create(b, loc(), inBounds(view, origin),
+                                         inBounds(view, end));
     auto interior = scf::IfOp::create(b, loc(), TypeRange{}, inside, true);
     b.setInsertionPointToStart(interior.thenBlock());
     Value tile = elementPtr(view.base, elem,
                             linearOffset(b, loc(), view, origin), kGlobal);
-    for (auto [run, local] : llvm::zip(runs, locals))
+    for (const Run &run : runs)
       NVVM::CpAsyncOp::create(
-          b, loc(), run.first,
-          elementPtr(tile, elem, linearOffset(b, loc(), view, local), kGlobal),
+          b, loc(), run.dst,
+          elementPtr(tile, elem, linearOffset(b, loc(), view, run.local),
+                     kGlobal),
           16, NVVM::LoadCacheModifierKind::CG, Value());
     b.setInsertionPointToStart(interior.elseBlock());
-    for (auto &[dst, coords] : runs) {
+    for (auto &[dst, local, coords] : runs) {
       // The row in bounds: every dimension but the last.
       Value rowOk = inBounds(view, ArrayRef<Value>(coords).drop_back());
       Value left =
@@ -382,7 +380,7 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
     }
     b.setInsertionPointToStart(branch.elseBlock());
     Value zero = arith::ConstantOp::create(b, loc(), b.getZeroAttr(elem));
-    for (auto &[dst, runStart] : runs) {
+    for (auto &[dst, local, runStart] : runs) {
       SmallVector<Value> coords = edgePathCoords(runStart);
       for (int64_t k = 0; k < width; ++k) {
         SmallVector<Value> c(coords);
