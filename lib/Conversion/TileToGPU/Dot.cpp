@@ -127,20 +127,20 @@ void KernelEmitter::findAsyncOperands() {
   };
   while (!candidates.empty() && need() > kAsyncSmemBudget)
     candidates.pop_back();
-  // On sm_90a, a dot of 16-bit operands that are both candidates runs as
-  // wgmma, each warpgroup (4 warps) taking 64-row blocks of the accumulator
-  // in turn, when the instruction (N up to 256) and the 128-byte swizzle
-  // (rows of 64 elements) take its shapes, and when each warpgroup's share
-  // is at least a 64x128x64 product: the dot waits for its wgmma group, and
-  // on smaller ones that wait cost more than mma.sync (attention at D=64:
-  // 64x64x64 per warpgroup, 0.46 of cuDNN against 0.50; bench/NOTES.md).
+  // On sm_90a, a dot of 16-bit operands whose rhs is a candidate, and whose
+  // lhs is one too or is in the accumulator's registers, runs as wgmma,
+  // each warpgroup (4 warps) taking 64-row blocks of the accumulator in
+  // turn, when the instruction (N up to 256) and the 128-byte swizzle (rows
+  // of 64 elements) take its shapes, and when each warpgroup's share is at
+  // least a 64x64x64 product (attention at D=64, both dots: 0.48 -> 0.69 of
+  // cuDNN; bench/NOTES.md, session 6).
   if (wgmmaAvailable && numWarps % 4 == 0)
     kernel.walk([&](DotOp dot) {
       auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
       int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
       int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
       if (elementBytes(lhsType.getElementType()) != 2 || M % (64 * groups) ||
-          N % 8 || N > 256 || M / groups * N * K < 64 * 128 * 64)
+          N % 8 || N > 256 || M / groups * N * K < 64 * 64 * 64)
         return;
       Candidate *lhs = nullptr, *rhs = nullptr;
       for (Candidate &c : candidates) {
@@ -149,18 +149,25 @@ void KernelEmitter::findAsyncOperands() {
         if (c.operand == dot.getRhs())
           rhs = &c;
       }
-      if (!lhs || !rhs || lhs == rhs || lhs->cols % 64 || rhs->cols % 64 ||
-          lhs->rows % 8 || rhs->rows % 8)
-        return;
       // Warps along M only, 16 rows each: warpgroup g owns rows 64g to
       // 64g + 63 of each 64 x warpgroups (wgmma's D fragments are
       // mma.sync's, stacked along M).
       auto *acc = const_cast<Layout *>(layoutOfValue.lookup(dot.getResult()));
       if (!acc || !acc->mma)
         return;
+      // An lhs in that layout already (FA3's P in P V) is wgmma's A from
+      // registers: its fragments are mma.sync's A, warp by warp.
+      bool lhsInRegisters = !lhs && acc->warpsM == numWarps &&
+                            layoutOfValue.lookup(dot.getLhs()) == acc;
+      if ((!lhs && !lhsInRegisters) || !rhs || lhs == rhs ||
+          (lhs && (lhs->cols % 64 || lhs->rows % 8)) || rhs->cols % 64 ||
+          rhs->rows % 8)
+        return;
       if (acc->warpsM != numWarps)
         *acc = mmaLayout(numWarps, 1);
       for (Candidate *c : {lhs, rhs}) {
+        if (!c)
+          continue;
         c->swizzled = true;
         c->stageBytes = c->rows * c->cols * 2;
       }
@@ -197,8 +204,10 @@ void KernelEmitter::findAsyncOperands() {
       loop.wgmmaDot = dot;
       auto acc = dyn_cast<BlockArgument>(dot.getAcc());
       Value result = dot.getResult();
+      // An A from registers must stay unchanged until its group completes.
       loop.accInFlight =
-          acc && acc.getOwner() == forOp.getBody() && acc.hasOneUse() &&
+          asyncValues.count(dot.getLhs()) && acc &&
+          acc.getOwner() == forOp.getBody() && acc.hasOneUse() &&
           result.hasOneUse() &&
           isa<scf::YieldOp>(*result.getUsers().begin()) &&
           result.getUses().begin()->getOperandNumber() + 1 ==
@@ -206,6 +215,29 @@ void KernelEmitter::findAsyncOperands() {
       break;
     }
   }
+}
+
+/// Registers c0..c3 of N blocks 2k and 2k+1 of a 16-bit tile in the mma
+/// layout are a0..a3 of mma.sync's (and wgmma's) m16n8k16 A fragment for K
+/// step k (16 deep) of M repetition `rm`, as pairs (vector<2 x elem>).
+SmallVector<Value> KernelEmitter::accumulatorAFragment(Value lhs, int64_t rm,
+                                                       int64_t k) {
+  auto type = cast<RankedTensorType>(lhs.getType());
+  auto pairType = VectorType::get({2}, type.getElementType());
+  const SmallVector<Value> &regs = tiles[lhs];
+  int64_t blocksK = type.getDimSize(1) / 8;
+  SmallVector<Value> frag;
+  for (int64_t kb : {k / 8, k / 8 + 1}) {
+    int64_t base = 4 * (kb + blocksK * rm);
+    for (int64_t j = 0; j < 4; j += 2) {
+      Value pair = LLVM::PoisonOp::create(b, loc(), pairType);
+      for (int64_t e = 0; e < 2; ++e)
+        pair = LLVM::InsertElementOp::create(b, loc(), pair,
+                                             regs[base + j + e], i32(e));
+      frag.push_back(pair);
+    }
+  }
+  return frag;
 }
 
 /// A dot on tensor cores. The operands go to shared memory, A row-major
@@ -428,20 +460,10 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
                  loadTf32(opA, r, add(kCol, half)),
                  loadTf32(opA, add(r, 8), add(kCol, half))};
       } else if (lhsInRegisters) {
-        const SmallVector<Value> &regs = tiles[op.getLhs()];
-        int64_t blocksK = K / 8;
-        for (int64_t kb : {k / 8, k / 8 + 1}) {
-          int64_t base = 4 * (kb + blocksK * rm);
-          for (int64_t j = 0; j < 4; j += 2) {
-            Value pair = LLVM::PoisonOp::create(b, loc(), pairType);
-            for (int64_t e = 0; e < 2; ++e)
-              pair = LLVM::InsertElementOp::create(b, loc(), pair,
-                                                   regs[base + j + e], i32(e));
-            aFrag.push_back(elem.isF16() ? pair
-                                         : Value(LLVM::BitcastOp::create(
-                                               b, loc(), i32Type, pair)));
-          }
-        }
+        for (Value pair : accumulatorAFragment(op.getLhs(), rm, k))
+          aFrag.push_back(elem.isF16() ? pair
+                                       : Value(LLVM::BitcastOp::create(
+                                             b, loc(), i32Type, pair)));
       } else {
         aFrag = ldmatrix(
             sharedAt(opA, add(aRow, rm * 16 * l.warpsM), add(aCol, k)), 4,
@@ -470,12 +492,12 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   return success();
 }
 
-/// A dot as wgmma (sm_90a): both operands in their swizzled stages
-/// (findAsyncOperands), read by the tensor cores through matrix
-/// descriptors; per 16-deep K step, each warpgroup runs one m64nNk16 for
-/// each of its 64-row blocks of the accumulator. The group is waited for
-/// before returning, so that the stages can be refilled and the accumulator
-/// read.
+/// A dot as wgmma (sm_90a): B in its swizzled stages (findAsyncOperands),
+/// read by the tensor cores through a matrix descriptor, A likewise or from
+/// registers in the accumulator's layout; per 16-deep K step, each
+/// warpgroup runs one m64nNk16 for each of its 64-row blocks of the
+/// accumulator. The group is waited for before returning, so that the
+/// stages can be refilled and the accumulator read.
 LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   MLIRContext *ctx = b.getContext();
   auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
@@ -484,7 +506,7 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   int64_t N = op.getType().getDimSize(1);
   RegMap acc = regMap(op.getResult());
   waitForAsyncStage();
-  const AsyncOperand &opA = *asyncValues.lookup(op.getLhs());
+  const AsyncOperand *opA = asyncValues.lookup(op.getLhs()); // null: registers
   const AsyncOperand &opB = *asyncValues.lookup(op.getRhs());
   bool bKMajor = asyncTransposed.contains(op.getRhs()); // stored [N][K]
   auto i64 = [&](int64_t v) -> Value {
@@ -517,9 +539,11 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   Value group = arith::IndexCastOp::create(
       b, loc(), b.getI64Type(),
       arith::DivUIOp::create(b, loc(), warpId, idx(4)));
-  Value descA = arith::AddIOp::create(
-      b, loc(), descriptor(opA, 16, kSwizzleAtomBytes),
-      arith::MulIOp::create(b, loc(), group, i64(64 * 128 >> 4)));
+  Value descA =
+      opA ? Value(arith::AddIOp::create(
+                b, loc(), descriptor(*opA, 16, kSwizzleAtomBytes),
+                arith::MulIOp::create(b, loc(), group, i64(64 * 128 >> 4))))
+          : Value();
   Value descB = bKMajor ? descriptor(opB, 16, kSwizzleAtomBytes)
                         : descriptor(opB, opB.swizzledRows * 128,
                                      kSwizzleAtomBytes);
@@ -550,11 +574,51 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
       s = LLVM::InsertValueOp::create(b, loc(), s, out[m * repsN * 4 + r], r);
     blocks.push_back(s);
   }
+  // A from registers, which nvvm.wgmma.mma_async (descriptors only) does
+  // not take: the instruction as inline asm, the accumulator tied in and
+  // out.
+  std::string registerAAsm, registerAConstraints;
+  if (!opA) {
+    llvm::raw_string_ostream os(registerAAsm), cs(registerAConstraints);
+    int64_t n = N / 2;
+    const char *type = elem.isBF16() ? "bf16" : "f16";
+    os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+       << "wgmma.mma_async.sync.aligned.m64n" << N << "k16.f32." << type << "."
+       << type << " {";
+    for (int64_t r = 0; r < n; ++r)
+      os << (r ? ", $" : "$") << r;
+    os << "}, {$" << 2 * n << ", $" << 2 * n + 1 << ", $" << 2 * n + 2
+       << ", $" << 2 * n + 3 << "}, $" << 2 * n + 4 << ", p, 1, 1, "
+       << (bKMajor ? 0 : 1) << ";\n}\n";
+    for (int64_t r = 0; r < n; ++r)
+      cs << "=f,";
+    for (int64_t r = 0; r < n; ++r)
+      cs << r << ",";
+    cs << "r,r,r,r,l";
+  }
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   for (int64_t k = 0; k < K; k += 16)
     for (int64_t m = 0; m < blocksM; ++m) {
-      Value a = plus(descA, kMajorStep(opA, k) + m * groups * 64 * 128);
       Value bDesc = plus(descB, bKMajor ? kMajorStep(opB, k) : k * 128);
+      if (!opA) {
+        SmallVector<Value> operands;
+        for (int64_t r = 0; r < N / 2; ++r)
+          operands.push_back(
+              LLVM::ExtractValueOp::create(b, loc(), blocks[m], r));
+        for (Value pair : accumulatorAFragment(op.getLhs(), m, k))
+          operands.push_back(
+              LLVM::BitcastOp::create(b, loc(), b.getI32Type(), pair));
+        operands.push_back(bDesc);
+        blocks[m] =
+            LLVM::InlineAsmOp::create(
+                b, loc(), structType, operands, registerAAsm,
+                registerAConstraints, /*has_side_effects=*/true,
+                /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+                LLVM::AsmDialectAttr(), ArrayAttr())
+                .getResult(0);
+        continue;
+      }
+      Value a = plus(descA, kMajorStep(*opA, k) + m * groups * 64 * 128);
       blocks[m] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), structType, blocks[m], a, bDesc,
           NVVM::MMAShapeAttr::get(ctx, 64, N, 16), wgmmaType(elem),

@@ -232,8 +232,9 @@ private:
   DenseMap<Value, const AsyncOperand *> asyncValues;
   /// Dot operands whose stage holds them transposed (B as [N][K]).
   llvm::DenseSet<Value> asyncTransposed;
-  /// Dots that run as wgmma (findAsyncOperands): both operands swizzled in
-  /// shared memory, the accumulator in the mma layout with warps along M.
+  /// Dots that run as wgmma (findAsyncOperands): B swizzled in shared
+  /// memory, A too or in registers in the accumulator's layout (FA3's P),
+  /// the accumulator in the mma layout with warps along M.
   llvm::DenseSet<Operation *> wgmmaDots;
   /// Loops carrying async operands: their ring size and the commit groups
   /// one iteration issues. While one's body is emitted: its current stage
@@ -322,6 +323,7 @@ private:
   LogicalResult emitReduce(ReduceOp op);
   LogicalResult emitDot(DotOp op);
   LogicalResult emitWgmmaDot(DotOp op);
+  SmallVector<Value> accumulatorAFragment(Value lhs, int64_t rm, int64_t k);
   SmallVector<Value> emitReduceKeepDims(ReduceOp op, const RegMap &src,
                                         const RegMap &kept);
   SmallVector<Value> convertLayout(ArrayRef<Value> regs, const RegMap &src,

@@ -139,9 +139,57 @@ func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v
 
 // -----
 
+// With V loaded ahead too, and P in the accumulator's layout (tied to it
+// through the rescale by a row reduction of the scores, as in attention),
+// P V runs as wgmma with A from registers (FA3): P's registers are its A
+// fragments (four b32 per 16-deep K step), V is an
+// N-major B (trans-b 1) read from its swizzled stage. The NVVM op takes A
+// by descriptor only, so this one is inline asm, the accumulator tied in
+// and out. Both groups are waited for at once (0): the scores are read by
+// the softmax, and P's registers must not change while its group runs.
+// CHECK-LABEL: gpu.func @pv
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {$0, {{.*}}, $63}, {$128, $129, $130, $131}, $132, p, 1, 1, 1;\0A}\0A", "{{(=f,)+}}0,1,{{.*}},63,r,r,r,r,l"
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: scf.yield
+func.func @pv(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !tile.view<?x?xbf16>, %o: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tile.dim %k[2] : !tile.view<?x?x?x?xbf16>
+  %q4 = tile.load %q[%c0, %c0, %c0, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x64x128xbf16>
+  %qt = tile.reshape %q4 : tensor<1x1x64x128xbf16> -> tensor<64x128xbf16>
+  %k0 = tile.load %k[%c0, %c0, %c0, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x64x128xbf16>
+  %v0 = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zo = arith.constant dense<0.0> : tensor<64x128xf32>
+  %r:3 = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zo, %kc = %k0, %vc = %v0) -> (tensor<64x128xf32>, tensor<1x1x64x128xbf16>, tensor<64x128xbf16>) {
+    %j1 = arith.addi %j, %c1 : index
+    %kn = tile.load %k[%c0, %c0, %j1, %c0] : !tile.view<?x?x?x?xbf16> -> tensor<1x1x64x128xbf16>
+    %vn = tile.load %v[%j1, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %kt = tile.reshape %kc : tensor<1x1x64x128xbf16> -> tensor<64x128xbf16>
+    %ktt = tile.permute %kt [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+    %s = tile.dot %qt, %ktt, %z : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
+    %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %mx = tile.reduce max %s {axis = 1 : i64, keep_dims} : tensor<64x64xf32> -> tensor<64x1xf32>
+    %alpha = tile.broadcast %mx : tensor<64x1xf32> -> tensor<64x128xf32>
+    %scaled = arith.mulf %acc, %alpha : tensor<64x128xf32>
+    %d = tile.dot %p, %vc, %scaled : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    scf.yield %d, %kn, %vn : tensor<64x128xf32>, tensor<1x1x64x128xbf16>, tensor<64x128xbf16>
+  }
+  tile.store %r#0, %o[%c0, %c0] : tensor<64x128xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
 // What wgmma does not take stays on mma.sync: tf32 operands, a K tile of
 // 32 (rows of 64 bytes, less than the swizzle's 128), and a product smaller
-// than 64x128x64 per warpgroup.
+// than 64x64x64 per warpgroup (64x32x64: 32 columns of K-major B).
 // CHECK-LABEL: gpu.func @tf32
 // CHECK-NOT: nvvm.wgmma
 // CHECK: nvvm.mma.sync
@@ -195,16 +243,17 @@ func.func @small(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.v
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %kt = tile.dim %a[1] : !tile.view<?x?xbf16>
-  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %z = arith.constant dense<0.0> : tensor<128x32xf32>
   %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
-  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
-  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x64xf32>, tensor<128x64xbf16>, tensor<64x64xbf16>) {
+  %b0 = tile.load %b[%n, %c0] : !tile.view<?x?xbf16> -> tensor<32x64xbf16>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x32xf32>, tensor<128x64xbf16>, tensor<32x64xbf16>) {
     %k1 = arith.addi %k, %c1 : index
     %an = tile.load %a[%m, %k1] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
-    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
-    %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
-    scf.yield %d, %an, %bn : tensor<128x64xf32>, tensor<128x64xbf16>, tensor<64x64xbf16>
+    %bn = tile.load %b[%n, %k1] : !tile.view<?x?xbf16> -> tensor<32x64xbf16>
+    %bt = tile.permute %tb [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+    %d = tile.dot %ta, %bt, %acc : tensor<128x64xbf16>, tensor<64x32xbf16>, tensor<128x32xf32>
+    scf.yield %d, %an, %bn : tensor<128x32xf32>, tensor<128x64xbf16>, tensor<32x64xbf16>
   }
-  tile.store %r#0, %c[%m, %n] : tensor<128x64xf32>, !tile.view<?x?xf32>
+  tile.store %r#0, %c[%m, %n] : tensor<128x32xf32>, !tile.view<?x?xf32>
   return
 }
