@@ -492,6 +492,32 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   return success();
 }
 
+/// wgmma m64nNk16 with A from registers, which nvvm.wgmma.mma_async (A by
+/// descriptor only) does not take: the instruction as inline asm and its
+/// constraints. Operands: the N/2 accumulator registers (outputs, tied to
+/// the same inputs), A's four b32 fragments, B's descriptor.
+static std::pair<std::string, std::string>
+registerAWgmmaAsm(int64_t N, Type elem, bool transB) {
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text), cs(constraints);
+  int64_t n = N / 2;
+  const char *type = elem.isBF16() ? "bf16" : "f16";
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << N << "k16.f32." << type << "."
+     << type << " {";
+  for (int64_t r = 0; r < n; ++r)
+    os << (r ? ", $" : "$") << r;
+  os << "}, {$" << 2 * n << ", $" << 2 * n + 1 << ", $" << 2 * n + 2 << ", $"
+     << 2 * n + 3 << "}, $" << 2 * n + 4 << ", p, 1, 1, " << (transB ? 1 : 0)
+     << ";\n}\n";
+  for (int64_t r = 0; r < n; ++r)
+    cs << "=f,";
+  for (int64_t r = 0; r < n; ++r)
+    cs << r << ",";
+  cs << "r,r,r,r,l";
+  return {text, constraints};
+}
+
 /// A dot as wgmma (sm_90a): B in its swizzled stages (findAsyncOperands),
 /// read by the tensor cores through a matrix descriptor, A likewise or from
 /// registers in the accumulator's layout; per 16-deep K step, each
@@ -574,28 +600,9 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
       s = LLVM::InsertValueOp::create(b, loc(), s, out[m * repsN * 4 + r], r);
     blocks.push_back(s);
   }
-  // A from registers, which nvvm.wgmma.mma_async (descriptors only) does
-  // not take: the instruction as inline asm, the accumulator tied in and
-  // out.
-  std::string registerAAsm, registerAConstraints;
-  if (!opA) {
-    llvm::raw_string_ostream os(registerAAsm), cs(registerAConstraints);
-    int64_t n = N / 2;
-    const char *type = elem.isBF16() ? "bf16" : "f16";
-    os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-       << "wgmma.mma_async.sync.aligned.m64n" << N << "k16.f32." << type << "."
-       << type << " {";
-    for (int64_t r = 0; r < n; ++r)
-      os << (r ? ", $" : "$") << r;
-    os << "}, {$" << 2 * n << ", $" << 2 * n + 1 << ", $" << 2 * n + 2
-       << ", $" << 2 * n + 3 << "}, $" << 2 * n + 4 << ", p, 1, 1, "
-       << (bKMajor ? 0 : 1) << ";\n}\n";
-    for (int64_t r = 0; r < n; ++r)
-      cs << "=f,";
-    for (int64_t r = 0; r < n; ++r)
-      cs << r << ",";
-    cs << "r,r,r,r,l";
-  }
+  std::pair<std::string, std::string> registerA;
+  if (!opA)
+    registerA = registerAWgmmaAsm(N, elem, /*transB=*/!bKMajor);
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   for (int64_t k = 0; k < K; k += 16)
     for (int64_t m = 0; m < blocksM; ++m) {
@@ -611,8 +618,8 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
         operands.push_back(bDesc);
         blocks[m] =
             LLVM::InlineAsmOp::create(
-                b, loc(), structType, operands, registerAAsm,
-                registerAConstraints, /*has_side_effects=*/true,
+                b, loc(), structType, operands, registerA.first,
+                registerA.second, /*has_side_effects=*/true,
                 /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
                 LLVM::AsmDialectAttr(), ArrayAttr())
                 .getResult(0);
