@@ -653,7 +653,17 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   }
   if (loopDot)
     emitDeferredAsyncLoads();
-  if (!inFlight)
+  // A later dot of a loop body whose result is only yielded (attention's
+  // P V into acc) is waited for at the end of the body (emitFor): what
+  // comes between (the row sums) runs while the group does, and nothing
+  // reads its registers before the wait.
+  Value result = op.getResult();
+  bool onlyYielded = !loopDot && result.hasOneUse() &&
+                     isa<scf::ForOp>(op->getParentOp()) &&
+                     isa<scf::YieldOp>(*result.getUsers().begin());
+  if (onlyYielded)
+    wgmmaWaitAtYield = true;
+  else if (!inFlight)
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
   for (int64_t m = 0; m < blocksM; ++m)
     for (int64_t r = 0; r < N / 2; ++r)

@@ -252,6 +252,9 @@ private:
   const AsyncLoop *currentAsyncLoop = nullptr;
   Value asyncStage;
   bool asyncWaited = false;
+  /// A wgmma group whose result is only yielded, waited for before the
+  /// loop body's yield.
+  bool wgmmaWaitAtYield = false;
   /// The body's copies ahead held back until its wgmma dot is issued.
   SmallVector<LoadOp> deferredAsyncLoads;
   LLVM::GlobalOp asyncSmem;

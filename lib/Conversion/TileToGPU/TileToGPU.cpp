@@ -387,6 +387,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     --loopDepth;
     if (failed(body))
       return failure();
+    if (wgmmaWaitAtYield) {
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
+      wgmmaWaitAtYield = false;
+    }
     auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
     SmallVector<Value> yields = flatten(yield.getOperands());
     if (async)

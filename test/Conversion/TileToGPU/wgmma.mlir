@@ -145,8 +145,9 @@ func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v
 // fragments (four b32 per 16-deep K step), V is an
 // N-major B (trans-b 1) read from its swizzled stage. The NVVM op takes A
 // by descriptor only, so this one is inline asm, the accumulator tied in
-// and out. Both groups are waited for at once (0): the scores are read by
-// the softmax, and P's registers must not change while its group runs.
+// and out. The scores' group is waited for at once (0), as the softmax
+// reads them; P V's result is only yielded, so its group is waited for
+// at the end of the body, what comes between running with it.
 // CHECK-LABEL: gpu.func @pv
 // CHECK: scf.for
 // CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>
@@ -154,8 +155,10 @@ func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {$0, {{.*}}, $63}, {$128, $129, $130, $131}, $132, p, 1, 1, 1;\0A}\0A", "{{(=f,)+}}0,1,{{.*}},63,r,r,r,r,l"
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NOT: nvvm.mma.sync
+// CHECK-NOT: nvvm.wgmma.wait
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: llvm.inline_asm
 // CHECK: scf.yield
 func.func @pv(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !tile.view<?x?xbf16>, %o: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
