@@ -97,8 +97,10 @@ func.func @one_group(%a: !tile.view<?x?xf16>, %b: !tile.view<?x?xf16>, %c: !tile
 
 // Attention's scores at D = 128: Q copied once, K^T read from K's own
 // [N][K] stage as a K-major B (col: not transposed). The second dot takes
-// P from registers and stays on mma.sync. The next K tile is copied while
-// the group runs; the scores are read at once, so it is waited for (0).
+// P from registers and stays on mma.sync: its V is loaded in the body, not
+// ahead, so it has no stage (@pv below has one). The next K tile is copied
+// while the group runs; the scores are read at once, so it is waited for
+// (0).
 // CHECK-LABEL: gpu.func @scores
 // CHECK: scf.for
 // CHECK-NOT: nvvm.cp.async.shared.global
