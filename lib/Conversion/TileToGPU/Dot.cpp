@@ -16,6 +16,18 @@ static int64_t paddedRowStride(int64_t cols, int64_t bytes) {
   return units % 2 ? cols : cols + 16 / bytes;
 }
 
+/// The loop-yield operand that is `v`'s only use, if `v` only goes round
+/// the loop.
+static std::optional<unsigned> onlyYielded(Value v) {
+  if (!v.hasOneUse())
+    return std::nullopt;
+  OpOperand &use = *v.getUses().begin();
+  if (!isa<scf::YieldOp>(use.getOwner()) ||
+      !isa<scf::ForOp>(use.getOwner()->getParentOp()))
+    return std::nullopt;
+  return use.getOperandNumber();
+}
+
 /// Dot operands that can skip registers and live in shared memory, in the
 /// padded layout the dot reads, copied there by cp.async (emitAsyncLoad):
 /// - a tile loaded k iterations ahead through a loop (the window
@@ -203,15 +215,12 @@ void KernelEmitter::findAsyncOperands() {
         continue;
       loop.wgmmaDot = dot;
       auto acc = dyn_cast<BlockArgument>(dot.getAcc());
-      Value result = dot.getResult();
+      std::optional<unsigned> yielded = onlyYielded(dot.getResult());
       // An A from registers must stay unchanged until its group completes.
-      loop.accInFlight =
-          asyncValues.count(dot.getLhs()) && acc &&
-          acc.getOwner() == forOp.getBody() && acc.hasOneUse() &&
-          result.hasOneUse() &&
-          isa<scf::YieldOp>(*result.getUsers().begin()) &&
-          result.getUses().begin()->getOperandNumber() + 1 ==
-              acc.getArgNumber();
+      loop.accInFlight = asyncValues.count(dot.getLhs()) && acc &&
+                         acc.getOwner() == forOp.getBody() &&
+                         acc.hasOneUse() && yielded &&
+                         *yielded + 1 == acc.getArgNumber();
       break;
     }
   }
@@ -522,8 +531,11 @@ registerAWgmmaAsm(int64_t N, Type elem, bool transB) {
 /// read by the tensor cores through a matrix descriptor, A likewise or from
 /// registers in the accumulator's layout; per 16-deep K step, each
 /// warpgroup runs one m64nNk16 for each of its 64-row blocks of the
-/// accumulator. The group is waited for before returning, so that the
-/// stages can be refilled and the accumulator read.
+/// accumulator. The loop's first wgmma dot then issues the copies ahead
+/// (emitDeferredAsyncLoads). The group is waited for before returning,
+/// unless its result only goes round the loop: the loop's first dot
+/// (accInFlight) leaves it in flight into the next iteration, a later one
+/// waits for it at the end of the body (emitFor).
 LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   MLIRContext *ctx = b.getContext();
   auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
@@ -657,11 +669,7 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   // P V into acc) is waited for at the end of the body (emitFor): what
   // comes between (the row sums) runs while the group does, and nothing
   // reads its registers before the wait.
-  Value result = op.getResult();
-  bool onlyYielded = !loopDot && result.hasOneUse() &&
-                     isa<scf::ForOp>(op->getParentOp()) &&
-                     isa<scf::YieldOp>(*result.getUsers().begin());
-  if (onlyYielded)
+  if (!loopDot && onlyYielded(op.getResult()))
     wgmmaWaitAtYield = true;
   else if (!inFlight)
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
