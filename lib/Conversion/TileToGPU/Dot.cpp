@@ -547,22 +547,36 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   const AsyncOperand *opA = asyncValues.lookup(op.getLhs()); // null: registers
   const AsyncOperand &opB = *asyncValues.lookup(op.getRhs());
   bool bKMajor = asyncTransposed.contains(op.getRhs()); // stored [N][K]
-  auto i64 = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc(), b.getI64IntegerAttr(v));
-  };
   // Start address, leading and stride byte offsets, each in 16-byte units,
-  // and the 128-byte swizzle (mode 1, bits 62-63). The start moves by
-  // constants per instruction: stages lie within the 256 KiB its 14 bits
-  // address.
-  auto descriptor = [&](const AsyncOperand &o, int64_t lbo, int64_t sbo) {
+  // and the 128-byte swizzle (mode 1, bits 62-63). Only the low word (start
+  // and LBO) varies: it is computed in 32 bits and paired with the constant
+  // high word. With the warp index uniform (emit), CUDA 13.0's ptxas folded
+  // a 64-bit add of the whole descriptor into its uniform datapath and
+  // dropped the high word (wrong results; bench/NOTES.md, session 6).
+  // The start moves by constants per instruction: stages lie within the
+  // 256 KiB its 14 bits address.
+  Type i32Type = b.getI32Type();
+  auto lowWord = [&](const AsyncOperand &o, int64_t lbo) {
     Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(),
                                           asyncReadStagePtr(o));
-    Value start = arith::AndIOp::create(
-        b, loc(), arith::ShRUIOp::create(b, loc(), addr, i64(4)),
-        i64(0x3FFF));
-    uint64_t fields = (uint64_t(lbo >> 4) & 0x3FFF) << 16 |
-                      (uint64_t(sbo >> 4) & 0x3FFF) << 32 | uint64_t(1) << 62;
-    return Value(arith::OrIOp::create(b, loc(), start, i64(fields)));
+    Value start = arith::TruncIOp::create(
+        b, loc(), i32Type,
+        arith::ShRUIOp::create(
+            b, loc(), addr,
+            arith::ConstantOp::create(b, loc(), b.getI64IntegerAttr(4))));
+    start = arith::AndIOp::create(b, loc(), start, i32(0x3FFF));
+    return Value(arith::OrIOp::create(b, loc(), start,
+                                      i32((int64_t(lbo >> 4) & 0x3FFF) << 16)));
+  };
+  auto highWord = [](int64_t sbo) {
+    return (int64_t(sbo >> 4) & 0x3FFF) | int64_t(1) << 30;
+  };
+  auto descriptor = [&](Value low, int64_t high) {
+    auto pair = VectorType::get({2}, i32Type);
+    Value v = LLVM::PoisonOp::create(b, loc(), pair);
+    v = LLVM::InsertElementOp::create(b, loc(), v, low, i32(0));
+    v = LLVM::InsertElementOp::create(b, loc(), v, i32(high), i32(1));
+    return Value(LLVM::BitcastOp::create(b, loc(), b.getI64Type(), v));
   };
   // K-major operands ([rows][K], 64-element column blocks): successive
   // 8-row core matrices 1024 bytes apart (SBO); a K step of 16 is 32 bytes
@@ -575,19 +589,19 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   // Warpgroup g starts at row 64g of A: 64 rows of 128 bytes further.
   int64_t groups = numWarps / 4;
   Value group = arith::IndexCastOp::create(
-      b, loc(), b.getI64Type(),
-      arith::DivUIOp::create(b, loc(), warpId, idx(4)));
-  Value descA =
+      b, loc(), i32Type, arith::DivUIOp::create(b, loc(), warpId, idx(4)));
+  Value lowA =
       opA ? Value(arith::AddIOp::create(
-                b, loc(), descriptor(*opA, 16, kSwizzleAtomBytes),
-                arith::MulIOp::create(b, loc(), group, i64(64 * 128 >> 4))))
+                b, loc(), lowWord(*opA, 16),
+                arith::MulIOp::create(b, loc(), group, i32(64 * 128 >> 4))))
           : Value();
-  Value descB = bKMajor ? descriptor(opB, 16, kSwizzleAtomBytes)
-                        : descriptor(opB, opB.swizzledRows * 128,
-                                     kSwizzleAtomBytes);
-  auto plus = [&](Value desc, int64_t bytes) {
-    return bytes ? Value(arith::AddIOp::create(b, loc(), desc, i64(bytes >> 4)))
-                 : desc;
+  int64_t highA = highWord(kSwizzleAtomBytes);
+  Value lowB = lowWord(opB, bKMajor ? 16 : opB.swizzledRows * 128);
+  int64_t highB = highWord(kSwizzleAtomBytes);
+  auto plus = [&](Value low, int64_t high, int64_t bytes) {
+    if (bytes)
+      low = arith::AddIOp::create(b, loc(), low, i32(bytes >> 4));
+    return descriptor(low, high);
   };
   auto wgmmaType = [&](Type t) {
     return NVVM::WGMMATypesAttr::get(
@@ -618,7 +632,8 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   for (int64_t k = 0; k < K; k += 16)
     for (int64_t m = 0; m < blocksM; ++m) {
-      Value bDesc = plus(descB, bKMajor ? kMajorStep(opB, k) : k * 128);
+      Value bDesc =
+          plus(lowB, highB, bKMajor ? kMajorStep(opB, k) : k * 128);
       if (!opA) {
         SmallVector<Value> operands;
         for (int64_t r = 0; r < N / 2; ++r)
@@ -637,7 +652,8 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
                 .getResult(0);
         continue;
       }
-      Value a = plus(descA, kMajorStep(*opA, k) + m * groups * 64 * 128);
+      Value a =
+          plus(lowA, highA, kMajorStep(*opA, k) + m * groups * 64 * 128);
       blocks[m] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), structType, blocks[m], a, bDesc,
           NVVM::MMAShapeAttr::get(ctx, 64, N, 16), wgmmaType(elem),

@@ -555,7 +555,17 @@ LogicalResult KernelEmitter::emit() {
 
   threadId = gpu::ThreadIdOp::create(b, l, gpu::Dimension::x);
   laneId = arith::RemUIOp::create(b, l, threadId, idx(kWarpSize));
-  warpId = arith::DivUIOp::create(b, l, threadId, idx(kWarpSize));
+  // The warp index broadcast from lane 0: ptxas then knows it is uniform
+  // across the warp and keeps what derives from it (wgmma descriptors,
+  // per-warp offsets) in uniform registers, as CUTLASS's
+  // canonical_warp_idx_sync does.
+  Value warp = arith::IndexCastOp::create(
+      b, l, b.getI32Type(),
+      arith::DivUIOp::create(b, l, threadId, idx(kWarpSize)));
+  warp = gpu::ShuffleOp::create(b, l, warp, i32(0), i32(kWarpSize),
+                                gpu::ShuffleMode::IDX)
+             .getShuffleResult();
+  warpId = arith::IndexCastOp::create(b, l, b.getIndexType(), warp);
 
   unsigned pos = 0;
   for (BlockArgument arg : kernel.getArguments()) {

@@ -62,16 +62,21 @@ func.func @mm(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view
 
 // -----
 
-// The swizzled destination of a 16-byte unit: column block * rows + row
-// lines of 128 bytes, the unit xor'd with the row mod 8. The descriptors:
-// start address >> 4 in bits 0-13, then LBO (16 bytes for K-major A: 1 <<
-// 16), SBO (1024 bytes: 64 << 32) and the 128-byte swizzle (1 << 62); for
-// B N-major, LBO = 64 rows x 128 bytes (512 << 16). One warpgroup, 2 x 4
-// instructions per iteration.
+// The warp index is broadcast from lane 0 (uniform for ptxas). The
+// swizzled destination of a 16-byte unit: column block * rows + row lines
+// of 128 bytes, the unit xor'd with the row mod 8. The descriptors, built
+// as two 32-bit words: the low one holds start address >> 4 in bits 0-13
+// and LBO (16 bytes for K-major A: 1 << 16; for B N-major, 64 rows x 128
+// bytes: 512 << 16); the high one SBO (1024 bytes: 64) and the 128-byte
+// swizzle (1 << 30), 1073741888. One warpgroup, 2 x 4 instructions per
+// iteration.
 // CHECK-LABEL: gpu.func @one_group
+// CHECK: gpu.shuffle  idx %{{.+}}, %c0_i32, %c32_i32 : i32
 // CHECK: arith.xori
-// CHECK: arith.constant 4611686293305360384 : i64
-// CHECK: arith.constant 4611686293338849280 : i64
+// CHECK: arith.constant 65536 : i32
+// CHECK: arith.constant 33554432 : i32
+// CHECK: arith.constant 1073741888 : i32
+// CHECK: llvm.bitcast %{{.+}} : vector<2xi32> to i64
 // CHECK-COUNT-8: nvvm.wgmma.mma_async
 func.func @one_group(%a: !tile.view<?x?xf16>, %b: !tile.view<?x?xf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %n = tile.block_id 0
