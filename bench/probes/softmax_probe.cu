@@ -5,6 +5,7 @@
 //   python3 cuab.py ...   (bench/probes/cuab.py times them against Triton)
 //
 // rowreg    one row per block, held in registers (the current design)
+// rowonl    rowreg with one block exchange of (max, sum) pairs, not two
 // cpasync   persistent blocks; each thread cp.async-copies its own 16-byte
 //           runs of the next S-1 rows into a ring in shared memory
 // bulk      persistent blocks; one thread moves whole rows into the ring with
@@ -231,6 +232,53 @@ __device__ void cluster2(const T *x, T *y, int M) {
   }
 }
 
+
+// rowonl: rowreg with the max and the sum in one block exchange (online
+// softmax within the block): each thread's exps are taken against its own
+// max, the warps combine (max, sum) pairs, and one barrier gives every
+// thread the row's pair; its values are then scaled by exp(m_t - M) / S.
+template <int WARPS>
+__device__ inline void combine(float &m, float &s, float m2, float s2) {
+  const float M = fmaxf(m, m2);
+  s = s * exp2f((m - M) * kLog2e) + s2 * exp2f((m2 - M) * kLog2e);
+  m = M;
+}
+template <typename T, int N, int WARPS>
+__device__ void rowonl(const T *x, T *y, int M) {
+  constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
+  __shared__ float2 red[WARPS];
+  const size_t base = size_t(blockIdx.x) * N;
+  float v[R][V];
+  for (int j = 0; j < R; ++j)
+    unpack16(*reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V), v[j], T());
+  float m = -INFINITY;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < V; ++i) m = fmaxf(m, v[j][i]);
+  const float mt = m, m2 = m * kLog2e;
+  float s = 0.f;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < V; ++i) {
+      v[j][i] = exp2f(fmaf(v[j][i], kLog2e, -m2));
+      s += v[j][i];
+    }
+  for (int o = 16; o; o >>= 1)
+    combine<WARPS>(m, s, __shfl_xor_sync(~0u, m, o), __shfl_xor_sync(~0u, s, o));
+  if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = make_float2(m, s);
+  __syncthreads();
+  float2 r = red[0];
+  for (int i = 1; i < WARPS; ++i) r.x = fmaxf(r.x, red[i].x);
+  float S = 0.f;
+  for (int i = 0; i < WARPS; ++i) S += red[i].y * exp2f((red[i].x - r.x) * kLog2e);
+  // A thread whose values are all -inf has mt = -inf: its scale is 0.
+  const float scale = exp2f((mt - r.x) * kLog2e) / S;
+  for (int j = 0; j < R; ++j) {
+    for (int i = 0; i < V; ++i) v[j][i] *= scale;
+    *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+  }
+}
+
+#define ROWONL(NAME, T, N, W, B) \
+  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowonl<T, N, W>(x, y, M); }
 #define ROWREG(NAME, T, N, W) \
   extern "C" __global__ void __launch_bounds__(W * 32) NAME(const T *x, T *y, int M) { rowreg<T, N, W>(x, y, M); }
 #define ROWREG_FLAGS(NAME, T, N, W, B, FMA, TREE, DIVFULL) \
@@ -247,6 +295,8 @@ using bf16 = __nv_bfloat16;
 ROWREG_FLAGS(rowreg_f32_16384_w16, float, 16384, 16, 2, true, false, false)
 ROWREG_FLAGS(rowregsub_f32_16384_w16, float, 16384, 16, 2, false, false, false)
 ROWREG_FLAGS(rowregsubtreediv_f32_16384_w16, float, 16384, 16, 2, false, true, true)
+ROWONL(rowonl_f32_16384_w16, float, 16384, 16, 2)
+ROWONL(rowonl_f32_16384_w32, float, 16384, 32, 1)
 CPASYNC(cpasync_f32_16384_w16_s3, float, 16384, 16, 3)
 CPASYNC(cpasync_f32_16384_w8_s3, float, 16384, 8, 3)
 BULK(bulk_f32_16384_w16_s3, float, 16384, 16, 3)
@@ -259,6 +309,9 @@ ROWREG(rowreg_f32_4096_w4, float, 4096, 4)
 ROWREG(rowreg_f32_4096_w16, float, 4096, 16)
 ROWREG_FLAGS(rowregsub_f32_4096_w4, float, 4096, 4, 1, false, false, false)
 ROWREG_FLAGS(rowregsubtreediv_f32_4096_w16, float, 4096, 16, 4, false, true, true)
+ROWONL(rowonl_f32_4096_w16, float, 4096, 16, 4)
+ROWONL(rowonl_f32_4096_w8, float, 4096, 8, 8)
+ROWONL(rowonl_f32_4096_w4, float, 4096, 4, 1)
 CPASYNC(cpasync_f32_4096_w4_s3, float, 4096, 4, 3)
 CPASYNC(cpasync_f32_4096_w8_s4, float, 4096, 8, 4)
 BULK(bulk_f32_4096_w4_s3, float, 4096, 4, 3)
@@ -273,6 +326,7 @@ ROWREG_FLAGS(rowregsubtree_bf16_16384_w16, bf16, 16384, 16, 2, false, true, fals
 ROWREG_FLAGS(rowregsubdiv_bf16_16384_w16, bf16, 16384, 16, 2, false, false, true)
 ROWREG_FLAGS(rowregsubtreediv_bf16_16384_w16, bf16, 16384, 16, 2, false, true, true)
 ROWREG_FLAGS(rowregtree_bf16_16384_w16, bf16, 16384, 16, 2, true, true, false)
+ROWONL(rowonl_bf16_16384_w16, bf16, 16384, 16, 2)
 CPASYNC(cpasync_bf16_16384_w16_s3, bf16, 16384, 16, 3)
 BULK(bulk_bf16_16384_w16_s3, bf16, 16384, 16, 3)
 BULK(bulk_bf16_16384_w8_s4, bf16, 16384, 8, 4)
