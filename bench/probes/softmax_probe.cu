@@ -5,6 +5,9 @@
 //   python3 cuab.py ...   (bench/probes/cuab.py times them against Triton)
 //
 // rowreg    one row per block, held in registers (the current design)
+// rowcopy   rowreg without the softmax: the floor of its shape (unchecked)
+// rowpipe   persistent, two rows in registers, the next row loading while
+//           this one reduces
 // rowonl    rowreg with one block exchange of (max, sum) pairs, not two
 // cpasync   persistent blocks; each thread cp.async-copies its own 16-byte
 //           runs of the next S-1 rows into a ring in shared memory
@@ -279,6 +282,57 @@ __device__ void rowonl(const T *x, T *y, int M) {
 
 #define ROWONL(NAME, T, N, W, B) \
   extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowonl<T, N, W>(x, y, M); }
+
+// rowcopy: rowreg without the softmax (the row read whole, then written
+// back): the floor of the one-row-per-block shape itself. Not a softmax;
+// cuab.py times it unchecked.
+template <typename T, int N, int WARPS>
+__device__ void rowcopy(const T *x, T *y, int M) {
+  constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
+  const size_t base = size_t(blockIdx.x) * N;
+  uint4 v[R];
+  for (int j = 0; j < R; ++j)
+    v[j] = *reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V);
+  for (int j = 0; j < R; ++j)
+    *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = v[j];
+}
+
+// rowpipe: persistent blocks with two rows in registers; the next row's
+// loads are issued before this row's reductions, so an SM always has reads
+// in flight while it reduces and stores (rows b, b+G, b+2G, ...).
+template <typename T, int N, int WARPS>
+__device__ void rowpipe(const T *x, T *y, int M) {
+  constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
+  __shared__ float red[2][2][WARPS];
+  const int G = gridDim.x;
+  float a[R][V], b[R][V];
+  auto load = [&](float (&v)[R][V], int row) {
+    const size_t base = size_t(row) * N;
+    for (int j = 0; j < R; ++j)
+      unpack16(*reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V), v[j], T());
+  };
+  auto store = [&](float (&v)[R][V], int row) {
+    const size_t base = size_t(row) * N;
+    for (int j = 0; j < R; ++j)
+      *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+  };
+  int row = blockIdx.x;
+  if (row < M) load(a, row);
+  for (; row < M; row += 2 * G) {
+    if (row + G < M) load(b, row + G);
+    softmaxRegs<T, WARPS, R>(a, red[0][0], red[0][1]);
+    store(a, row);
+    if (row + G >= M) break;
+    if (row + 2 * G < M) load(a, row + 2 * G);
+    softmaxRegs<T, WARPS, R>(b, red[1][0], red[1][1]);
+    store(b, row + G);
+  }
+}
+
+#define ROWCOPY(NAME, T, N, W, B) \
+  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowcopy<T, N, W>(x, y, M); }
+#define ROWPIPE(NAME, T, N, W, B) \
+  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowpipe<T, N, W>(x, y, M); }
 #define ROWREG(NAME, T, N, W) \
   extern "C" __global__ void __launch_bounds__(W * 32) NAME(const T *x, T *y, int M) { rowreg<T, N, W>(x, y, M); }
 #define ROWREG_FLAGS(NAME, T, N, W, B, FMA, TREE, DIVFULL) \
@@ -295,6 +349,9 @@ using bf16 = __nv_bfloat16;
 ROWREG_FLAGS(rowreg_f32_16384_w16, float, 16384, 16, 2, true, false, false)
 ROWREG_FLAGS(rowregsub_f32_16384_w16, float, 16384, 16, 2, false, false, false)
 ROWREG_FLAGS(rowregsubtreediv_f32_16384_w16, float, 16384, 16, 2, false, true, true)
+ROWCOPY(rowcopy_f32_16384_w16, float, 16384, 16, 2)
+ROWPIPE(rowpipe_f32_16384_w32, float, 16384, 32, 1)
+ROWPIPE(rowpipe_f32_16384_w16, float, 16384, 16, 1)
 ROWONL(rowonl_f32_16384_w16, float, 16384, 16, 2)
 ROWONL(rowonl_f32_16384_w32, float, 16384, 32, 1)
 CPASYNC(cpasync_f32_16384_w16_s3, float, 16384, 16, 3)
@@ -309,6 +366,10 @@ ROWREG(rowreg_f32_4096_w4, float, 4096, 4)
 ROWREG(rowreg_f32_4096_w16, float, 4096, 16)
 ROWREG_FLAGS(rowregsub_f32_4096_w4, float, 4096, 4, 1, false, false, false)
 ROWREG_FLAGS(rowregsubtreediv_f32_4096_w16, float, 4096, 16, 4, false, true, true)
+ROWCOPY(rowcopy_f32_4096_w16, float, 4096, 16, 4)
+ROWPIPE(rowpipe_f32_4096_w16, float, 4096, 16, 2)
+ROWPIPE(rowpipe_f32_4096_w8, float, 4096, 8, 4)
+ROWPIPE(rowpipe_f32_4096_w32, float, 4096, 32, 1)
 ROWONL(rowonl_f32_4096_w16, float, 4096, 16, 4)
 ROWONL(rowonl_f32_4096_w8, float, 4096, 8, 8)
 ROWONL(rowonl_f32_4096_w4, float, 4096, 4, 1)
