@@ -30,7 +30,8 @@ if ldd "$LIB" | grep -Eq 'libMLIR|libLLVM'; then
 fi
 
 # The tile configurations, one bundle each. KEY names what run.py looks for:
-#   OP.DTYPE                    vector_add, gelu, matmul (any shape)
+#   OP.DTYPE[.TAG]              vector_add, gelu, matmul (any shape); run.py
+#                               reports the fastest of OP.DTYPE and its .TAG variants
 #   softmax.DTYPE.BLOCK[.wW]    whole row in one tile: rows of N <= BLOCK; run.py
 #                               takes the smallest BLOCK >= N, and reports the
 #                               fastest of its warp variants (.wW: W warps)
@@ -62,6 +63,7 @@ CONFIGS=(
   "softmax_online.f32|softmax_online.tile|-D T=f32 -D BLOCK=1024"
   "softmax_online.bf16|softmax_online.tile|-D T=bf16 -D BLOCK=1024"
   "matmul.bf16|matmul.tile|-D T=bf16"
+  "matmul.f32|matmul.tile|-D T=f32 -D BK=32"
   "attention.bf16.d64.c0|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=0"
   "attention.bf16.d64.c1|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=1"
   "attention.bf16.d128.c0|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=0"

@@ -71,6 +71,7 @@ SWEEP = [
     ("softmax", (16384, 2048), "bf16"),
     ("softmax", (2048, 32768), "f32"),
     ("matmul", (2048, 2048, 2048), "bf16"),
+    ("matmul", (4096, 4096, 4096), "f32"),
     ("attention", (4, 32, 1024, 64, 0), "bf16"),
     ("attention", (4, 32, 1024, 128, 1), "bf16"),
 ]
@@ -193,9 +194,12 @@ class Kit:
         have = set(self.keys)
         out = []
         if op in ("vector_add", "gelu", "matmul"):
+            # OP.DTYPE, then its variants OP.DTYPE.TAG (the bench reports the fastest).
             k = f"{op}.{dtype}"
             if k in have:
                 out.append(("tilegym", k))
+            for v in sorted(v for v in have if v.startswith(k + ".")):
+                out.append((f"tilegym[{v[len(k) + 1:]}]", v))
         elif op == "softmax":
             # softmax.DTYPE.BLOCK[.wWARPS]: the smallest BLOCK >= N, each of
             # its warp counts a variant (the bench reports the fastest).
@@ -290,18 +294,31 @@ def make_case(op, shape, dtype, gen):
         a, b = randn(M, K), randn(K, N)
         c["inputs"] = (a, b)
         c["out"] = torch.empty(M, N, device=dev, dtype=torch.float32)  # TileGym: f32 C
-        c["ref"] = lambda: torch.matmul(a.float(), b.float())
+        # f32 runs on tensor cores in tf32 (TileGym, cuBLAS with TF32 on,
+        # Triton's default tl.dot precision); the reference is float64.
+        ref_dt = torch.float64 if dtype == "f32" else torch.float32
+        c["ref"] = lambda: torch.matmul(a.to(ref_dt), b.to(ref_dt))
         c["flops"] = 2.0 * M * N * K
         ob = torch.empty(M, N, device=dev, dtype=dt)
-        peers = {
-            "cublas": lambda o: torch.matmul(a, b, out=ob),
-            "triton": lambda o: TK.matmul(a, b, ob),
-        }
-        try:  # cuBLAS writing f32, as TileGym does (torch >= 2.9)
-            torch.mm(a[:16, :16], b[:16, :16], out_dtype=torch.float32)
-            peers["cublas(f32 out)"] = lambda o: torch.mm(a, b, out_dtype=torch.float32)
-        except Exception:
-            pass
+        if dtype == "f32":
+            def cublas_tf32(o):
+                torch.backends.cuda.matmul.allow_tf32 = True
+                try:
+                    return torch.matmul(a, b, out=ob)
+                finally:
+                    torch.backends.cuda.matmul.allow_tf32 = False
+            peers = {"cublas(tf32)": cublas_tf32,
+                     "triton": lambda o: TK.matmul(a, b, ob)}
+        else:
+            peers = {
+                "cublas": lambda o: torch.matmul(a, b, out=ob),
+                "triton": lambda o: TK.matmul(a, b, ob),
+            }
+            try:  # cuBLAS writing f32, as TileGym does (torch >= 2.9)
+                torch.mm(a[:16, :16], b[:16, :16], out_dtype=torch.float32)
+                peers["cublas(f32 out)"] = lambda o: torch.mm(a, b, out_dtype=torch.float32)
+            except Exception:
+                pass
         c["peers"] = peers
         c["tg_args"] = lambda o: (a, b, o)
     elif op == "attention":

@@ -9,7 +9,8 @@ what a Triton user writes first, not with a tuned library.
                    examples/gelu.tile uses)
     softmax        tutorial 02's classic form: one row per program,
                    BLOCK = next_pow2(N), warps 4 / 8 / 16 by BLOCK
-    matmul         tutorial 03: grouped ordering, 128x256x64, 3 stages, 8 warps
+    matmul         tutorial 03: grouped ordering, 128x256x64 (f32 in tf32: 128x256x32),
+                   3 stages, 8 warps
     attention      FA2-style forward: one query block per program, online
                    softmax with exp2, causal in two stages (unmasked blocks,
                    then the diagonal block)
@@ -164,7 +165,8 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
 def matmul(a, b, c):
     M, K = a.shape
     _, N = b.shape
-    BM, BN, BK = 128, 256, 64
+    # f32 (tf32 dots) at BK 32: three stages of 128x32 and 32x256 f32 fit in shared memory.
+    BM, BN, BK = (128, 256, 32) if a.dtype == torch.float32 else (128, 256, 64)
     grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN),)
     _matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
                          b.stride(0), b.stride(1), c.stride(0), c.stride(1),
