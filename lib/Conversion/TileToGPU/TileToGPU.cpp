@@ -555,17 +555,19 @@ LogicalResult KernelEmitter::emit() {
 
   threadId = gpu::ThreadIdOp::create(b, l, gpu::Dimension::x);
   laneId = arith::RemUIOp::create(b, l, threadId, idx(kWarpSize));
-  // The warp index broadcast from lane 0: ptxas then knows it is uniform
-  // across the warp and keeps what derives from it (wgmma descriptors,
+  warpId = arith::DivUIOp::create(b, l, threadId, idx(kWarpSize));
+  // With wgmma, the warp index broadcast from lane 0: ptxas then knows it is
+  // uniform across the warp and keeps what derives from it (descriptors,
   // per-warp offsets) in uniform registers, as CUTLASS's
-  // canonical_warp_idx_sync does.
-  Value warp = arith::IndexCastOp::create(
-      b, l, b.getI32Type(),
-      arith::DivUIOp::create(b, l, threadId, idx(kWarpSize)));
-  warp = gpu::ShuffleOp::create(b, l, warp, i32(0), i32(kWarpSize),
-                                gpu::ShuffleMode::IDX)
-             .getShuffleResult();
-  warpId = arith::IndexCastOp::create(b, l, b.getIndexType(), warp);
+  // canonical_warp_idx_sync does (attention D64 0.81 -> 0.87 of cuDNN).
+  // Elsewhere the shuffle would only lengthen the way to the first load.
+  if (!wgmmaDots.empty()) {
+    Value warp = arith::IndexCastOp::create(b, l, b.getI32Type(), warpId);
+    warp = gpu::ShuffleOp::create(b, l, warp, i32(0), i32(kWarpSize),
+                                  gpu::ShuffleMode::IDX)
+               .getShuffleResult();
+    warpId = arith::IndexCastOp::create(b, l, b.getIndexType(), warp);
+  }
 
   unsigned pos = 0;
   for (BlockArgument arg : kernel.getArguments()) {
