@@ -199,8 +199,10 @@ func.func @pv(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !t
 
 // What wgmma does not take stays on mma.sync: tf32 operands, a K tile of
 // 32 (rows of 64 bytes, less than the swizzle's 128), and a product smaller
-// than 64x64x64 per warpgroup (64x32x64: 32 columns of K-major B).
+// than 64x64x64 per warpgroup (64x32x64: 32 columns of K-major B). Without
+// wgmma the warp index is not broadcast from lane 0 (nothing to keep uniform).
 // CHECK-LABEL: gpu.func @tf32
+// CHECK-NOT: gpu.shuffle
 // CHECK-NOT: nvvm.wgmma
 // CHECK: nvvm.mma.sync
 // CHECK-LABEL: gpu.func @narrow_k
