@@ -595,10 +595,10 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
                 b, loc(), lowWord(*opA, 16),
                 arith::MulIOp::create(b, loc(), group, i32(64 * 128 >> 4))))
           : Value();
-  int64_t highA = highWord(kSwizzleAtomBytes);
   Value lowB = lowWord(opB, bKMajor ? 16 : opB.swizzledRows * 128);
-  int64_t highB = highWord(kSwizzleAtomBytes);
-  auto plus = [&](Value low, int64_t high, int64_t bytes) {
+  // SBO and the swizzle mode: the same for A and B.
+  const int64_t high = highWord(kSwizzleAtomBytes);
+  auto plus = [&](Value low, int64_t bytes) {
     if (bytes)
       low = arith::AddIOp::create(b, loc(), low, i32(bytes >> 4));
     return descriptor(low, high);
@@ -633,7 +633,7 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   for (int64_t k = 0; k < K; k += 16)
     for (int64_t m = 0; m < blocksM; ++m) {
       Value bDesc =
-          plus(lowB, highB, bKMajor ? kMajorStep(opB, k) : k * 128);
+          plus(lowB, bKMajor ? kMajorStep(opB, k) : k * 128);
       if (!opA) {
         SmallVector<Value> operands;
         for (int64_t r = 0; r < N / 2; ++r)
@@ -653,7 +653,7 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
         continue;
       }
       Value a =
-          plus(lowA, highA, kMajorStep(*opA, k) + m * groups * 64 * 128);
+          plus(lowA, kMajorStep(*opA, k) + m * groups * 64 * 128);
       blocks[m] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), structType, blocks[m], a, bDesc,
           NVVM::MMAShapeAttr::get(ctx, 64, N, 16), wgmmaType(elem),
