@@ -36,7 +36,7 @@ class Probe:
         if self.smem:
             check(cuda.cuFuncSetAttribute(f, 8, self.smem), "max dynamic smem")  # MAX_DYNAMIC_SHARED_SIZE_BYTES
         design = name.split("_")[0]
-        if design.startswith(("rowreg", "rowonl", "rowcopy", "tg")):
+        if design.startswith(("rowreg", "rowonl", "rowcopy", "rowdelay", "rowdiv", "tg")):
             self.grid = M
         elif design == "cluster2":
             self.grid = 2 * M

@@ -8,6 +8,7 @@
 // rowcopy   rowreg without the softmax: the floor of its shape (unchecked)
 // rowpipe   persistent, two rows in registers, the next row loading while
 //           this one reduces
+// rowdelay  rowreg with a pause before the stores; rowdiv: IEEE division
 // rowonl    rowreg with one block exchange of (max, sum) pairs, not two
 // cpasync   persistent blocks; each thread cp.async-copies its own 16-byte
 //           runs of the next S-1 rows into a ring in shared memory
@@ -333,6 +334,45 @@ __device__ void rowpipe(const T *x, T *y, int M) {
   extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowcopy<T, N, W>(x, y, M); }
 #define ROWPIPE(NAME, T, N, W, B) \
   extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowpipe<T, N, W>(x, y, M); }
+
+// rowdelay: rowreg with a pause of D nanoseconds before the stores (does a
+// later write of the row, as in Triton's slower normalization, help the
+// DRAM?), and rowdiv: the normalization as one IEEE division per element.
+template <typename T, int N, int WARPS, int D, bool DIV>
+__device__ void rowdelay(const T *x, T *y, int M) {
+  constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
+  __shared__ float red[2][WARPS];
+  const size_t base = size_t(blockIdx.x) * N;
+  float v[R][V];
+  for (int j = 0; j < R; ++j)
+    unpack16(*reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V), v[j], T());
+  float m = -INFINITY;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < V; ++i) m = fmaxf(m, v[j][i]);
+  m = blockReduce<WARPS, true>(m, red[0]);
+  const float m2 = m * kLog2e;
+  float s = 0.f;
+  for (int j = 0; j < R; ++j)
+    for (int i = 0; i < V; ++i) {
+      v[j][i] = exp2f(fmaf(v[j][i], kLog2e, -m2));
+      s += v[j][i];
+    }
+  s = blockReduce<WARPS, false>(s, red[1]);
+  if (DIV) {
+    for (int j = 0; j < R; ++j)
+      for (int i = 0; i < V; ++i) v[j][i] = __fdiv_rn(v[j][i], s);
+  } else {
+    const float r = 1.f / s;
+    for (int j = 0; j < R; ++j)
+      for (int i = 0; i < V; ++i) v[j][i] *= r;
+  }
+  if (D) __nanosleep(D);
+  for (int j = 0; j < R; ++j)
+    *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+}
+
+#define ROWDELAY(NAME, T, N, W, B, D, DIV) \
+  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowdelay<T, N, W, D, DIV>(x, y, M); }
 #define ROWREG(NAME, T, N, W) \
   extern "C" __global__ void __launch_bounds__(W * 32) NAME(const T *x, T *y, int M) { rowreg<T, N, W>(x, y, M); }
 #define ROWREG_FLAGS(NAME, T, N, W, B, FMA, TREE, DIVFULL) \
@@ -352,6 +392,12 @@ ROWREG_FLAGS(rowregsubtreediv_f32_16384_w16, float, 16384, 16, 2, false, true, t
 ROWCOPY(rowcopy_f32_16384_w16, float, 16384, 16, 2)
 ROWPIPE(rowpipe_f32_16384_w32, float, 16384, 32, 1)
 ROWPIPE(rowpipe_f32_16384_w16, float, 16384, 16, 1)
+ROWDELAY(rowdelay0_f32_16384_w16, float, 16384, 16, 2, 0, false)
+ROWDELAY(rowdelay250_f32_16384_w16, float, 16384, 16, 2, 250, false)
+ROWDELAY(rowdelay500_f32_16384_w16, float, 16384, 16, 2, 500, false)
+ROWDELAY(rowdelay1000_f32_16384_w16, float, 16384, 16, 2, 1000, false)
+ROWDELAY(rowdelay2000_f32_16384_w16, float, 16384, 16, 2, 2000, false)
+ROWDELAY(rowdiv_f32_16384_w16, float, 16384, 16, 2, 0, true)
 ROWONL(rowonl_f32_16384_w16, float, 16384, 16, 2)
 ROWONL(rowonl_f32_16384_w32, float, 16384, 32, 1)
 CPASYNC(cpasync_f32_16384_w16_s3, float, 16384, 16, 3)
@@ -370,6 +416,11 @@ ROWCOPY(rowcopy_f32_4096_w16, float, 4096, 16, 4)
 ROWPIPE(rowpipe_f32_4096_w16, float, 4096, 16, 2)
 ROWPIPE(rowpipe_f32_4096_w8, float, 4096, 8, 4)
 ROWPIPE(rowpipe_f32_4096_w32, float, 4096, 32, 1)
+ROWDELAY(rowdelay0_f32_4096_w16, float, 4096, 16, 4, 0, false)
+ROWDELAY(rowdelay250_f32_4096_w16, float, 4096, 16, 4, 250, false)
+ROWDELAY(rowdelay500_f32_4096_w16, float, 4096, 16, 4, 500, false)
+ROWDELAY(rowdelay1000_f32_4096_w16, float, 4096, 16, 4, 1000, false)
+ROWDELAY(rowdiv_f32_4096_w16, float, 4096, 16, 4, 0, true)
 ROWONL(rowonl_f32_4096_w16, float, 4096, 16, 4)
 ROWONL(rowonl_f32_4096_w8, float, 4096, 8, 8)
 ROWONL(rowonl_f32_4096_w4, float, 4096, 4, 1)
