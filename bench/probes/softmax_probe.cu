@@ -78,7 +78,10 @@ __device__ inline float treeReduce(const float *a) {
   }
 }
 
-template <typename T, int WARPS, int R, bool FMA = true, bool TREE = false, bool DIVFULL = false>
+// DIVIDE: each value divided by the sum (IEEE, as Triton's `/`) instead of
+// multiplied by its reciprocal.
+template <typename T, int WARPS, int R, bool FMA = true, bool TREE = false, bool DIVFULL = false,
+          bool DIVIDE = false>
 __device__ inline void softmaxRegs(float (&v)[R][kVec<T>], float *redMax, float *redSum) {
   float m = -INFINITY;
   if (TREE) m = treeReduce<R * kVec<T>, true>(&v[0][0]);
@@ -96,23 +99,42 @@ __device__ inline void softmaxRegs(float (&v)[R][kVec<T>], float *redMax, float 
     }
   if (TREE) s = treeReduce<R * kVec<T>, false>(&v[0][0]);
   s = blockReduce<WARPS, false>(s, redSum);
+  if (DIVIDE) {
+    for (int j = 0; j < R; ++j)
+      for (int i = 0; i < kVec<T>; ++i) v[j][i] = __fdiv_rn(v[j][i], s);
+    return;
+  }
   if (DIVFULL) asm("div.full.f32 %0, %1, %0;" : "+f"(s) : "f"(1.f));
   else s = 1.f / s;
   for (int j = 0; j < R; ++j)
     for (int i = 0; i < kVec<T>; ++i) v[j][i] *= s;
 }
 
+// Row `row`'s R 16-byte runs of this thread (run j at column (j * TH + tid) * V),
+// unpacked to f32, and back.
+template <typename T, int N, int WARPS, int R>
+__device__ inline void loadRow(const T *x, size_t row, float (&v)[R][kVec<T>]) {
+  constexpr int TH = WARPS * 32, V = kVec<T>;
+  const size_t base = row * N;
+  for (int j = 0; j < R; ++j)
+    unpack16(*reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V), v[j], T());
+}
+template <typename T, int N, int WARPS, int R>
+__device__ inline void storeRow(T *y, size_t row, float (&v)[R][kVec<T>]) {
+  constexpr int TH = WARPS * 32, V = kVec<T>;
+  const size_t base = row * N;
+  for (int j = 0; j < R; ++j)
+    *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+}
+
 template <typename T, int N, int WARPS, bool FMA = true, bool TREE = false, bool DIVFULL = false>
 __device__ void rowreg(const T *x, T *y, int M) {
   constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
   __shared__ float red[2][WARPS];
-  const size_t base = size_t(blockIdx.x) * N;
   float v[R][V];
-  for (int j = 0; j < R; ++j)
-    unpack16(*reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V), v[j], T());
+  loadRow<T, N, WARPS>(x, blockIdx.x, v);
   softmaxRegs<T, WARPS, R, FMA, TREE, DIVFULL>(v, red[0], red[1]);
-  for (int j = 0; j < R; ++j)
-    *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+  storeRow<T, N, WARPS>(y, blockIdx.x, v);
 }
 
 template <typename T, int N, int WARPS, int S>
@@ -241,7 +263,6 @@ __device__ void cluster2(const T *x, T *y, int M) {
 // softmax within the block): each thread's exps are taken against its own
 // max, the warps combine (max, sum) pairs, and one barrier gives every
 // thread the row's pair; its values are then scaled by exp(m_t - M) / S.
-template <int WARPS>
 __device__ inline void combine(float &m, float &s, float m2, float s2) {
   const float M = fmaxf(m, m2);
   s = s * exp2f((m - M) * kLog2e) + s2 * exp2f((m2 - M) * kLog2e);
@@ -251,10 +272,8 @@ template <typename T, int N, int WARPS>
 __device__ void rowonl(const T *x, T *y, int M) {
   constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
   __shared__ float2 red[WARPS];
-  const size_t base = size_t(blockIdx.x) * N;
   float v[R][V];
-  for (int j = 0; j < R; ++j)
-    unpack16(*reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V), v[j], T());
+  loadRow<T, N, WARPS>(x, blockIdx.x, v);
   float m = -INFINITY;
   for (int j = 0; j < R; ++j)
     for (int i = 0; i < V; ++i) m = fmaxf(m, v[j][i]);
@@ -266,7 +285,7 @@ __device__ void rowonl(const T *x, T *y, int M) {
       s += v[j][i];
     }
   for (int o = 16; o; o >>= 1)
-    combine<WARPS>(m, s, __shfl_xor_sync(~0u, m, o), __shfl_xor_sync(~0u, s, o));
+    combine(m, s, __shfl_xor_sync(~0u, m, o), __shfl_xor_sync(~0u, s, o));
   if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = make_float2(m, s);
   __syncthreads();
   float2 r = red[0];
@@ -275,7 +294,8 @@ __device__ void rowonl(const T *x, T *y, int M) {
   for (int i = 0; i < WARPS; ++i) S += red[i].y * exp2f((red[i].x - r.x) * kLog2e);
   // A thread whose values are all -inf has mt = -inf: its scale is 0.
   const float scale = exp2f((mt - r.x) * kLog2e) / S;
-  for (int j = 0; j < R; ++j) {
+  const size_t base = size_t(blockIdx.x) * N;
+  for (int j = 0; j < R; ++j) { // each run scaled, then stored
     for (int i = 0; i < V; ++i) v[j][i] *= scale;
     *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
   }
@@ -307,16 +327,8 @@ __device__ void rowpipe(const T *x, T *y, int M) {
   __shared__ float red[2][2][WARPS];
   const int G = gridDim.x;
   float a[R][V], b[R][V];
-  auto load = [&](float (&v)[R][V], int row) {
-    const size_t base = size_t(row) * N;
-    for (int j = 0; j < R; ++j)
-      unpack16(*reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V), v[j], T());
-  };
-  auto store = [&](float (&v)[R][V], int row) {
-    const size_t base = size_t(row) * N;
-    for (int j = 0; j < R; ++j)
-      *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
-  };
+  auto load = [&](float (&v)[R][V], int row) { loadRow<T, N, WARPS>(x, row, v); };
+  auto store = [&](float (&v)[R][V], int row) { storeRow<T, N, WARPS>(y, row, v); };
   int row = blockIdx.x;
   if (row < M) load(a, row);
   for (; row < M; row += 2 * G) {
@@ -342,33 +354,11 @@ template <typename T, int N, int WARPS, int D, bool DIV>
 __device__ void rowdelay(const T *x, T *y, int M) {
   constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
   __shared__ float red[2][WARPS];
-  const size_t base = size_t(blockIdx.x) * N;
   float v[R][V];
-  for (int j = 0; j < R; ++j)
-    unpack16(*reinterpret_cast<const uint4 *>(x + base + (j * TH + threadIdx.x) * V), v[j], T());
-  float m = -INFINITY;
-  for (int j = 0; j < R; ++j)
-    for (int i = 0; i < V; ++i) m = fmaxf(m, v[j][i]);
-  m = blockReduce<WARPS, true>(m, red[0]);
-  const float m2 = m * kLog2e;
-  float s = 0.f;
-  for (int j = 0; j < R; ++j)
-    for (int i = 0; i < V; ++i) {
-      v[j][i] = exp2f(fmaf(v[j][i], kLog2e, -m2));
-      s += v[j][i];
-    }
-  s = blockReduce<WARPS, false>(s, red[1]);
-  if (DIV) {
-    for (int j = 0; j < R; ++j)
-      for (int i = 0; i < V; ++i) v[j][i] = __fdiv_rn(v[j][i], s);
-  } else {
-    const float r = 1.f / s;
-    for (int j = 0; j < R; ++j)
-      for (int i = 0; i < V; ++i) v[j][i] *= r;
-  }
+  loadRow<T, N, WARPS>(x, blockIdx.x, v);
+  softmaxRegs<T, WARPS, R, true, false, false, DIV>(v, red[0], red[1]);
   if (D) __nanosleep(D);
-  for (int j = 0; j < R; ++j)
-    *reinterpret_cast<uint4 *>(y + base + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+  storeRow<T, N, WARPS>(y, blockIdx.x, v);
 }
 
 #define ROWDELAY(NAME, T, N, W, B, D, DIV) \
