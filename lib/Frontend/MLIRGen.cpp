@@ -385,9 +385,10 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel,
     stages = constInt(*s, "stages");
     if (!stages)
       return failure();
-    if (*stages < 2 || *stages > 4)
+    if (*stages < t::kMinPipelineStages || *stages > t::kMaxPipelineStages)
       return error(s->getLoc())
-             << "stages must be from 2 to 4, got " << *stages;
+             << "stages must be from " << t::kMinPipelineStages << " to "
+             << t::kMaxPipelineStages << ", got " << *stages;
   }
 
   builder.setInsertionPointToEnd(module.getBody());

@@ -297,9 +297,12 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
   if (pipelineBytes >= 0)
     setOnKernels(tilegym::tile::kPipelineBytesAttr, pipelineBytes);
   if (pipelineStages) {
-    if (pipelineStages < 2 || pipelineStages > 4) {
+    if (pipelineStages < tilegym::tile::kMinPipelineStages ||
+        pipelineStages > tilegym::tile::kMaxPipelineStages) {
       mlir::emitError(module->getLoc())
-          << "--pipeline-stages must be from 2 to 4";
+          << "--pipeline-stages must be from "
+          << tilegym::tile::kMinPipelineStages << " to "
+          << tilegym::tile::kMaxPipelineStages;
       return mlir::failure();
     }
     setOnKernels(tilegym::tile::kPipelineStagesAttr, pipelineStages);

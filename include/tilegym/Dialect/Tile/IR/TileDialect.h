@@ -31,9 +31,11 @@ constexpr llvm::StringLiteral kMinBlocksPerSMAttr = "tile.min_blocks_per_sm";
 /// Optional (tilegym-cc --pipeline-bytes): tile-pipeline-loads' budget of
 /// look-ahead bytes per thread for this kernel's loops; 0 turns it off.
 constexpr llvm::StringLiteral kPipelineBytesAttr = "tile.pipeline_bytes";
-/// Optional (tilegym-cc --pipeline-stages): shared memory buffers per dot
-/// operand loaded ahead, for this kernel's loops.
+/// Optional (`stages(N)` in the source, tilegym-cc --pipeline-stages): shared
+/// memory buffers per dot operand loaded ahead, for this kernel's loops,
+/// from kMinPipelineStages to kMaxPipelineStages.
 constexpr llvm::StringLiteral kPipelineStagesAttr = "tile.pipeline_stages";
+constexpr int64_t kMinPipelineStages = 2, kMaxPipelineStages = 4;
 /// On a lowered gpu.func: the dynamic shared memory per block its launch
 /// must ask for (async dot operand stages).
 constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
