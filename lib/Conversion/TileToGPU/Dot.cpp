@@ -568,10 +568,10 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
     return Value(arith::OrIOp::create(b, loc(), start,
                                       i32((int64_t(lbo >> 4) & 0x3FFF) << 16)));
   };
-  auto highWord = [](int64_t sbo) {
-    return (int64_t(sbo >> 4) & 0x3FFF) | int64_t(1) << 30;
-  };
-  auto descriptor = [&](Value low, int64_t high) {
+  // The high word, SBO and the swizzle mode: the same for A and B.
+  const int64_t high =
+      (int64_t(kSwizzleAtomBytes >> 4) & 0x3FFF) | int64_t(1) << 30;
+  auto descriptor = [&](Value low) {
     auto pair = VectorType::get({2}, i32Type);
     Value v = LLVM::PoisonOp::create(b, loc(), pair);
     v = LLVM::InsertElementOp::create(b, loc(), v, low, i32(0));
@@ -596,12 +596,10 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
                 arith::MulIOp::create(b, loc(), group, i32(64 * 128 >> 4))))
           : Value();
   Value lowB = lowWord(opB, bKMajor ? 16 : opB.swizzledRows * 128);
-  // SBO and the swizzle mode: the same for A and B.
-  const int64_t high = highWord(kSwizzleAtomBytes);
   auto plus = [&](Value low, int64_t bytes) {
     if (bytes)
       low = arith::AddIOp::create(b, loc(), low, i32(bytes >> 4));
-    return descriptor(low, high);
+    return descriptor(low);
   };
   auto wgmmaType = [&](Type t) {
     return NVVM::WGMMATypesAttr::get(
@@ -641,7 +639,7 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
               LLVM::ExtractValueOp::create(b, loc(), blocks[m], r));
         for (Value pair : accumulatorAFragment(op.getLhs(), m, k))
           operands.push_back(
-              LLVM::BitcastOp::create(b, loc(), b.getI32Type(), pair));
+              LLVM::BitcastOp::create(b, loc(), i32Type, pair));
         operands.push_back(bDesc);
         blocks[m] =
             LLVM::InlineAsmOp::create(
