@@ -40,6 +40,9 @@ fi
 # KEY | source | -D defines and options. Warps per shape from the sweeps of
 # bench/NOTES.md (docs/results/h200-sweep3.log); where two were within noise,
 # both are here and the bench reports the faster.
+# softmax prefetches the row AHEAD rows on into the L2 (the example's
+# default: 4 MiB of f32 rows); rows of 16384 f32 are given 6 MiB, bf16 rows
+# 8 MiB (session 8's probes, bench/NOTES.md).
 CONFIGS=(
   "vector_add.f32|vector_add.tile|-D T=f32"
   "vector_add.bf16|vector_add.tile|-D T=bf16"
@@ -52,14 +55,14 @@ CONFIGS=(
   "softmax.f32.4096|softmax.tile|-D T=f32 -D BLOCK=4096 --num-warps=8"
   "softmax.f32.4096.w4|softmax.tile|-D T=f32 -D BLOCK=4096 --num-warps=4"
   "softmax.f32.4096.w16|softmax.tile|-D T=f32 -D BLOCK=4096 --num-warps=16"
-  "softmax.f32.16384|softmax.tile|-D T=f32 -D BLOCK=16384 --num-warps=16"
-  "softmax.f32.16384.w8|softmax.tile|-D T=f32 -D BLOCK=16384 --num-warps=8"
-  "softmax.f32.16384.w8m3|softmax.tile|-D T=f32 -D BLOCK=16384 --num-warps=8 --min-blocks-per-sm=3"
+  "softmax.f32.16384|softmax.tile|-D T=f32 -D BLOCK=16384 -D AHEAD=96 --num-warps=16"
+  "softmax.f32.16384.w8|softmax.tile|-D T=f32 -D BLOCK=16384 -D AHEAD=96 --num-warps=8"
+  "softmax.f32.16384.w8m3|softmax.tile|-D T=f32 -D BLOCK=16384 -D AHEAD=96 --num-warps=8 --min-blocks-per-sm=3"
   "softmax.f32.32768|softmax.tile|-D T=f32 -D BLOCK=32768 --num-warps=16"
-  "softmax.bf16.1024|softmax.tile|-D T=bf16 -D BLOCK=1024 --num-warps=2"
-  "softmax.bf16.2048|softmax.tile|-D T=bf16 -D BLOCK=2048"
-  "softmax.bf16.4096|softmax.tile|-D T=bf16 -D BLOCK=4096 --num-warps=4"
-  "softmax.bf16.16384|softmax.tile|-D T=bf16 -D BLOCK=16384 --num-warps=16"
+  "softmax.bf16.1024|softmax.tile|-D T=bf16 -D BLOCK=1024 -D AHEAD=4096 --num-warps=2"
+  "softmax.bf16.2048|softmax.tile|-D T=bf16 -D BLOCK=2048 -D AHEAD=2048"
+  "softmax.bf16.4096|softmax.tile|-D T=bf16 -D BLOCK=4096 -D AHEAD=1024 --num-warps=4"
+  "softmax.bf16.16384|softmax.tile|-D T=bf16 -D BLOCK=16384 -D AHEAD=256 --num-warps=16"
   "softmax_online.f32|softmax_online.tile|-D T=f32 -D BLOCK=1024"
   "softmax_online.bf16|softmax_online.tile|-D T=bf16 -D BLOCK=1024"
   "matmul.bf16|matmul.tile|-D T=bf16"

@@ -19,6 +19,8 @@ CASES=(
   "gelu|gelu.tile|-D T=bf16"
   "softmax|softmax.tile|-D T=f32"
   "softmax|softmax.tile|-D T=bf16"
+  "softmax (L2 prefetch, ragged)|softmax.tile|-D T=f32 -D AHEAD=3 --size M=37,N=999"
+  "softmax (L2 prefetch, ragged)|softmax.tile|-D T=bf16 -D AHEAD=3 --size M=37,N=999"
   "softmax (online, long rows)|softmax_online.tile|-D T=f32 --size M=9,N=40000"
   "softmax (online, long rows)|softmax_online.tile|-D T=bf16 --size M=9,N=40000"
   "matmul|matmul.tile|-D T=bf16"

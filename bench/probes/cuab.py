@@ -36,16 +36,17 @@ class Probe:
         if self.smem:
             check(cuda.cuFuncSetAttribute(f, 8, self.smem), "max dynamic smem")  # MAX_DYNAMIC_SHARED_SIZE_BYTES
         design = name.split("_")[0]
-        if design.startswith(("rowreg", "rowonl", "rowcopy", "rowdelay", "rowdiv", "tg")):
+        per_sm = ctypes.c_int()
+        check(cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            ctypes.byref(per_sm), f, self.threads, ctypes.c_size_t(self.smem)), "occupancy")
+        self.per_sm = per_sm.value
+        if design.startswith(("rowreg", "rowonl", "rowcopy", "rowdelay", "rowdiv", "rowpf", "rowtma", "tg")):
             self.grid = M
         elif design == "cluster2":
             self.grid = 2 * M
         else:
-            per_sm = ctypes.c_int()
-            check(cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                ctypes.byref(per_sm), f, self.threads, ctypes.c_size_t(self.smem)), "occupancy")
             sms = torch.cuda.get_device_properties(0).multi_processor_count
-            self.grid = min(M, sms * per_sm.value)
+            self.grid = min(M, sms * self.per_sm)
         self.cuda = cuda
 
     def launch(self, x, y, M, stream):
@@ -114,7 +115,7 @@ def main():
     for mod, name in modules:
         if want in name and re.search(args.only, name):
             pr = Probe(cuda, mod, name, M, N, x.element_size())
-            impls.append((f"{name} g{pr.grid}", lambda pr=pr: pr.launch(x, out, M, stream)))
+            impls.append((f"{name} g{pr.grid} o{pr.per_sm}", lambda pr=pr: pr.launch(x, out, M, stream)))
 
     tol = 1e-5 if args.dtype == "f32" else 1e-2
     good = ab.checked(impls, out, ref, tol)

@@ -16,6 +16,13 @@
 //           cp.async.bulk (the TMA engine) on an mbarrier
 // cluster2  one row per cluster of two blocks, each holding half the row;
 //           the partial max/sum cross over distributed shared memory
+// rowpf     rowreg that also asks the L2 for row blockIdx.x + D (a row a
+//           later block will read): cp.async.bulk.prefetch.L2 by one thread
+//           (MODE 0 before its loads, 2 after), or prefetch.global.L2 per
+//           128-byte line (MODE 1)
+// rowtma    rowreg writing its row through shared memory with one
+//           cp.async.bulk store (the TMA engine writes; the block waits only
+//           for its shared memory to be read)
 #include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <stdint.h>
@@ -374,6 +381,63 @@ __device__ void rowdelay(const T *x, T *y, int M) {
 #define CLUSTER2(NAME, T, N, W) \
   extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(W * 32) NAME(const T *x, T *y, int M) { cluster2<T, N, W>(x, y, M); }
 
+// rowpf: see the header. Row blockIdx.x + D is the row of a block starting
+// about D / (blocks per SM * SMs) generations later; the prefetch moves its
+// DRAM reads earlier, into the time this block spends reducing and writing.
+template <typename T, int N>
+__device__ inline void prefetchRowL2(const T *x, size_t row, int mode) {
+  constexpr uint32_t BYTES = N * sizeof(T);
+  const T *p = x + row * N;
+  if (mode != 1) {
+    if (threadIdx.x == 0)
+      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(BYTES) : "memory");
+  } else {
+    for (uint32_t line = threadIdx.x; line < BYTES / 128; line += blockDim.x)
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(reinterpret_cast<const char *>(p) + line * 128));
+  }
+}
+template <typename T, int N, int WARPS, int D, int MODE>
+__device__ void rowpf(const T *x, T *y, int M) {
+  constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
+  __shared__ float red[2][WARPS];
+  float v[R][V];
+  const bool ahead = blockIdx.x + D < M;
+  if (MODE != 2 && ahead) prefetchRowL2<T, N>(x, blockIdx.x + D, MODE);
+  loadRow<T, N, WARPS>(x, blockIdx.x, v);
+  if (MODE == 2 && ahead) prefetchRowL2<T, N>(x, blockIdx.x + D, MODE);
+  softmaxRegs<T, WARPS, R>(v, red[0], red[1]);
+  storeRow<T, N, WARPS>(y, blockIdx.x, v);
+}
+
+// rowtma: see the header. The normalized row goes to shared memory (each
+// thread its own 16-byte runs), then thread 0 writes it with one bulk copy.
+template <typename T, int N, int WARPS>
+__device__ void rowtma(const T *x, T *y, int M) {
+  constexpr int TH = WARPS * 32, V = kVec<T>, R = N / (TH * V);
+  extern __shared__ __align__(128) unsigned char smem[];
+  T *out = reinterpret_cast<T *>(smem);
+  __shared__ float red[2][WARPS];
+  float v[R][V];
+  loadRow<T, N, WARPS>(x, blockIdx.x, v);
+  softmaxRegs<T, WARPS, R>(v, red[0], red[1]);
+  for (int j = 0; j < R; ++j)
+    *reinterpret_cast<uint4 *>(out + (j * TH + threadIdx.x) * V) = pack16(v[j], T());
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    uint32_t s = (uint32_t)__cvta_generic_to_shared(out);
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                 ::"l"(y + size_t(blockIdx.x) * N), "r"(s), "r"((uint32_t)(N * sizeof(T))) : "memory");
+    asm volatile("cp.async.bulk.commit_group;");
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+  }
+}
+
+#define ROWPF(NAME, T, N, W, B, D, MODE) \
+  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowpf<T, N, W, D, MODE>(x, y, M); }
+#define ROWTMA(NAME, T, N, W, B) \
+  extern "C" __global__ void __launch_bounds__(W * 32, B) NAME(const T *x, T *y, int M) { rowtma<T, N, W>(x, y, M); }
+
 using bf16 = __nv_bfloat16;
 // f32, rows of 16384
 ROWREG_FLAGS(rowreg_f32_16384_w16, float, 16384, 16, 2, true, false, false)
@@ -389,6 +453,15 @@ ROWDELAY(rowdelay1000_f32_16384_w16, float, 16384, 16, 2, 1000, false)
 ROWDELAY(rowdelay2000_f32_16384_w16, float, 16384, 16, 2, 2000, false)
 ROWDELAY(rowdiv_f32_16384_w16, float, 16384, 16, 2, 0, true)
 ROWONL(rowonl_f32_16384_w16, float, 16384, 16, 2)
+ROWPF(rowpf0d132_f32_16384_w16, float, 16384, 16, 2, 132, 0)
+ROWPF(rowpf1d132_f32_16384_w16, float, 16384, 16, 2, 132, 1)
+ROWPF(rowpf2d33_f32_16384_w16, float, 16384, 16, 2, 33, 2)
+ROWPF(rowpf2d66_f32_16384_w16, float, 16384, 16, 2, 66, 2)
+ROWPF(rowpf2d99_f32_16384_w16, float, 16384, 16, 2, 99, 2)
+ROWPF(rowpf2d132_f32_16384_w16, float, 16384, 16, 2, 132, 2)
+ROWPF(rowpf2d198_f32_16384_w16, float, 16384, 16, 2, 198, 2)
+ROWPF(rowpf2d264_f32_16384_w16, float, 16384, 16, 2, 264, 2)
+ROWTMA(rowtma_f32_16384_w16_s1, float, 16384, 16, 2)
 ROWONL(rowonl_f32_16384_w32, float, 16384, 32, 1)
 CPASYNC(cpasync_f32_16384_w16_s3, float, 16384, 16, 3)
 CPASYNC(cpasync_f32_16384_w8_s3, float, 16384, 8, 3)
@@ -412,6 +485,15 @@ ROWDELAY(rowdelay500_f32_4096_w16, float, 4096, 16, 4, 500, false)
 ROWDELAY(rowdelay1000_f32_4096_w16, float, 4096, 16, 4, 1000, false)
 ROWDELAY(rowdiv_f32_4096_w16, float, 4096, 16, 4, 0, true)
 ROWONL(rowonl_f32_4096_w16, float, 4096, 16, 4)
+ROWPF(rowpf0d264_f32_4096_w16, float, 4096, 16, 4, 264, 0)
+ROWPF(rowpf1d264_f32_4096_w16, float, 4096, 16, 4, 264, 1)
+ROWPF(rowpf2d66_f32_4096_w16, float, 4096, 16, 4, 66, 2)
+ROWPF(rowpf2d132_f32_4096_w16, float, 4096, 16, 4, 132, 2)
+ROWPF(rowpf2d198_f32_4096_w16, float, 4096, 16, 4, 198, 2)
+ROWPF(rowpf2d264_f32_4096_w16, float, 4096, 16, 4, 264, 2)
+ROWPF(rowpf2d396_f32_4096_w16, float, 4096, 16, 4, 396, 2)
+ROWPF(rowpf2d528_f32_4096_w16, float, 4096, 16, 4, 528, 2)
+ROWTMA(rowtma_f32_4096_w16_s1, float, 4096, 16, 4)
 ROWONL(rowonl_f32_4096_w8, float, 4096, 8, 8)
 ROWONL(rowonl_f32_4096_w4, float, 4096, 4, 1)
 CPASYNC(cpasync_f32_4096_w4_s3, float, 4096, 4, 3)
@@ -429,12 +511,27 @@ ROWREG_FLAGS(rowregsubdiv_bf16_16384_w16, bf16, 16384, 16, 2, false, false, true
 ROWREG_FLAGS(rowregsubtreediv_bf16_16384_w16, bf16, 16384, 16, 2, false, true, true)
 ROWREG_FLAGS(rowregtree_bf16_16384_w16, bf16, 16384, 16, 2, true, true, false)
 ROWONL(rowonl_bf16_16384_w16, bf16, 16384, 16, 2)
+ROWPF(rowpf2d66_bf16_16384_w16, bf16, 16384, 16, 2, 66, 2)
+ROWPF(rowpf2d132_bf16_16384_w16, bf16, 16384, 16, 2, 132, 2)
+ROWPF(rowpf2d264_bf16_16384_w16, bf16, 16384, 16, 2, 264, 2)
 CPASYNC(cpasync_bf16_16384_w16_s3, bf16, 16384, 16, 3)
 BULK(bulk_bf16_16384_w16_s3, bf16, 16384, 16, 3)
 BULK(bulk_bf16_16384_w8_s4, bf16, 16384, 8, 4)
 BULK(bulk_bf16_16384_w16_s6, bf16, 16384, 16, 6)
 CLUSTER2(cluster2_bf16_16384_w16, bf16, 16384, 16)
 CLUSTER2(cluster2_bf16_16384_w8, bf16, 16384, 8)
+
+// f32 rows of 1024, bf16 rows of 4096 (the bench's other shapes)
+ROWREG(rowreg_f32_1024_w2, float, 1024, 2)
+ROWPF(rowpf2d264_f32_1024_w2, float, 1024, 2, 1, 264, 2)
+ROWPF(rowpf2d528_f32_1024_w2, float, 1024, 2, 1, 528, 2)
+ROWPF(rowpf2d1056_f32_1024_w2, float, 1024, 2, 1, 1056, 2)
+ROWPF(rowpf2d2112_f32_1024_w2, float, 1024, 2, 1, 2112, 2)
+ROWREG(rowreg_bf16_4096_w4, bf16, 4096, 4)
+ROWPF(rowpf2d264_bf16_4096_w4, bf16, 4096, 4, 1, 264, 2)
+ROWPF(rowpf2d528_bf16_4096_w4, bf16, 4096, 4, 1, 528, 2)
+ROWPF(rowpf2d1056_bf16_4096_w4, bf16, 4096, 4, 1, 1056, 2)
+ROWPF(rowpf2d2112_bf16_4096_w4, bf16, 4096, 4, 1, 2112, 2)
 
 // TileGym's ABI and structure, step by step: views as expanded memref
 // descriptors (runtime sizes and strides, 32-bit index math), a runtime

@@ -213,6 +213,8 @@ private:
   Value tileArg(const ExprAST &expr, StringRef callee, StringRef what);
   std::optional<SmallVector<Value>> indexList(const ExprAST &expr,
                                               StringRef callee, int64_t rank);
+  std::optional<SmallVector<int64_t>> tileShapeArg(const ExprAST &expr,
+                                                   t::ViewType view);
   std::optional<TypedAttr> paddingAttr(const CallExprAST &call,
                                        Type elementType);
   const ExprAST *keyword(const CallExprAST &call, StringRef name);
@@ -223,6 +225,7 @@ private:
   Val genMinMax(const CallExprAST &call, bool isMax);
   Val genLoad(const CallExprAST &call);
   Val genStore(const CallExprAST &call);
+  Val genPrefetch(const CallExprAST &call);
   Val genGatherScatter(const CallExprAST &call, bool isScatter);
   Val genDot(Value a, Value b, Value acc, Location loc);
   Val genCast(const CallExprAST &call);
@@ -1094,7 +1097,8 @@ Val MLIRGenImpl::genExpr(const ExprAST &expr) {
     return genTernary(cast<TernaryExprAST>(expr));
   case ExprAST::Kind::Call: {
     auto &call = cast<CallExprAST>(expr);
-    if (call.getCallee() == "store" || call.getCallee() == "scatter") {
+    if (call.getCallee() == "store" || call.getCallee() == "scatter" ||
+        call.getCallee() == "prefetch") {
       error(expr.getLoc()) << "'" << call.getCallee()
                            << "' has no value; call it as a statement";
       return Val::failure();
@@ -1561,6 +1565,8 @@ Val MLIRGenImpl::genCall(const CallExprAST &call) {
     return genLoad(call);
   if (name == "store")
     return genStore(call);
+  if (name == "prefetch")
+    return genPrefetch(call);
   if (name == "gather" || name == "scatter")
     return genGatherScatter(call, name == "scatter");
   if (name == "zeros" || name == "full") {
@@ -1776,27 +1782,52 @@ Val MLIRGenImpl::genLoad(const CallExprAST &call) {
   auto indices = indexList(*call.getArgs()[1], "load", viewType.getRank());
   if (!indices)
     return Val::failure();
-  auto shape = constIntList(*call.getArgs()[2], "tile shape");
+  auto shape = tileShapeArg(*call.getArgs()[2], viewType);
   if (!shape)
     return Val::failure();
-  if (static_cast<int64_t>(shape->size()) != viewType.getRank()) {
-    error(call.getArgs()[2]->getLoc())
-        << "tile shape has " << shape->size()
-        << " entries but the view has rank " << viewType.getRank();
-    return Val::failure();
-  }
-  for (int64_t d : *shape)
-    if (d <= 0) {
-      error(call.getArgs()[2]->getLoc())
-          << "tile sizes must be positive, got " << d;
-      return Val::failure();
-    }
   auto pad = paddingAttr(call, viewType.getElementType());
   if (!pad)
     return Val::failure();
   auto type = RankedTensorType::get(*shape, viewType.getElementType());
   auto op = t::LoadOp::create(builder, loc, type, view, *indices, *pad);
   return Val{op, {}};
+}
+
+/// The tile shape argument of a load or prefetch from `view`: one positive
+/// constant per view dimension.
+std::optional<SmallVector<int64_t>>
+MLIRGenImpl::tileShapeArg(const ExprAST &expr, t::ViewType view) {
+  auto shape = constIntList(expr, "tile shape");
+  if (!shape)
+    return std::nullopt;
+  if (static_cast<int64_t>(shape->size()) != view.getRank()) {
+    error(expr.getLoc()) << "tile shape has " << shape->size()
+                         << " entries but the view has rank " << view.getRank();
+    return std::nullopt;
+  }
+  for (int64_t d : *shape)
+    if (d <= 0) {
+      error(expr.getLoc()) << "tile sizes must be positive, got " << d;
+      return std::nullopt;
+    }
+  return shape;
+}
+
+Val MLIRGenImpl::genPrefetch(const CallExprAST &call) {
+  if (failed(checkArgs(call, 3, 3, {})))
+    return Val::failure();
+  Value view = viewArg(*call.getArgs()[0], "prefetch");
+  if (!view)
+    return Val::failure();
+  auto viewType = cast<t::ViewType>(view.getType());
+  auto indices = indexList(*call.getArgs()[1], "prefetch", viewType.getRank());
+  if (!indices)
+    return Val::failure();
+  auto shape = tileShapeArg(*call.getArgs()[2], viewType);
+  if (!shape)
+    return Val::failure();
+  t::PrefetchOp::create(builder, call.getLoc(), view, *indices, *shape);
+  return Val::failure(); // no value: only statements call prefetch
 }
 
 Val MLIRGenImpl::genStore(const CallExprAST &call) {

@@ -22,6 +22,7 @@ def ConvertTileToLinalgPass
       `bufferization.to_tensor restrict`) into it with `linalg.copy`;
     - `tile.store` copies the in-bounds part of the tile into the window of
       the view (`bufferization.to_buffer read_only` + `linalg.copy`);
+    - `tile.prefetch` (an L2 hint) is dropped;
     - `tile.gather`/`tile.scatter` become `scf.for` nests that check bounds
       and mask before each `memref.load`/`memref.store`;
     - `tile.splat`, `tile.iota`, `tile.broadcast`, `tile.permute`,
@@ -59,6 +60,9 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     - `tile.load`/`tile.store` issue one vector access per contiguous run
       of a thread's elements when the run is in bounds and aligned, and
       predicated scalar accesses (padding or masking) at the edges;
+    - `tile.prefetch` is one `cp.async.bulk.prefetch.L2` per row of the
+      tile (its innermost dimension), rows spread over the threads, each
+      trimmed to the view and to 16-byte boundaries; before sm_90, nothing;
     - `tile.reduce` combines within a thread, then across lanes with
       `gpu.shuffle xor`, then across warps through shared memory;
     - `tile.reshape`/`tile.permute` and reductions that drop their axis go

@@ -176,10 +176,12 @@ struct ViewInfo {
 
 class KernelEmitter {
 public:
-  /// `wgmma`: the target has warpgroup MMA (sm_90a).
-  KernelEmitter(func::FuncOp kernel, gpu::GPUModuleOp gpuModule, bool wgmma)
+  /// `wgmma`: the target has warpgroup MMA (sm_90a); `bulkPrefetch`: it has
+  /// cp.async.bulk.prefetch.L2 (sm_90 and later).
+  KernelEmitter(func::FuncOp kernel, gpu::GPUModuleOp gpuModule, bool wgmma,
+                bool bulkPrefetch)
       : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()),
-        wgmmaAvailable(wgmma) {}
+        wgmmaAvailable(wgmma), bulkPrefetchAvailable(bulkPrefetch) {}
 
   LogicalResult emit();
 
@@ -188,6 +190,7 @@ private:
   gpu::GPUModuleOp gpuModule;
   OpBuilder b;
   bool wgmmaAvailable;
+  bool bulkPrefetchAvailable;
   int64_t numWarps = 4;
   /// Every tile value's layout; values tied by elementwise ops, loops,
   /// broadcasts and kept-axis reductions share one.
@@ -319,6 +322,7 @@ private:
   void materialize(Value tile);
   void materializeAll();
   LogicalResult emitStore(StoreOp op);
+  void emitPrefetch(PrefetchOp op);
   Value elementAt(const ViewInfo &view, ValueRange indices, Value mask,
                   int64_t i, SmallVector<Value> &coords);
   LogicalResult emitGather(GatherOp op);

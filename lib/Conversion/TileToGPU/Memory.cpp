@@ -488,6 +488,80 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   return success();
 }
 
+/// A prefetch spreads the rows of its tile (the runs along the last
+/// dimension, contiguous since the innermost stride is 1) over the threads;
+/// a thread asks the L2 for its row's in-bounds part with one bulk prefetch,
+/// trimmed inward to 16-byte boundaries (the instruction's alignment) so
+/// that no byte outside the view is touched. Rows out of bounds, or less
+/// than 16 aligned bytes long, are skipped: it is only a hint.
+void KernelEmitter::emitPrefetch(PrefetchOp op) {
+  if (!bulkPrefetchAvailable)
+    return;
+  const ViewInfo &view = views[op.getView()];
+  ArrayRef<int64_t> shape = op.getShape();
+  int64_t last = shape.size() - 1;
+  int64_t bytes = elementBytes(view.elementType);
+  int64_t rows = 1;
+  for (int64_t d = 0; d < last; ++d)
+    rows *= shape[d];
+  int64_t threads = numWarps * kWarpSize;
+  SmallVector<Value> origin;
+  for (auto [d, index] : llvm::enumerate(op.getIndices()))
+    origin.push_back(arith::MulIOp::create(b, loc(), scalars.lookup(index),
+                                           idx(shape[d])));
+  auto ult = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, x, y);
+  };
+  auto i64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc(), b.getI64Type(), v);
+  };
+  for (int64_t first = 0; first < rows; first += threads) {
+    Value row = arith::AddIOp::create(b, loc(), threadId, idx(first));
+    Value ok = first + threads > rows ? ult(row, idx(rows)) : Value();
+    SmallVector<Value> coords(origin);
+    // Row r's coordinates: r in mixed radix over the outer dimensions.
+    int64_t inner = rows;
+    for (int64_t d = 0; d < last; ++d) {
+      inner /= shape[d];
+      Value k = arith::RemUIOp::create(
+          b, loc(), arith::DivUIOp::create(b, loc(), row, idx(inner)),
+          idx(shape[d]));
+      coords[d] = arith::AddIOp::create(b, loc(), origin[d], k);
+    }
+    Value in = inBounds(view, coords); // the last: its first column
+    ok = ok ? Value(arith::AndIOp::create(b, loc(), ok, in)) : in;
+    // The row's elements inside the view: min(size - col, width).
+    Value count = arith::MinSIOp::create(
+        b, loc(),
+        arith::SubIOp::create(b, loc(), view.sizes[last], coords[last]),
+        idx(shape[last]));
+    Value start = LLVM::PtrToIntOp::create(
+        b, loc(), b.getI64Type(),
+        elementPtr(view.base, view.elementType,
+                   linearOffset(b, loc(), view, coords), kGlobal));
+    Value end = arith::AddIOp::create(
+        b, loc(), start,
+        arith::MulIOp::create(
+            b, loc(),
+            arith::IndexCastOp::create(b, loc(), b.getI64Type(), count),
+            i64(bytes)));
+    Value alignedStart = arith::AndIOp::create(
+        b, loc(), arith::AddIOp::create(b, loc(), start, i64(15)), i64(~15));
+    Value alignedEnd = arith::AndIOp::create(b, loc(), end, i64(~15));
+    ok = arith::AndIOp::create(b, loc(), ok, ult(alignedStart, alignedEnd));
+    auto branch = scf::IfOp::create(b, loc(), TypeRange{}, ok, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    Value ptr = LLVM::IntToPtrOp::create(
+        b, loc(), LLVM::LLVMPointerType::get(b.getContext(), kGlobal),
+        alignedStart);
+    Value size = arith::TruncIOp::create(
+        b, loc(), b.getI32Type(),
+        arith::SubIOp::create(b, loc(), alignedEnd, alignedStart));
+    NVVM::CpAsyncBulkPrefetchOp::create(b, loc(), ptr, size, Value());
+  }
+}
+
 /// Register `i`'s element of a gather or scatter: its coordinates (from the
 /// index tiles) into `coords`, and whether it is accessed (in bounds and,
 /// with a mask, masked in).

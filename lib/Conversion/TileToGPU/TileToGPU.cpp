@@ -126,6 +126,10 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitLoad(load);
   if (auto store = dyn_cast<StoreOp>(op))
     return emitStore(store);
+  if (auto prefetch = dyn_cast<PrefetchOp>(op)) {
+    emitPrefetch(prefetch);
+    return success();
+  }
   if (auto gather = dyn_cast<GatherOp>(op))
     return emitGather(gather);
   if (auto scatter = dyn_cast<ScatterOp>(op))
@@ -673,7 +677,9 @@ struct ConvertTileToGPUPass
     for (auto kernel : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (!kernel->hasAttr(kKernelAttr))
         continue;
-      if (failed(KernelEmitter(kernel, gpuModule, chip == "sm_90a").emit()))
+      if (failed(KernelEmitter(kernel, gpuModule, chip == "sm_90a",
+                                   version >= 90)
+                         .emit()))
         return signalPassFailure();
     }
     // Let LLVM fuse a * b + c into one fma, as nvcc (--fmad=true) and Triton

@@ -323,6 +323,17 @@ struct LoadOpLowering : OpConversionPattern<LoadOp> {
   }
 };
 
+/// The CPU has no use for an L2 hint: a prefetch goes away.
+struct PrefetchOpLowering : OpConversionPattern<PrefetchOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PrefetchOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Only the in-bounds part of the tile is copied into the view.
 struct StoreOpLowering : OpConversionPattern<StoreOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -647,7 +658,7 @@ void tilegym::populateTileToLinalgPatterns(TypeConverter &typeConverter,
                                            RewritePatternSet &patterns) {
   patterns.add<FuncOpLowering, GridQueryLowering<BlockIdOp, 0>,
                GridQueryLowering<NumBlocksOp, 3>, DimOpLowering, CdivOpLowering,
-               NumTilesOpLowering, LoadOpLowering, StoreOpLowering,
+               NumTilesOpLowering, LoadOpLowering, PrefetchOpLowering, StoreOpLowering,
                GatherOpLowering, ScatterOpLowering, SplatOpLowering,
                IotaOpLowering, BroadcastOpLowering, ReshapeOpLowering,
                PermuteOpLowering, ReduceOpLowering, DotOpLowering>(

@@ -95,6 +95,15 @@ func.func @load_store(%x: !tile.view<?x?xf32>, %y: !tile.view<?x64xf32>, %i: ind
   return
 }
 
+// The CPU has no use for an L2 hint: the prefetch is dropped, nothing of it
+// is left.
+// CHECK-LABEL: func.func @prefetch(
+// CHECK-NEXT: return
+func.func @prefetch(%x: !tile.view<?x?xf32>, %i: index) {
+  tile.prefetch %x[%i, %i] shape [1, 1024] : !tile.view<?x?xf32>
+  return
+}
+
 // Gather and scatter loop over the tile; an element is accessed only when
 // unmasked and in bounds (one unsigned compare per dim catches negatives).
 // CHECK-LABEL: func.func @gather_scatter(

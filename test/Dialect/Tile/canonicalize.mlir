@@ -121,3 +121,14 @@ func.func @constant_shapes() -> (tensor<4x4xf32>, tensor<4x2xi32>, tensor<2x2xi3
   %2 = tile.permute %e [1, 0] : tensor<2x2xi32> -> tensor<2x2xi32>
   return %0, %1, %2 : tensor<4x4xf32>, tensor<4x2xi32>, tensor<2x2xi32>
 }
+
+// -----
+
+// A prefetch has no result but is a write to the canonicalizer (as
+// memref.prefetch), so it stays.
+// CHECK-LABEL: func @prefetch_kept
+// CHECK: tile.prefetch
+func.func @prefetch_kept(%x: !tile.view<?x?xf32>, %i: index) {
+  tile.prefetch %x[%i, %i] shape [1, 64] : !tile.view<?x?xf32>
+  return
+}

@@ -126,6 +126,30 @@ func.func @store_elem(%t: tensor<4xbf16>, %x: !tile.view<?xf32>, %i: index) {
 
 // -----
 
+func.func @prefetch_shape_rank(%x: !tile.view<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.prefetch' op shape has 1 entries but the view has rank 2}}
+  tile.prefetch %x[%i, %i] shape [64] : !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @prefetch_size(%x: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.prefetch' op tile sizes must be positive, got 0}}
+  tile.prefetch %x[%i] shape [0] : !tile.view<?xf32>
+  return
+}
+
+// -----
+
+func.func @prefetch_indices(%x: !tile.view<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'tile.prefetch' op expected 2 tile indices, got 1}}
+  tile.prefetch %x[%i] shape [1, 64] : !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
 func.func @gather_count(%x: !tile.view<?x?xf32>, %r: tensor<8xi32>) {
   // expected-error @+1 {{'tile.gather' op expected 2 coordinate tiles, got 1}}
   %0 = tile.gather %x[%r] : !tile.view<?x?xf32>, [tensor<8xi32>] -> tensor<8xf32>

@@ -35,6 +35,8 @@ func.func @memory(%x: !tile.view<?x?xbf16>, %y: !tile.view<?x?xbf16>, %i: index,
   %u = tile.load %x[%i, %j] {padding = 0xFF80 : bf16} : !tile.view<?x?xbf16> -> tensor<1x64xbf16>
   // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : tensor<16x32xbf16>, !tile.view<?x?xbf16>
   tile.store %t, %y[%i, %j] : tensor<16x32xbf16>, !tile.view<?x?xbf16>
+  // CHECK: tile.prefetch %{{.*}}[%{{.*}}, %{{.*}}] shape [1, 4096] : !tile.view<?x?xbf16>
+  tile.prefetch %x[%i, %j] shape [1, 4096] : !tile.view<?x?xbf16>
   return
 }
 

@@ -182,6 +182,20 @@ LogicalResult StoreOp::verify() {
                           getIndices().size(), "value");
 }
 
+LogicalResult PrefetchOp::verify() {
+  int64_t rank = getView().getType().getRank();
+  if (static_cast<int64_t>(getShape().size()) != rank)
+    return emitOpError() << "shape has " << getShape().size()
+                         << " entries but the view has rank " << rank;
+  for (int64_t d : getShape())
+    if (d <= 0)
+      return emitOpError() << "tile sizes must be positive, got " << d;
+  if (static_cast<int64_t>(getIndices().size()) != rank)
+    return emitOpError() << "expected " << rank << " tile indices, got "
+                         << getIndices().size();
+  return success();
+}
+
 LogicalResult GatherOp::verify() {
   if (failed(verifyElementAccess(*this, getView().getType(), getType(),
                                  getIndices(), getMask(), "result")))

@@ -71,3 +71,25 @@ func.func @not_past_writes(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>)
   tile.store %s, %c[%i] : tensor<128xf32>, !tile.view<?xf32>
   return
 }
+
+// -----
+
+// A prefetch keeps its place among the loads (it counts as a write, as
+// memref.prefetch): the row's own load written before it is issued before
+// it, and a load written after it is not hoisted above it.
+// CHECK-LABEL: func.func @prefetch_in_place
+// CHECK: tile.load %{{.*}}[%{{.*}}] {{.*}} -> tensor<128xf32>
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: tile.prefetch
+// CHECK-NEXT: tile.load
+func.func @prefetch_in_place(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>)
+    attributes {tile.kernel} {
+  %i = tile.block_id 0
+  %x = tile.load %a[%i] : !tile.view<?xf32> -> tensor<128xf32>
+  %e = math.exp %x : tensor<128xf32>
+  tile.prefetch %a[%i] shape [128] : !tile.view<?xf32>
+  %y = tile.load %c[%i] : !tile.view<?xf32> -> tensor<128xf32>
+  %s = arith.addf %e, %y : tensor<128xf32>
+  tile.store %s, %c[%i] : tensor<128xf32>, !tile.view<?xf32>
+  return
+}

@@ -173,6 +173,38 @@ def Tile_StoreOp : Tile_Op<"store", []> {
   let hasVerifier = 1;
 }
 
+def Tile_PrefetchOp : Tile_Op<"prefetch", []> {
+  let summary = "ask the L2 cache for a tile of a view that will be read soon";
+  let description = [{
+    A hint: the tile of `shape` at tile index `indices` (element offset
+    `indices[d] * shape[d]`, as `tile.load`) is fetched from DRAM into the L2
+    cache without waiting for it, so that a later `tile.load` of it, usually
+    by another block, finds it there. It reads nothing into the program and
+    never faults: the parts of the tile outside the view are not fetched.
+
+    A kernel that streams rows, one block per row, prefetches the row a block
+    starting later will read (`block_id(0) + AHEAD`), after its own loads:
+    the DRAM then keeps reading while this block reduces and writes.
+
+    On sm_90 and later each contiguous run of the tile (a row of the
+    innermost dimension) is one `cp.async.bulk.prefetch.L2`, trimmed to the
+    view and to 16-byte boundaries; older GPUs and the CPU backend ignore the
+    hint. Modelled as a write, like `memref.prefetch`, so that it is neither
+    removed nor moved across other accesses.
+
+    ```mlir
+    tile.prefetch %x[%ahead, %c0] shape [1, 4096] : !tile.view<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_ViewType, "", [MemWrite]>:$view,
+                       Variadic<Index>:$indices,
+                       DenseI64ArrayAttr:$shape);
+  let assemblyFormat = [{
+    $view `[` $indices `]` `shape` $shape attr-dict `:` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_GatherOp : Tile_Op<"gather", [AttrSizedOperandSegments]> {
   let summary = "load elements at per-element coordinates, under a mask";
   let description = [{

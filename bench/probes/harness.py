@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Why do run.py and ab.py time the same kernels differently? Session 8:
+softmax f32 8192x4096, Triton and the bundle without a prefetch took 67.4 us
+in run.py and 69.3 us in ab.py (every buffer placement tried), the
+prefetching bundle 67.6 in both. Times the same implementations, same
+tensors, under each harness in turn, printing wall-clock marks so that a
+clock/power log taken beside it (nvidia-smi -lms) can be lined up.
+
+    python3 harness.py --kit KIT --shape 8192,4096 --bundles A.tgb B.tgb
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kit", required=True)
+    ap.add_argument("--shape", required=True)
+    ap.add_argument("--dtype", default="f32")
+    ap.add_argument("--bundles", nargs="+", required=True)
+    ap.add_argument("--rounds", type=int, default=21)
+    ap.add_argument("--carve", action="store_true",
+                    help="allocate as run.py does: the flush buffer, then two 2 GiB "
+                         "blocks freed before the case (its tensors come out of them)")
+    ap.add_argument("--only-h2", action="store_true")
+    ap.add_argument("--flushes", action="store_true",
+                    help="H2 with the write flush, with a spin after it, with a read flush")
+    ap.add_argument("--compile-state", action="store_true",
+                    help="H2 before and after another process holds a CUDA context, "
+                         "and after a torch.compile of an unrelated function")
+    ap.add_argument("--thermal", action="store_true",
+                    help="H2 hot, after 30 s idle, then after 30 s of load")
+    args = ap.parse_args()
+    sys.path.insert(0, args.kit)
+    import ab
+    import run
+    import tilegym
+    import triton_kernels
+    run.TK = triton_kernels
+
+    shape = tuple(int(s) for s in args.shape.split(","))
+    if args.carve:
+        keep = run.Timer()  # noqa: F841 -- its flush buffer first, as in run.py
+        src = torch.randn(1 << 29, device="cuda")
+        dst = torch.empty_like(src)
+        dst.copy_(src)
+        torch.cuda.synchronize()
+        del src, dst
+    stream = torch.cuda.current_stream().cuda_stream
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    case = run.make_case("softmax", shape, args.dtype, gen)
+    out, x = case["out"], case["inputs"][0]
+    impls = [("triton", lambda: triton_kernels.softmax(x, out))]
+    for p in args.bundles:
+        plan = tilegym.Bundle(p).load().plan(*case["tg_args"](out))
+        impls.append((os.path.basename(p.rstrip("/")), lambda plan=plan: plan.launch(stream)))
+    names = [n for n, _ in impls]
+    fns = [f for _, f in impls]
+
+    def show(label, meds):
+        print(f"# {label} [{time.time():.2f}]", flush=True)
+        for n, m in zip(names, meds):
+            print(f"  {n:36s} {m:8.2f} us  x{meds[0] / m:.4f}", flush=True)
+
+    print(f"x at {x.data_ptr():#x}, out at {out.data_ptr():#x}", flush=True)
+    print(f"mark start {time.time():.2f}", flush=True)
+    if args.compile_state:
+        import subprocess
+        def h2(label):
+            res = run.Timer().interleaved(fns, rounds=args.rounds)
+            show(label, [r[0] * 1e3 for r in res])
+        h2("H2 alone")
+        other = subprocess.Popen([sys.executable, "-c",
+                                  "import torch, time; torch.zeros(1, device='cuda'); "
+                                  "torch.cuda.synchronize(); time.sleep(25)"])
+        time.sleep(8)
+        h2("H2 while another process holds a CUDA context")
+        other.wait()
+        h2("H2 after it exited")
+        g = torch.compile(lambda t: t * 2 + 1, dynamic=False)
+        g(torch.ones(1024, device="cuda"))
+        torch.cuda.synchronize()
+        h2("H2 after torch.compile of t * 2 + 1")
+        time.sleep(5)
+        h2("H2 5 s later")
+        return
+    if args.flushes:
+        class SpinTimer(run.Timer):
+            """The write flush, then a spin kernel (no memory traffic) of
+            `cycles` before the start event: idle time for the L2."""
+            def __init__(self, cycles):
+                super().__init__()
+                self.cycles = cycles
+
+            def samples(self, fn, n):
+                starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+                ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+                for i in range(n):
+                    self.flush.zero_()
+                    torch.cuda._sleep(self.cycles)
+                    starts[i].record()
+                    fn()
+                    ends[i].record()
+                torch.cuda.synchronize()
+                return [a.elapsed_time(b) for a, b in zip(starts, ends)]
+
+        class ReadTimer(run.Timer):
+            """The flush reads 256 MiB instead of writing it: the L2 is left
+            holding clean lines."""
+            def samples(self, fn, n):
+                words = self.flush.view(torch.int64)
+                starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+                ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+                for i in range(n):
+                    words.sum()
+                    starts[i].record()
+                    fn()
+                    ends[i].record()
+                torch.cuda.synchronize()
+                return [a.elapsed_time(b) for a, b in zip(starts, ends)]
+
+        for label, timer in [("write flush (run.py)", run.Timer()),
+                             ("write flush + 10 us spin", SpinTimer(20000)),
+                             ("write flush + 40 us spin", SpinTimer(80000)),
+                             ("read flush", ReadTimer()),
+                             ("write flush (run.py), again", run.Timer())]:
+            res = timer.interleaved(fns, rounds=args.rounds)
+            show("H2 " + label, [r[0] * 1e3 for r in res])
+            del timer
+        return
+    if args.thermal:
+        def h2(label):
+            res = run.Timer().interleaved(fns, rounds=args.rounds)
+            show(label, [r[0] * 1e3 for r in res])
+        for i in range(3):
+            h2(f"H2 under load {i}")
+        time.sleep(30)
+        h2("H2 after 30 s idle")
+        h2("H2 again")
+        t0 = time.time()
+        while time.time() - t0 < 30:
+            for f in fns:
+                for _ in range(50):
+                    f()
+            torch.cuda.synchronize()
+        h2("H2 after 30 s of load")
+        time.sleep(30)
+        h2("H2 after 30 s idle")
+        return
+    if args.only_h2:
+        res = run.Timer().interleaved(fns, rounds=args.rounds)
+        show("H2 run.Timer.interleaved", [r[0] * 1e3 for r in res])
+        return
+    # H1: ab.py's compare (per round: warm-up 3 unflushed, 2 synced runs, 50 flushed)
+    timer = run.Timer(target_ms=50.0, max_reps=50)
+    t = {n: [] for n in names}
+    for r in range(args.rounds):
+        for k in range(len(fns)):
+            i = (k + r) % len(fns)
+            t[names[i]].append(timer(fns[i])[0] * 1e3)
+    show("H1 ab.compare", [statistics.median(t[n]) for n in names])
+    del timer
+    # H2: run.py's interleaved (reps once, then 20 flushed per fn per round)
+    res = run.Timer().interleaved(fns, rounds=args.rounds)
+    show("H2 run.Timer.interleaved", [r[0] * 1e3 for r in res])
+    # H3: ab-like rounds of 20 flushed runs, no warm-up between
+    timer = run.Timer()
+    t = {n: [] for n in names}
+    for r in range(args.rounds):
+        for k in range(len(fns)):
+            i = (k + r) % len(fns)
+            t[names[i]].append(run.stats(timer.samples(fns[i], 20))[0] * 1e3)
+    show("H3 rounds of 20 flushed, no warm-up", [statistics.median(t[n]) for n in names])
+    # H4: H3 with 3 unflushed warm-ups before each batch (ab's warm-up alone)
+    t = {n: [] for n in names}
+    for r in range(args.rounds):
+        for k in range(len(fns)):
+            i = (k + r) % len(fns)
+            for _ in range(3):
+                fns[i]()
+            t[names[i]].append(run.stats(timer.samples(fns[i], 20))[0] * 1e3)
+    show("H4 H3 + 3 unflushed warm-ups per batch", [statistics.median(t[n]) for n in names])
+    # H5: H3 with batches of 50
+    t = {n: [] for n in names}
+    for r in range(args.rounds):
+        for k in range(len(fns)):
+            i = (k + r) % len(fns)
+            t[names[i]].append(run.stats(timer.samples(fns[i], 50))[0] * 1e3)
+    show("H5 rounds of 50 flushed", [statistics.median(t[n]) for n in names])
+    print(f"mark end {time.time():.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
