@@ -33,6 +33,9 @@ def main():
     ap.add_argument("--compile-state", action="store_true",
                     help="H2 before and after another process holds a CUDA context, "
                          "and after a torch.compile of an unrelated function")
+    ap.add_argument("--sticky", action="store_true",
+                    help="H2 before and after running torch.compile's softmax (untimed), "
+                         "then after cuCtxResetPersistingL2Cache")
     ap.add_argument("--thermal", action="store_true",
                     help="H2 hot, after 30 s idle, then after 30 s of load")
     args = ap.parse_args()
@@ -69,6 +72,35 @@ def main():
 
     print(f"x at {x.data_ptr():#x}, out at {out.data_ptr():#x}", flush=True)
     print(f"mark start {time.time():.2f}", flush=True)
+    if args.sticky:
+        import ctypes
+        import glob
+        cuda = ctypes.CDLL("libcuda.so.1")
+
+        def h2(label):
+            res = run.Timer().interleaved(fns, rounds=args.rounds)
+            show(label, [r[0] * 1e3 for r in res])
+        h2("H2 fresh")
+        g = torch.compile(lambda t: torch.softmax(t, dim=-1), dynamic=False)
+        for _ in range(50):
+            g(x)
+        torch.cuda.synchronize()
+        h2("H2 after 50 untimed runs of torch.compile's softmax")
+        h2("H2 again")
+        r = cuda.cuCtxResetPersistingL2Cache()
+        torch.cuda.synchronize()
+        h2(f"H2 after cuCtxResetPersistingL2Cache (CUresult {r})")
+        for _ in range(50):
+            g(x)
+        torch.cuda.synchronize()
+        h2("H2 after 50 more compiled runs")
+        src = [f for f in glob.glob("/tmp/torchinductor_*/**/*.py", recursive=True)
+               if "softmax" in open(f).read() or "tl.load" in open(f).read()]
+        for f in src:
+            for line in open(f):
+                if "tl.load" in line or "tl.store" in line:
+                    print("inductor:", line.strip()[:160])
+        return
     if args.compile_state:
         import subprocess
         def h2(label):
