@@ -540,7 +540,7 @@ LogicalResult MLIRGenImpl::genStmt(const StmtAST &stmt) {
   case StmtAST::Kind::If:
     return genIf(cast<IfStmtAST>(stmt));
   case StmtAST::Kind::Expr: {
-    // Stores produce no value, so only a statement may call them.
+    // Stores and prefetches produce no value: only a statement calls them.
     const ExprAST &expr = cast<ExprStmtAST>(stmt).getExpr();
     unsigned before = numErrors;
     if (auto *call = dyn_cast<CallExprAST>(&expr))
