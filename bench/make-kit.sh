@@ -66,6 +66,7 @@ CONFIGS=(
   "softmax_online.f32|softmax_online.tile|-D T=f32 -D BLOCK=1024"
   "softmax_online.bf16|softmax_online.tile|-D T=bf16 -D BLOCK=1024"
   "matmul.bf16|matmul.tile|-D T=bf16"
+  "matmul.bf16.cbf16|matmul.tile|-D T=bf16 -D OUT=bf16"
   "matmul.f32|matmul.tile|-D T=f32 -D BK=32"
   "attention.bf16.d64.c0|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=0"
   "attention.bf16.d64.c1|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=1"

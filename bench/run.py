@@ -203,10 +203,17 @@ class Kit:
             self.cache[key] = (b, b.load())
         return self.cache[key][1]
 
+    def manifest_kernel(self, key):
+        with open(os.path.join(self.dir, key + ".tgb", "manifest.json")) as f:
+            return json.load(f)["kernels"][0]
+
     def warps(self, key):
         """Warps per block of a bundle's first kernel, from its manifest."""
-        with open(os.path.join(self.dir, key + ".tgb", "manifest.json")) as f:
-            return json.load(f)["kernels"][0]["num_warps"]
+        return self.manifest_kernel(key)["num_warps"]
+
+    def out_dtype(self, key):
+        """The element type of the bundle's last parameter (its output)."""
+        return self.manifest_kernel(key)["params"][-1]["dtype"]
 
     def variants(self, op, shape, dtype):
         """[(label, key)] of the bundles that can run this problem; the first is
@@ -458,9 +465,20 @@ def main():
         for vlabel, key in kit.variants(op, shape, dtype):
             def tg_fn(key=key):
                 k = kit.kernel(key)
-                plan = k.plan(*case["tg_args"](out))
                 stream = torch.cuda.current_stream().cuda_stream
-                return (lambda o: plan.launch(stream)), k
+                want = DT[kit.out_dtype(key)]
+                if want == out.dtype:
+                    plan = k.plan(*case["tg_args"](out))
+                    return (lambda o: plan.launch(stream)), k
+                # A variant with another output type (matmul writing bf16 C)
+                # writes its own tensor, poisoned here, checked and returned.
+                own = torch.full_like(out, float("nan"), dtype=want)
+                plan = k.plan(*case["tg_args"](own))
+
+                def run_own(o):
+                    plan.launch(stream)
+                    return own
+                return run_own, k
             impls.append((vlabel, "tilegym", tg_fn))
         for name, fn in case["peers"].items():
             if isinstance(fn, tuple):  # torch.compile

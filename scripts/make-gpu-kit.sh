@@ -48,6 +48,7 @@ CASES=(
   "softmax (online, long rows)|softmax_online.tile|-D T=bf16|--size M=9,N=40000"
   "matmul|matmul.tile|-D T=bf16|"
   "matmul|matmul.tile|-D T=f16|"
+  "matmul (bf16 C)|matmul.tile|-D T=bf16 -D OUT=bf16|"
   "matmul (tf32)|matmul.tile|-D T=f32|"
   "attention D64|attention.tile|-D T=bf16|"
   "attention D64|attention.tile|-D T=f16|"

@@ -281,20 +281,28 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     return success();
   }
   // f32 -> bf16/f16 truncation by pairs: one cvt.rn.{bf16,f16}x2.f32 per two
-  // elements instead of one cvt each.
+  // elements instead of one cvt each. The NVVM op, not a vector fptrunc:
+  // LLVM splits the latter back into scalar cvts where the halves are used
+  // apart (an edge path), and ptxas serializes every wgmma of a kernel
+  // whose scalar cvts read accumulator registers (C7514: matmul writing
+  // bf16 C ran at 0.65 of cuBLAS, bench/NOTES.md, session 8).
   if (auto trunc = dyn_cast<arith::TruncFOp>(op);
       trunc && count % 2 == 0 &&
       cast<RankedTensorType>(trunc.getIn().getType()).getElementType().isF32() &&
       (elementType.isBF16() || elementType.isF16()) && !trunc.getRoundingmodeAttr()) {
-    auto pairIn = VectorType::get({2}, b.getF32Type());
     auto pairOut = VectorType::get({2}, elementType);
     const SmallVector<Value> &in = tiles[trunc.getIn()];
     SmallVector<Value> regs;
     for (int64_t i = 0; i < count; i += 2) {
-      Value pair = LLVM::PoisonOp::create(b, loc(), pairIn);
-      pair = LLVM::InsertElementOp::create(b, loc(), pair, in[i], i32(0));
-      pair = LLVM::InsertElementOp::create(b, loc(), pair, in[i + 1], i32(1));
-      Value narrow = LLVM::FPTruncOp::create(b, loc(), pairOut, pair);
+      // Element 0 is the low half: PTX's `b`, the op's src_lo.
+      Value narrow =
+          elementType.isBF16()
+              ? Value(NVVM::ConvertF32x2ToBF16x2Op::create(
+                    b, loc(), pairOut, in[i + 1], in[i], Value(),
+                    NVVM::FPRoundingMode::RN))
+              : Value(NVVM::ConvertF32x2ToF16x2Op::create(
+                    b, loc(), pairOut, in[i + 1], in[i], Value(),
+                    NVVM::FPRoundingMode::RN));
       regs.push_back(LLVM::ExtractElementOp::create(b, loc(), narrow, i32(0)));
       regs.push_back(LLVM::ExtractElementOp::create(b, loc(), narrow, i32(1)));
     }

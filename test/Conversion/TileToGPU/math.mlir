@@ -39,9 +39,15 @@ func.func @div_by_row_sum(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>)
 
 // -----
 
-// f32 -> bf16 by pairs (cvt.rn.bf16x2.f32 in the PTX): 8 per thread, 4 pairs.
+// f32 -> bf16 by pairs (cvt.rn.bf16x2.f32 in the PTX): 8 per thread, 4 pairs,
+// each an nvvm op (a vector fptrunc would be split again by LLVM where the
+// halves are used apart); the first element is the low half, src_lo.
 // CHECK-LABEL: gpu.func @narrow
-// CHECK-COUNT-4: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK: %[[A:.*]] = llvm.extractelement %[[V:.*]][%[[I0:.*]] : i32] : vector<4xf32>
+// CHECK: %[[B:.*]] = llvm.extractelement %[[V]][%{{.*}} : i32] : vector<4xf32>
+// CHECK: nvvm.convert.f32x2.to.bf16x2 %[[B]], %[[A]] {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+// CHECK-COUNT-3: nvvm.convert.f32x2.to.bf16x2 %{{.*}}, %{{.*}} {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+// CHECK-NOT: nvvm.convert.f32x2
 // CHECK-NOT: llvm.fptrunc
 // CHECK-NOT: arith.truncf
 // CHECK: gpu.return
