@@ -322,6 +322,7 @@ private:
   void materialize(Value tile);
   void materializeAll();
   LogicalResult emitStore(StoreOp op);
+  bool emitQuadTransposedStore(StoreOp op);
   void emitPrefetch(PrefetchOp op);
   Value elementAt(const ViewInfo &view, ValueRange indices, Value mask,
                   int64_t i, SmallVector<Value> &coords);

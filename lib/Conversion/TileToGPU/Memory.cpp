@@ -443,7 +443,123 @@ void KernelEmitter::materializeAll() {
     materialize(tile);
 }
 
+/// A 16-bit tile in the mma accumulator layout (matmul's C in bf16, say)
+/// holds pairs of columns per thread: stored as they are, each store is 4
+/// bytes and a warp's store fills half of each 32-byte sector it touches.
+/// The four lanes of a quad hold, in each group of 8 registers (bits: column
+/// +1, row +8, column +8), rows r and r + 8 of 16 consecutive columns: a
+/// 4x4 transpose of their 32-bit words (two rounds of shuffles) gives each
+/// lane 8 consecutive columns of one row, one 16-byte store, and each
+/// warp's store whole sectors. The shuffles run outside any branch (every
+/// lane of the quad takes part); tiles not wholly in bounds or views not
+/// aligned to 16 bytes take the element-by-element edge path.
+bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
+  auto type = cast<RankedTensorType>(op.getValue().getType());
+  RegMap map = regMap(op.getValue());
+  const Layout &l = *map.layout;
+  if (!l.mma || type.getRank() != 2 || elementBytes(type.getElementType()) != 2)
+    return false;
+  auto is = [&](const Basis &bb, int64_t d, int64_t v) {
+    return map.wrapped(bb, d) == v && map.wrapped(bb, 1 - d) == 0;
+  };
+  if (map.bits.size() < 3 || !is(map.bits[0], 1, 1) || !is(map.bits[1], 0, 8) ||
+      !is(map.bits[2], 1, 8) || l.lane.size() < 2 || !is(l.lane[0], 1, 2) ||
+      !is(l.lane[1], 1, 4))
+    return false;
+  const ViewInfo &view = views[op.getView()];
+  Type elem = type.getElementType();
+  const SmallVector<Value> &regs = tiles[op.getValue()];
+  SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
+  auto pairType = VectorType::get({2}, elem);
+  Value quad = arith::IndexCastOp::create(
+      b, loc(), b.getI32Type(),
+      arith::RemUIOp::create(b, loc(), laneId, idx(4)));
+  Value rowBit = arith::CmpIOp::create(
+      b, loc(), arith::CmpIPredicate::ne,
+      arith::AndIOp::create(b, loc(), quad, i32(1)), i32(0));
+  Value groupBit = arith::CmpIOp::create(
+      b, loc(), arith::CmpIPredicate::ne,
+      arith::AndIOp::create(b, loc(), quad, i32(2)), i32(0));
+  // Slots k0 < k1 differing in one bit swap that bit with the lane's: the
+  // lane whose bit is set keeps k1 and receives its partner's k0.
+  auto swapBit = [&](SmallVector<Value> &w, int64_t k0, int64_t k1,
+                     Value laneBit, int64_t laneMask) {
+    Value send = arith::SelectOp::create(b, loc(), laneBit, w[k0], w[k1]);
+    Value got = gpu::ShuffleOp::create(b, loc(), send, i32(laneMask),
+                                       i32(kWarpSize), gpu::ShuffleMode::XOR)
+                    .getShuffleResult();
+    w[k0] = arith::SelectOp::create(b, loc(), laneBit, got, w[k0]);
+    w[k1] = arith::SelectOp::create(b, loc(), laneBit, w[k1], got);
+  };
+  SmallVector<Value> vecs, ptrs;
+  Value allFast;
+  for (int64_t i0 = 0; i0 < map.count; i0 += 8) {
+    // Word k holds the pair at row +8 * (k & 1), column +8 * (k >> 1).
+    SmallVector<Value> w;
+    for (int64_t k = 0; k < 4; ++k) {
+      int64_t i = i0 + 2 * (k & 1) + 4 * (k >> 1);
+      Value pair = LLVM::PoisonOp::create(b, loc(), pairType);
+      pair = LLVM::InsertElementOp::create(b, loc(), pair, regs[i], i32(0));
+      pair = LLVM::InsertElementOp::create(b, loc(), pair, regs[i + 1], i32(1));
+      w.push_back(LLVM::BitcastOp::create(b, loc(), b.getI32Type(), pair));
+    }
+    swapBit(w, 0, 1, rowBit, 1);
+    swapBit(w, 2, 3, rowBit, 1);
+    swapBit(w, 0, 2, groupBit, 2);
+    swapBit(w, 1, 3, groupBit, 2);
+    // Now word p is quad lane p's pair: 8 columns of this lane's row.
+    Value vec = LLVM::PoisonOp::create(b, loc(), VectorType::get({4}, b.getI32Type()));
+    for (int64_t p = 0; p < 4; ++p)
+      vec = LLVM::InsertElementOp::create(b, loc(), vec, w[p], i32(p));
+    vecs.push_back(vec);
+    SmallVector<Value> coords = coordinates(map, i0);
+    Value q = arith::IndexCastOp::create(b, loc(), b.getIndexType(), quad);
+    Value row = arith::AddIOp::create(
+        b, loc(), arith::AddIOp::create(b, loc(), coords[0], tileOrigin[0]),
+        arith::MulIOp::create(b, loc(),
+                              arith::AndIOp::create(b, loc(), q, idx(1)),
+                              idx(8)));
+    // The register's column has the quad's 2 * q in it; the lane's 16 bytes
+    // start at the group's first column, + 8 for the odd group.
+    Value col = arith::AddIOp::create(
+        b, loc(),
+        arith::SubIOp::create(
+            b, loc(), arith::AddIOp::create(b, loc(), coords[1], tileOrigin[1]),
+            arith::MulIOp::create(b, loc(), q, idx(2))),
+        arith::MulIOp::create(b, loc(),
+                              arith::ShRUIOp::create(b, loc(), q, idx(1)),
+                              idx(8)));
+    SmallVector<Value> at{row, col};
+    Value fast = vectorAccessOk(view, at, 8);
+    allFast = allFast ? Value(arith::AndIOp::create(b, loc(), allFast, fast))
+                      : fast;
+    ptrs.push_back(elementPtr(view.base, elem, linearOffset(b, loc(), view, at),
+                              kGlobal));
+  }
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{}, allFast, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  for (auto [vec, ptr] : llvm::zip(vecs, ptrs))
+    LLVM::StoreOp::create(b, loc(), vec, ptr, 16);
+  // The edge path: each register pair (columns c, c + 1) element by element.
+  b.setInsertionPointToStart(branch.elseBlock());
+  for (int64_t i = 0; i < map.count; i += 2) {
+    SmallVector<Value> start = coordinates(map, i);
+    for (auto [x, origin] : llvm::zip(start, tileOrigin))
+      x = arith::AddIOp::create(b, loc(), x, origin);
+    SmallVector<Value> coords = edgePathCoords(start);
+    for (int64_t k = 0; k < 2; ++k) {
+      SmallVector<Value> c = coords;
+      c[1] = arith::AddIOp::create(b, loc(), coords[1], idx(k));
+      guardedStore(view, c, inBounds(view, c), regs[i + k]);
+    }
+  }
+  return true;
+}
+
 LogicalResult KernelEmitter::emitStore(StoreOp op) {
+  if (emitQuadTransposedStore(op))
+    return success();
   auto type = cast<RankedTensorType>(op.getValue().getType());
   RegMap map = regMap(op.getValue());
   const ViewInfo &view = views[op.getView()];

@@ -269,3 +269,43 @@ func.func @small(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.v
   tile.store %r#0, %c[%m, %n] : tensor<128x32xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// The accumulator rounded to bf16 (C in bf16): packed conversions, then a
+// 4x4 transpose of 32-bit words in each quad (xor 1, then xor 2: 4 shuffles
+// per 8 registers; 128 registers here) so that each lane stores 16 bytes of
+// one row; the edge path stores element by element.
+// CHECK-LABEL: gpu.func @bf16_c
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-64: nvvm.convert.f32x2.to.bf16x2
+// CHECK: gpu.shuffle  xor %{{.+}}, %c1_i32{{[_0-9]*}}, %{{.+}} : i32
+// CHECK: gpu.shuffle  xor %{{.+}}, %c1_i32{{[_0-9]*}}, %{{.+}} : i32
+// CHECK: gpu.shuffle  xor %{{.+}}, %c2_i32{{[_0-9]*}}, %{{.+}} : i32
+// CHECK: gpu.shuffle  xor %{{.+}}, %c2_i32{{[_0-9]*}}, %{{.+}} : i32
+// CHECK-COUNT-60: gpu.shuffle  xor
+// CHECK-NOT: gpu.shuffle
+// CHECK: scf.if
+// CHECK-COUNT-16: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK: } else {
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 2 : i64} : bf16, !llvm.ptr<1>
+func.func @bf16_c(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xbf16>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x64xbf16>, tensor<64x128xbf16>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x64xbf16>, tensor<64x128xbf16>
+  }
+  %t = arith.truncf %r#0 : tensor<128x128xf32> to tensor<128x128xbf16>
+  tile.store %t, %c[%m, %n] : tensor<128x128xbf16>, !tile.view<?x?xbf16>
+  return
+}
