@@ -323,6 +323,9 @@ private:
   void materializeAll();
   LogicalResult emitStore(StoreOp op);
   bool emitQuadTransposedStore(StoreOp op);
+  void storeRunsByElement(const ViewInfo &view,
+                          ArrayRef<SmallVector<Value>> runStarts,
+                          ArrayRef<Value> regs, int64_t width);
   void emitPrefetch(PrefetchOp op);
   Value elementAt(const ViewInfo &view, ValueRange indices, Value mask,
                   int64_t i, SmallVector<Value> &coords);

@@ -543,18 +543,33 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
     LLVM::StoreOp::create(b, loc(), vec, ptr, 16);
   // The edge path: each register pair (columns c, c + 1) element by element.
   b.setInsertionPointToStart(branch.elseBlock());
+  SmallVector<SmallVector<Value>> runStarts;
   for (int64_t i = 0; i < map.count; i += 2) {
     SmallVector<Value> start = coordinates(map, i);
     for (auto [x, origin] : llvm::zip(start, tileOrigin))
       x = arith::AddIOp::create(b, loc(), x, origin);
-    SmallVector<Value> coords = edgePathCoords(start);
-    for (int64_t k = 0; k < 2; ++k) {
+    runStarts.push_back(start);
+  }
+  storeRunsByElement(view, runStarts, regs, 2);
+  return true;
+}
+
+/// Each element of runs of `width` registers (run j: registers j * width
+/// onward, from `runStarts[j]` along the last dimension) stored alone where
+/// it is in bounds: a store's edge path.
+void KernelEmitter::storeRunsByElement(
+    const ViewInfo &view, ArrayRef<SmallVector<Value>> runStarts,
+    ArrayRef<Value> regs, int64_t width) {
+  for (auto [run, runStart] : llvm::enumerate(runStarts)) {
+    int64_t last = runStart.size() - 1;
+    SmallVector<Value> coords =
+        width > 1 ? edgePathCoords(runStart) : SmallVector<Value>(runStart);
+    for (int64_t k = 0; k < width; ++k) {
       SmallVector<Value> c = coords;
-      c[1] = arith::AddIOp::create(b, loc(), coords[1], idx(k));
-      guardedStore(view, c, inBounds(view, c), regs[i + k]);
+      c[last] = arith::AddIOp::create(b, loc(), coords[last], idx(k));
+      guardedStore(view, c, inBounds(view, c), regs[run * width + k]);
     }
   }
-  return true;
 }
 
 LogicalResult KernelEmitter::emitStore(StoreOp op) {
@@ -564,7 +579,6 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   RegMap map = regMap(op.getValue());
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
-  int64_t rank = type.getRank(), last = rank - 1;
   int64_t bytes = elementBytes(elem);
   // Runs of contiguous registers, at most 16 bytes per access.
   int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
@@ -572,20 +586,8 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
   Runs runs = tileRuns(view, map, width, tileOrigin);
-  // Each element stored alone where it is in bounds.
-  auto storeElements = [&]() {
-    for (auto [run, runStart] : llvm::enumerate(runs.coords)) {
-      SmallVector<Value> coords =
-          width > 1 ? edgePathCoords(runStart) : SmallVector<Value>(runStart);
-      for (int64_t k = 0; k < width; ++k) {
-        SmallVector<Value> c = coords;
-        c[last] = arith::AddIOp::create(b, loc(), coords[last], idx(k));
-        guardedStore(view, c, inBounds(view, c), regs[run * width + k]);
-      }
-    }
-  };
   if (width == 1) {
-    storeElements();
+    storeRunsByElement(view, runs.coords, regs, width);
     return success();
   }
   auto branch = scf::IfOp::create(b, loc(), TypeRange{}, runs.allFast, true);
@@ -600,7 +602,7 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
     LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
   }
   b.setInsertionPointToStart(branch.elseBlock());
-  storeElements();
+  storeRunsByElement(view, runs.coords, regs, width);
   return success();
 }
 
