@@ -215,6 +215,8 @@ private:
                                               StringRef callee, int64_t rank);
   std::optional<SmallVector<int64_t>> tileShapeArg(const ExprAST &expr,
                                                    t::ViewType view);
+  std::optional<std::pair<Value, SmallVector<Value>>>
+  tileAccessArgs(const CallExprAST &call);
   std::optional<TypedAttr> paddingAttr(const CallExprAST &call,
                                        Type elementType);
   const ExprAST *keyword(const CallExprAST &call, StringRef name);
@@ -1775,13 +1777,11 @@ Val MLIRGenImpl::genLoad(const CallExprAST &call) {
   Location loc = call.getLoc();
   if (failed(checkArgs(call, 3, 3, {"pad"})))
     return Val::failure();
-  Value view = viewArg(*call.getArgs()[0], "load");
-  if (!view)
+  auto access = tileAccessArgs(call);
+  if (!access)
     return Val::failure();
+  auto &[view, indices] = *access;
   auto viewType = cast<t::ViewType>(view.getType());
-  auto indices = indexList(*call.getArgs()[1], "load", viewType.getRank());
-  if (!indices)
-    return Val::failure();
   auto shape = tileShapeArg(*call.getArgs()[2], viewType);
   if (!shape)
     return Val::failure();
@@ -1789,7 +1789,7 @@ Val MLIRGenImpl::genLoad(const CallExprAST &call) {
   if (!pad)
     return Val::failure();
   auto type = RankedTensorType::get(*shape, viewType.getElementType());
-  auto op = t::LoadOp::create(builder, loc, type, view, *indices, *pad);
+  auto op = t::LoadOp::create(builder, loc, type, view, indices, *pad);
   return Val{op, {}};
 }
 
@@ -1813,20 +1813,33 @@ MLIRGenImpl::tileShapeArg(const ExprAST &expr, t::ViewType view) {
   return shape;
 }
 
+/// The view (argument 0) and tile index (argument 1) of a load, store or
+/// prefetch; diagnostics name the callee.
+std::optional<std::pair<Value, SmallVector<Value>>>
+MLIRGenImpl::tileAccessArgs(const CallExprAST &call) {
+  StringRef callee = call.getCallee();
+  Value view = viewArg(*call.getArgs()[0], callee);
+  if (!view)
+    return std::nullopt;
+  auto indices = indexList(*call.getArgs()[1], callee,
+                           cast<t::ViewType>(view.getType()).getRank());
+  if (!indices)
+    return std::nullopt;
+  return std::make_pair(view, std::move(*indices));
+}
+
 Val MLIRGenImpl::genPrefetch(const CallExprAST &call) {
   if (failed(checkArgs(call, 3, 3, {})))
     return Val::failure();
-  Value view = viewArg(*call.getArgs()[0], "prefetch");
-  if (!view)
+  auto access = tileAccessArgs(call);
+  if (!access)
     return Val::failure();
-  auto viewType = cast<t::ViewType>(view.getType());
-  auto indices = indexList(*call.getArgs()[1], "prefetch", viewType.getRank());
-  if (!indices)
-    return Val::failure();
-  auto shape = tileShapeArg(*call.getArgs()[2], viewType);
+  auto &[view, indices] = *access;
+  auto shape =
+      tileShapeArg(*call.getArgs()[2], cast<t::ViewType>(view.getType()));
   if (!shape)
     return Val::failure();
-  t::PrefetchOp::create(builder, call.getLoc(), view, *indices, *shape);
+  t::PrefetchOp::create(builder, call.getLoc(), view, indices, *shape);
   return Val::failure(); // no value: only statements call prefetch
 }
 
@@ -1834,13 +1847,11 @@ Val MLIRGenImpl::genStore(const CallExprAST &call) {
   Location loc = call.getLoc();
   if (failed(checkArgs(call, 3, 3, {})))
     return Val::failure();
-  Value view = viewArg(*call.getArgs()[0], "store");
-  if (!view)
+  auto access = tileAccessArgs(call);
+  if (!access)
     return Val::failure();
+  auto &[view, indices] = *access;
   auto viewType = cast<t::ViewType>(view.getType());
-  auto indices = indexList(*call.getArgs()[1], "store", viewType.getRank());
-  if (!indices)
-    return Val::failure();
   Value value = tileArg(*call.getArgs()[2], "store", "the value to store");
   if (!value)
     return Val::failure();
@@ -1857,7 +1868,7 @@ Val MLIRGenImpl::genStore(const CallExprAST &call) {
         << describe(viewType) << "; use cast";
     return Val::failure();
   }
-  t::StoreOp::create(builder, loc, value, view, *indices);
+  t::StoreOp::create(builder, loc, value, view, indices);
   return Val::failure(); // no value: only statements call store
 
 }
