@@ -40,7 +40,6 @@ def main():
                     help="H2 hot, after 30 s idle, then after 30 s of load")
     args = ap.parse_args()
     sys.path.insert(0, args.kit)
-    import ab
     import run
     import tilegym
     import triton_kernels
@@ -70,6 +69,22 @@ def main():
         for n, m in zip(names, meds):
             print(f"  {n:36s} {m:8.2f} us  x{meds[0] / m:.4f}", flush=True)
 
+    def h2(label, timer=None):
+        """run.py's interleaved rounds (reps once, then 20 flushed runs per
+        implementation per round)."""
+        res = (timer or run.Timer()).interleaved(fns, rounds=args.rounds)
+        show(label, [r[0] * 1e3 for r in res])
+
+    def rotating(label, measure):
+        """Rounds over the implementations, the order rotating each round;
+        `measure(fn)` is one round's median in ms."""
+        t = {n: [] for n in names}
+        for r in range(args.rounds):
+            for k in range(len(fns)):
+                i = (k + r) % len(fns)
+                t[names[i]].append(measure(fns[i]) * 1e3)
+        show(label, [statistics.median(t[n]) for n in names])
+
     print(f"x at {x.data_ptr():#x}, out at {out.data_ptr():#x}", flush=True)
     print(f"mark start {time.time():.2f}", flush=True)
     if args.sticky:
@@ -77,9 +92,6 @@ def main():
         import glob
         cuda = ctypes.CDLL("libcuda.so.1")
 
-        def h2(label):
-            res = run.Timer().interleaved(fns, rounds=args.rounds)
-            show(label, [r[0] * 1e3 for r in res])
         h2("H2 fresh")
         g = torch.compile(lambda t: torch.softmax(t, dim=-1), dynamic=False)
         for _ in range(50):
@@ -103,9 +115,6 @@ def main():
         return
     if args.compile_state:
         import subprocess
-        def h2(label):
-            res = run.Timer().interleaved(fns, rounds=args.rounds)
-            show(label, [r[0] * 1e3 for r in res])
         h2("H2 alone")
         other = subprocess.Popen([sys.executable, "-c",
                                   "import torch, time; torch.zeros(1, device='cuda'); "
@@ -129,46 +138,25 @@ def main():
                 super().__init__()
                 self.cycles = cycles
 
-            def samples(self, fn, n):
-                starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
-                ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
-                for i in range(n):
-                    self.flush.zero_()
-                    torch.cuda._sleep(self.cycles)
-                    starts[i].record()
-                    fn()
-                    ends[i].record()
-                torch.cuda.synchronize()
-                return [a.elapsed_time(b) for a, b in zip(starts, ends)]
+            def clear_l2(self):
+                self.flush.zero_()
+                torch.cuda._sleep(self.cycles)
 
         class ReadTimer(run.Timer):
             """The flush reads 256 MiB instead of writing it: the L2 is left
             holding clean lines."""
-            def samples(self, fn, n):
-                words = self.flush.view(torch.int64)
-                starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
-                ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
-                for i in range(n):
-                    words.sum()
-                    starts[i].record()
-                    fn()
-                    ends[i].record()
-                torch.cuda.synchronize()
-                return [a.elapsed_time(b) for a, b in zip(starts, ends)]
+            def clear_l2(self):
+                self.flush.view(torch.int64).sum()
 
         for label, timer in [("write flush (run.py)", run.Timer()),
                              ("write flush + 10 us spin", SpinTimer(20000)),
                              ("write flush + 40 us spin", SpinTimer(80000)),
                              ("read flush", ReadTimer()),
                              ("write flush (run.py), again", run.Timer())]:
-            res = timer.interleaved(fns, rounds=args.rounds)
-            show("H2 " + label, [r[0] * 1e3 for r in res])
+            h2("H2 " + label, timer)
             del timer
         return
     if args.thermal:
-        def h2(label):
-            res = run.Timer().interleaved(fns, rounds=args.rounds)
-            show(label, [r[0] * 1e3 for r in res])
         for i in range(3):
             h2(f"H2 under load {i}")
         time.sleep(30)
@@ -185,45 +173,23 @@ def main():
         h2("H2 after 30 s idle")
         return
     if args.only_h2:
-        res = run.Timer().interleaved(fns, rounds=args.rounds)
-        show("H2 run.Timer.interleaved", [r[0] * 1e3 for r in res])
+        h2("H2 run.Timer.interleaved")
         return
     # H1: ab.py's compare (per round: warm-up 3 unflushed, 2 synced runs, 50 flushed)
     timer = run.Timer(target_ms=50.0, max_reps=50)
-    t = {n: [] for n in names}
-    for r in range(args.rounds):
-        for k in range(len(fns)):
-            i = (k + r) % len(fns)
-            t[names[i]].append(timer(fns[i])[0] * 1e3)
-    show("H1 ab.compare", [statistics.median(t[n]) for n in names])
+    rotating("H1 ab.compare", lambda f: timer(f)[0])
     del timer
-    # H2: run.py's interleaved (reps once, then 20 flushed per fn per round)
-    res = run.Timer().interleaved(fns, rounds=args.rounds)
-    show("H2 run.Timer.interleaved", [r[0] * 1e3 for r in res])
-    # H3: ab-like rounds of 20 flushed runs, no warm-up between
+    h2("H2 run.Timer.interleaved")
     timer = run.Timer()
-    t = {n: [] for n in names}
-    for r in range(args.rounds):
-        for k in range(len(fns)):
-            i = (k + r) % len(fns)
-            t[names[i]].append(run.stats(timer.samples(fns[i], 20))[0] * 1e3)
-    show("H3 rounds of 20 flushed, no warm-up", [statistics.median(t[n]) for n in names])
-    # H4: H3 with 3 unflushed warm-ups before each batch (ab's warm-up alone)
-    t = {n: [] for n in names}
-    for r in range(args.rounds):
-        for k in range(len(fns)):
-            i = (k + r) % len(fns)
-            for _ in range(3):
-                fns[i]()
-            t[names[i]].append(run.stats(timer.samples(fns[i], 20))[0] * 1e3)
-    show("H4 H3 + 3 unflushed warm-ups per batch", [statistics.median(t[n]) for n in names])
-    # H5: H3 with batches of 50
-    t = {n: [] for n in names}
-    for r in range(args.rounds):
-        for k in range(len(fns)):
-            i = (k + r) % len(fns)
-            t[names[i]].append(run.stats(timer.samples(fns[i], 50))[0] * 1e3)
-    show("H5 rounds of 50 flushed", [statistics.median(t[n]) for n in names])
+    rotating("H3 rounds of 20 flushed, no warm-up",
+             lambda f: run.stats(timer.samples(f, 20))[0])
+
+    def warmed(f):  # ab's warm-up alone: 3 unflushed runs before each batch
+        for _ in range(3):
+            f()
+        return run.stats(timer.samples(f, 20))[0]
+    rotating("H4 H3 + 3 unflushed warm-ups per batch", warmed)
+    rotating("H5 rounds of 50 flushed", lambda f: run.stats(timer.samples(f, 50))[0])
     print(f"mark end {time.time():.2f}", flush=True)
 
 

@@ -13,7 +13,6 @@ addresses are the cause.
 """
 import argparse
 import os
-import statistics
 import sys
 
 import torch
