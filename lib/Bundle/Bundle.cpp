@@ -184,10 +184,9 @@ bool ManifestReader::readParam(const Value &v, const std::string &where,
       !member(v, where, "sizes", Value::Kind::Array, sizes))
     return false;
   if (int64_t(sizes->asArray().size()) != rank)
-    return fail(where + ".sizes", "has " +
-                                      std::to_string(sizes->asArray().size()) +
-                                      " entries for rank " +
-                                      std::to_string(rank));
+    return fail(where + ".sizes",
+                "has " + std::to_string(sizes->asArray().size()) +
+                    " entries for rank " + std::to_string(rank));
   for (const Value &s : sizes->asArray()) {
     if (!s.isInt() || s.asInt() < TG_DYNAMIC)
       return fail(where + ".sizes",
@@ -198,9 +197,8 @@ bool ManifestReader::readParam(const Value &v, const std::string &where,
 }
 
 static const std::set<std::string> kBinaryOps = {
-    "addi",  "subi",  "muli",      "divsi",      "divui", "remsi",
-    "remui", "ceildivsi", "floordivsi", "maxsi", "minsi", "maxui",
-    "minui", "cdiv"};
+    "addi",      "subi",       "muli",  "divsi", "divui", "remsi", "remui",
+    "ceildivsi", "floordivsi", "maxsi", "minsi", "maxui", "minui", "cdiv"};
 static const std::set<std::string> kPredicates = {
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
 
@@ -229,8 +227,7 @@ bool ManifestReader::readGridOp(const Value &v, const std::string &where,
     if (p.kind != TG_ARG_VIEW)
       return fail(where + ".arg", "parameter " + std::to_string(op.arg) +
                                       " is a scalar, not a view");
-    return intMember(v, where, "axis", 0, int64_t(p.sizes.size()) - 1,
-                     op.axis);
+    return intMember(v, where, "axis", 0, int64_t(p.sizes.size()) - 1, op.axis);
   };
 
   if (op.name == "arg") {
@@ -249,8 +246,7 @@ bool ManifestReader::readGridOp(const Value &v, const std::string &where,
   }
   if (op.name == "num_tiles") {
     op.kind = GridOp::Kind::NumTiles;
-    return viewParam() &&
-           intMember(v, where, "tile", 1, INT64_MAX, op.value);
+    return viewParam() && intMember(v, where, "tile", 1, INT64_MAX, op.value);
   }
   if (op.name == "const") {
     op.kind = GridOp::Kind::Const;
@@ -311,12 +307,10 @@ bool ManifestReader::readKernel(const Value &v, const std::string &where,
   // so it must agree.
   const auto &b = block->asArray();
   if (b.size() != 3 || !b[0].isInt() || !b[1].isInt() || !b[2].isInt() ||
-      b[0].asInt() != k.numWarps * 32 || b[1].asInt() != 1 ||
-      b[2].asInt() != 1)
-    return fail(where + ".block", "expected [" +
-                                      std::to_string(k.numWarps * 32) +
-                                      ", 1, 1] for " +
-                                      std::to_string(k.numWarps) + " warps");
+      b[0].asInt() != k.numWarps * 32 || b[1].asInt() != 1 || b[2].asInt() != 1)
+    return fail(where + ".block",
+                "expected [" + std::to_string(k.numWarps * 32) +
+                    ", 1, 1] for " + std::to_string(k.numWarps) + " warps");
   k.block = {uint32_t(k.numWarps * 32), 1, 1};
 
   for (size_t i = 0; i < params->asArray().size(); ++i) {
@@ -337,8 +331,8 @@ bool ManifestReader::readKernel(const Value &v, const std::string &where,
     return false;
   for (size_t i = 0; i < ops->asArray().size(); ++i) {
     GridOp op;
-    if (!readGridOp(ops->asArray()[i],
-                    at + ".ops[" + std::to_string(i) + "]", i, k.params, op))
+    if (!readGridOp(ops->asArray()[i], at + ".ops[" + std::to_string(i) + "]",
+                    i, k.params, op))
       return false;
     k.grid.ops.push_back(std::move(op));
   }
@@ -348,8 +342,8 @@ bool ManifestReader::readKernel(const Value &v, const std::string &where,
   for (size_t i = 0; i < 3; ++i) {
     if (!r[i].isInt() || r[i].asInt() < 0 ||
         r[i].asInt() >= int64_t(k.grid.ops.size()))
-      return fail(at + ".results", "entry " + std::to_string(i) +
-                                       " is not the index of an op");
+      return fail(at + ".results",
+                  "entry " + std::to_string(i) + " is not the index of an op");
     k.grid.results[i] = r[i].asInt();
   }
   return true;
@@ -398,8 +392,8 @@ bool ManifestReader::read(const Value &root, Bundle &bundle) {
     return fail("kernels", "the bundle holds no kernel");
   for (size_t i = 0; i < kernels->asArray().size(); ++i) {
     KernelInfo k;
-    if (!readKernel(kernels->asArray()[i],
-                    "kernels[" + std::to_string(i) + "]", k))
+    if (!readKernel(kernels->asArray()[i], "kernels[" + std::to_string(i) + "]",
+                    k))
       return false;
     if (bundle.findKernel(k.name))
       return fail("kernels[" + std::to_string(i) + "]",
@@ -457,8 +451,8 @@ bool bundle::selectImage(const Bundle &bundle, const KernelInfo &kernel,
     return false;
   }
   if (cc > ccMajor * 10 + ccMinor) {
-    error = "the bundle targets " + bundle.target +
-            ", newer than this GPU, " + gpu;
+    error =
+        "the bundle targets " + bundle.target + ", newer than this GPU, " + gpu;
     return false;
   }
   image.isCubin = !kernel.cubinFile.empty() && bundle.target == gpuTarget;

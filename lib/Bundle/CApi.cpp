@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilegym/Bundle/tilegym_bundle.h"
 #include "tilegym/Bundle/Bundle.h"
+#include "tilegym/Bundle/tilegym_bundle.h"
 
 #include "Driver.h" // lib/Runtime: the driver entry points.
 
@@ -95,19 +95,18 @@ Status findKernel(const tgb_bundle *b, const char *name,
     return Status::error(TG_ERROR_INVALID_VALUE, "the bundle is null");
   if (!name) {
     if (b->manifest.kernels.size() != 1)
-      return Status::error(
-          TG_ERROR_INVALID_VALUE,
-          b->manifest.dir + " has " +
-              std::to_string(b->manifest.kernels.size()) +
-              " kernels; name the one you mean");
+      return Status::error(TG_ERROR_INVALID_VALUE,
+                           b->manifest.dir + " has " +
+                               std::to_string(b->manifest.kernels.size()) +
+                               " kernels; name the one you mean");
     kernel = &b->manifest.kernels.front();
     return Status::success();
   }
   kernel = b->manifest.findKernel(name);
   if (!kernel)
-    return Status::error(TG_ERROR_INVALID_VALUE,
-                         "no kernel named '" + std::string(name) + "' in " +
-                             b->manifest.dir);
+    return Status::error(TG_ERROR_INVALID_VALUE, "no kernel named '" +
+                                                     std::string(name) +
+                                                     "' in " + b->manifest.dir);
   return Status::success();
 }
 
@@ -115,7 +114,8 @@ Status checkArgs(const bundle::KernelInfo &kernel, const tg_arg *args,
                  size_t numArgs) {
   if (numArgs && !args)
     return Status::error(TG_ERROR_INVALID_VALUE,
-                         "kernel '" + kernel.name + "': the argument array is null");
+                         "kernel '" + kernel.name +
+                             "': the argument array is null");
   Status status = runtime::checkArguments(kernel.params, args, numArgs);
   if (!status.ok())
     status.message = "kernel '" + kernel.name + "': " + status.message;
@@ -157,11 +157,11 @@ Status launchPacked(tgb_kernel &k, tg_dim3 grid, runtime::PackedArgs &packed,
                                    " bytes)");
     k.sharedLimit = info.sharedBytes;
   }
-  if (CUresult result = api().cuLaunchKernel(
-          k.function, grid.x, grid.y, grid.z, info.block.x, info.block.y,
-          info.block.z, info.sharedBytes,
-          reinterpret_cast<CUstream>(uintptr_t(stream)), packed.params(),
-          nullptr))
+  if (CUresult result =
+          api().cuLaunchKernel(k.function, grid.x, grid.y, grid.z, info.block.x,
+                               info.block.y, info.block.z, info.sharedBytes,
+                               reinterpret_cast<CUstream>(uintptr_t(stream)),
+                               packed.params(), nullptr))
     return callError(result, "cuLaunchKernel(" + where + ", grid " +
                                  dim3Text(grid) + ", block " +
                                  dim3Text(info.block) + ", shared " +
@@ -202,8 +202,8 @@ tg_status tgb_close(tgb_bundle *b) {
     Status status = k->context->makeCurrent();
     if (status.ok())
       if (CUresult result = api().cuModuleUnload(k->module))
-        status = callError(result, "cuModuleUnload(kernel '" + k->info->name +
-                                       "')");
+        status =
+            callError(result, "cuModuleUnload(kernel '" + k->info->name + "')");
     if (!status.ok() && first.ok())
       first = status;
   }
@@ -408,10 +408,10 @@ tg_status tgb_launch(tgb_kernel *k, const tg_arg *args, size_t numArgs,
   return report(launchPacked(*k, grid, packed, stream));
 }
 
-tg_status tgb_launch_views(tgb_kernel *k, size_t numArgs,
-                           const int32_t *dtypes, const uint64_t *data,
-                           const int32_t *ranks, const int64_t *sizes,
-                           const int64_t *strides, uint64_t stream) {
+tg_status tgb_launch_views(tgb_kernel *k, size_t numArgs, const int32_t *dtypes,
+                           const uint64_t *data, const int32_t *ranks,
+                           const int64_t *sizes, const int64_t *strides,
+                           uint64_t stream) {
   if (!k)
     return invalid("tgb_launch_views: the kernel is null");
   if (numArgs && (!dtypes || !data || !ranks))

@@ -113,8 +113,8 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
                                  args[i].shape().data(),
                                  args[i].strides().data()));
   std::array<int64_t, 3> grid;
-  if (!bundle::evaluateGrid(kernel, launchArgs.data(), launchArgs.size(),
-                            grid, error))
+  if (!bundle::evaluateGrid(kernel, launchArgs.data(), launchArgs.size(), grid,
+                            error))
     return fail(error);
 
   std::cout << "kernel " << kernel.name << " (" << opt.label
@@ -139,8 +139,7 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
 
   runtime::Status st = runtime::initDriver();
   if (!st.ok()) {
-    std::cerr << "cannot run on the GPU: " << st.message
-              << "\n";
+    std::cerr << "cannot run on the GPU: " << st.message << "\n";
     return kExitNoGpu;
   }
   runtime::DeviceInfo device;
@@ -155,8 +154,8 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
   if (!(st = runtime::Context::create(0, ctx)).ok())
     return check(st);
   std::unique_ptr<runtime::Module> module;
-  if (!(st = runtime::Module::load(*ctx, image.bytes.data(),
-                                   image.bytes.size(), module))
+  if (!(st = runtime::Module::load(*ctx, image.bytes.data(), image.bytes.size(),
+                                   module))
            .ok())
     return check(st);
   runtime::Kernel *gpuKernel;
@@ -171,8 +170,7 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
       if (!(st = ctx->allocate(args[i].sizeInBytes(), ptr)).ok())
         return check(st);
       buffers.pointers.push_back(ptr);
-      if (!(st = ctx->copyToDevice(ptr, args[i].data(),
-                                   args[i].sizeInBytes()))
+      if (!(st = ctx->copyToDevice(ptr, args[i].data(), args[i].sizeInBytes()))
                .ok())
         return check(st);
     }
@@ -237,10 +235,10 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
     times.push_back(ms);
   }
   std::sort(times.begin(), times.end());
-  double median = times.size() % 2
-                      ? times[times.size() / 2]
-                      : 0.5 * (times[times.size() / 2 - 1] +
-                               times[times.size() / 2]);
+  double median =
+      times.size() % 2
+          ? times[times.size() / 2]
+          : 0.5 * (times[times.size() / 2 - 1] + times[times.size() / 2]);
   std::printf("bench: median %.4f ms (min %.4f, max %.4f, %d runs): %s\n",
               median, times.front(), times.back(), opt.runs,
               throughput(*reference, problem, options, args, median).c_str());

@@ -28,7 +28,9 @@ static int64_t wrap(uint64_t v, int bits) {
 
 static uint64_t zext(int64_t v, int bits) { return uint64_t(v) & mask(bits); }
 
-static int64_t minSigned(int bits) { return wrap(uint64_t(1) << (bits - 1), bits); }
+static int64_t minSigned(int bits) {
+  return wrap(uint64_t(1) << (bits - 1), bits);
+}
 
 namespace {
 struct Evaluator {
@@ -54,7 +56,8 @@ struct Evaluator {
                       n == "remui" || n == "ceildivsi" || n == "floordivsi";
     if (isDivision && b == 0)
       return fail(i, "division by zero");
-    bool isSignedDivision = n == "divsi" || n == "ceildivsi" || n == "floordivsi";
+    bool isSignedDivision =
+        n == "divsi" || n == "ceildivsi" || n == "floordivsi";
     if (isSignedDivision && a == minSigned(w) && b == -1)
       return fail(i, "signed division overflows");
     uint64_t r;
@@ -99,15 +102,24 @@ struct Evaluator {
     int w = kernel.grid.ops[op.lhs].bits;
     uint64_t ua = zext(a, w), ub = zext(b, w);
     const std::string &p = op.predicate;
-    if (p == "eq") return a == b;
-    if (p == "ne") return a != b;
-    if (p == "slt") return a < b;
-    if (p == "sle") return a <= b;
-    if (p == "sgt") return a > b;
-    if (p == "sge") return a >= b;
-    if (p == "ult") return ua < ub;
-    if (p == "ule") return ua <= ub;
-    if (p == "ugt") return ua > ub;
+    if (p == "eq")
+      return a == b;
+    if (p == "ne")
+      return a != b;
+    if (p == "slt")
+      return a < b;
+    if (p == "sle")
+      return a <= b;
+    if (p == "sgt")
+      return a > b;
+    if (p == "sge")
+      return a >= b;
+    if (p == "ult")
+      return ua < ub;
+    if (p == "ule")
+      return ua <= ub;
+    if (p == "ugt")
+      return ua > ub;
     return ua >= ub; // uge: predicates were validated at load.
   }
 
@@ -159,8 +171,8 @@ struct Evaluator {
         break;
       case GridOp::Kind::Cast: {
         int w = kernel.grid.ops[op.lhs].bits;
-        uint64_t src = op.isSigned ? uint64_t(values[op.lhs])
-                                   : zext(values[op.lhs], w);
+        uint64_t src =
+            op.isSigned ? uint64_t(values[op.lhs]) : zext(values[op.lhs], w);
         v = wrap(src, op.bits);
         break;
       }
@@ -234,7 +246,7 @@ std::string bundle::formatGridProgram(const GridProgram &program) {
     if (op.bits != 64)
       os << " : i" << op.bits;
   }
-  os << " -> (%" << program.results[0] << ", %" << program.results[1]
-     << ", %" << program.results[2] << ")";
+  os << " -> (%" << program.results[0] << ", %" << program.results[1] << ", %"
+     << program.results[2] << ")";
   return os.str();
 }

@@ -148,9 +148,8 @@ private:
         .Case([&](const VarStmtAST *var) {
           dumpNamed("Var", var->getName(), var->getLoc(), var->getValue());
         })
-        .Case([&](const ConstStmtAST *constStmt) {
-          dump(constStmt->getDecl());
-        })
+        .Case(
+            [&](const ConstStmtAST *constStmt) { dump(constStmt->getDecl()); })
         .Case([&](const AssignStmtAST *assign) {
           dumpNamed("Assign", assign->getName(), assign->getLoc(),
                     assign->getValue());
@@ -185,8 +184,8 @@ private:
         });
   }
 
-  void dumpNamed(llvm::StringRef kind, llvm::StringRef name,
-                 mlir::Location loc, const ExprAST &value) {
+  void dumpNamed(llvm::StringRef kind, llvm::StringRef name, mlir::Location loc,
+                 const ExprAST &value) {
     line() << kind << " " << name;
     printLoc(loc);
     Indent scope(*this);

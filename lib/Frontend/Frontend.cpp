@@ -19,9 +19,9 @@
 using namespace mlir;
 
 void tilegym::loadTileDialects(MLIRContext &context) {
-  context.loadDialect<tile::TileDialect, arith::ArithDialect,
-                      math::MathDialect, scf::SCFDialect, func::FuncDialect,
-                      tensor::TensorDialect>();
+  context
+      .loadDialect<tile::TileDialect, arith::ArithDialect, math::MathDialect,
+                   scf::SCFDialect, func::FuncDialect, tensor::TensorDialect>();
 }
 
 bool tilegym::addSourceFile(llvm::SourceMgr &sourceMgr, llvm::StringRef path) {

@@ -185,9 +185,9 @@ Token Lexer::lexNumber(const char *start) {
 Token Lexer::lexInvalid(const char *start) {
   unsigned char c = *start;
   if (llvm::isPrint(c))
-    return makeError(start, ("invalid character '" + llvm::Twine(*start) +
-                             "' in input")
-                                .str());
+    return makeError(
+        start,
+        ("invalid character '" + llvm::Twine(*start) + "' in input").str());
 
   // Report a run of binary bytes once rather than byte by byte.
   auto isBinary = [](unsigned char b) {

@@ -198,9 +198,8 @@ private:
   Value convertScalarTo(Val v, Type elementType, Location loc);
   Value castTo(Value v, Type elementType, Location loc);
   LogicalResult unify(Val &lhs, Val &rhs, Location loc, Value &a, Value &b);
-  std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
-                                                      ArrayRef<int64_t> b,
-                                                      Location loc);
+  std::optional<SmallVector<int64_t>>
+  broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b, Location loc);
   Value broadcastTo(Value v, ArrayRef<int64_t> shape, Location loc);
   Value indexValue(Val v, Location loc, StringRef what);
 
@@ -358,8 +357,7 @@ Type MLIRGenImpl::genType(const TypeAST &type) {
   return t::ViewType::get(builder.getContext(), shape, element);
 }
 
-LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel,
-                                     ModuleOp module) {
+LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
   Location loc = kernel.getLoc();
   Scope scope(*this);
   SmallVector<Type> paramTypes;
@@ -525,8 +523,8 @@ LogicalResult MLIRGenImpl::genStmt(const StmtAST &stmt) {
     if (v.failed())
       return failure();
     if (v.isConst() && v.cst->kind == Const::Kind::Type)
-      return error(init.getLoc()) << "cannot bind a type to '" << name
-                                  << "'; use const";
+      return error(init.getLoc())
+             << "cannot bind a type to '" << name << "'; use const";
     if (isVar && v.isConst()) // a var needs a type that assignments keep
       v = Val{materializeDefault(v, init.getLoc()), {}};
     if (!v.isConst() && isa<t::ViewType>(v.value.getType()) && isVar)
@@ -560,11 +558,11 @@ LogicalResult MLIRGenImpl::genStmt(const StmtAST &stmt) {
 LogicalResult MLIRGenImpl::genAssign(const AssignStmtAST &stmt) {
   Binding *b = symbols.lookup(stmt.getName());
   if (!b)
-    return error(stmt.getLoc()) << "assignment to undeclared name '"
-                                << stmt.getName() << "'";
+    return error(stmt.getLoc())
+           << "assignment to undeclared name '" << stmt.getName() << "'";
   if (!b->isVar)
-    return error(stmt.getLoc()) << "cannot assign to '" << stmt.getName()
-                                << "': it is not a var";
+    return error(stmt.getLoc())
+           << "cannot assign to '" << stmt.getName() << "': it is not a var";
   Val v = genExpr(stmt.getValue());
   if (v.failed())
     return failure();
@@ -646,16 +644,16 @@ LogicalResult MLIRGenImpl::genFor(const ForStmtAST &stmt) {
   for (Binding *b : carried)
     inits.push_back(b->val.value);
 
-  auto loop = scf::ForOp::create(builder, loc, bounds[0], bounds[1],
-                                 bounds[2], inits);
+  auto loop =
+      scf::ForOp::create(builder, loc, bounds[0], bounds[1], bounds[2], inits);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(loop.getBody());
   {
     Scope scope(*this);
     for (auto [b, arg] : llvm::zip(carried, loop.getRegionIterArgs()))
       b->val = Val{arg, {}};
-    if (failed(declare(stmt.getInductionVar(),
-                       Val{loop.getInductionVar(), {}}, false, loc)) ||
+    if (failed(declare(stmt.getInductionVar(), Val{loop.getInductionVar(), {}},
+                       false, loc)) ||
         failed(genBlock(stmt.getBody())))
       return failure();
     if (!carried.empty()) {
@@ -834,9 +832,9 @@ Value MLIRGenImpl::castTo(Value v, Type to, Location loc) {
     return arith::TruncFOp::create(builder, loc, result, v);
   }
   if (fromF && to.isInteger(1))
-    return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNE, v,
-                                 materialize(Const::ofFloat(0), v.getType(),
-                                             loc));
+    return arith::CmpFOp::create(
+        builder, loc, arith::CmpFPredicate::UNE, v,
+        materialize(Const::ofFloat(0), v.getType(), loc));
   if (from.isInteger(1) && toF)
     return arith::UIToFPOp::create(builder, loc, result, v);
   if (from.isInteger(1) && to.isIndex())
@@ -844,9 +842,9 @@ Value MLIRGenImpl::castTo(Value v, Type to, Location loc) {
   if (from.isInteger(1))
     return arith::ExtUIOp::create(builder, loc, result, v);
   if (to.isInteger(1))
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, v,
-                                 materialize(Const::ofInt(0), v.getType(),
-                                             loc));
+    return arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ne, v,
+        materialize(Const::ofInt(0), v.getType(), loc));
   if (from.isIndex() || to.isIndex()) {
     if (toF) // index -> float goes through i32
       return castTo(castTo(v, builder.getI32Type(), loc), to, loc);
@@ -881,8 +879,7 @@ MLIRGenImpl::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
 }
 
 /// Splats a scalar, or right-aligns and stretches a tile, to `shape`.
-Value MLIRGenImpl::broadcastTo(Value v, ArrayRef<int64_t> shape,
-                               Location loc) {
+Value MLIRGenImpl::broadcastTo(Value v, ArrayRef<int64_t> shape, Location loc) {
   Type element = elementTypeOf(v.getType());
   auto target = RankedTensorType::get(shape, element);
   if (v.getType() == target)
@@ -926,9 +923,9 @@ LogicalResult MLIRGenImpl::unify(Val &lhs, Val &rhs, Location loc, Value &a,
       if (l.isIndex() && r.isInteger(32))
         element = r;
       else if (!(r.isIndex() && l.isInteger(32)) || (rTile && !lTile)) {
-        return error(loc) << "mixed element types: " << describe(lhs.value.getType())
-                          << " and " << describe(rhs.value.getType())
-                          << "; use cast";
+        return error(loc) << "mixed element types: "
+                          << describe(lhs.value.getType()) << " and "
+                          << describe(rhs.value.getType()) << "; use cast";
       }
     }
   } else if (!lhs.isConst()) {
@@ -1148,9 +1145,10 @@ Val MLIRGenImpl::genUnary(const UnaryExprAST &expr) {
       error(loc) << "'!' needs i1, got " << describe(type);
       return Val::failure();
     }
-    return Val{arith::XOrIOp::create(builder, loc, v.value,
-                                     materialize(Const::ofBool(true), type, loc)),
-               {}};
+    return Val{
+        arith::XOrIOp::create(builder, loc, v.value,
+                              materialize(Const::ofBool(true), type, loc)),
+        {}};
   }
   if (isa<FloatType>(element))
     return Val{arith::NegFOp::create(builder, loc, v.value), {}};
@@ -1256,23 +1254,47 @@ Val MLIRGenImpl::genBinaryOp(BinaryOp op, Val lhs, Val rhs, Location loc) {
     if (isFloat) {
       arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
       switch (op) {
-      case BinaryOp::Eq: p = arith::CmpFPredicate::OEQ; break;
-      case BinaryOp::Ne: p = arith::CmpFPredicate::UNE; break;
-      case BinaryOp::Lt: p = arith::CmpFPredicate::OLT; break;
-      case BinaryOp::Le: p = arith::CmpFPredicate::OLE; break;
-      case BinaryOp::Gt: p = arith::CmpFPredicate::OGT; break;
-      default: p = arith::CmpFPredicate::OGE; break;
+      case BinaryOp::Eq:
+        p = arith::CmpFPredicate::OEQ;
+        break;
+      case BinaryOp::Ne:
+        p = arith::CmpFPredicate::UNE;
+        break;
+      case BinaryOp::Lt:
+        p = arith::CmpFPredicate::OLT;
+        break;
+      case BinaryOp::Le:
+        p = arith::CmpFPredicate::OLE;
+        break;
+      case BinaryOp::Gt:
+        p = arith::CmpFPredicate::OGT;
+        break;
+      default:
+        p = arith::CmpFPredicate::OGE;
+        break;
       }
       r = arith::CmpFOp::create(builder, loc, p, a, b);
     } else {
       arith::CmpIPredicate p = arith::CmpIPredicate::eq;
       switch (op) {
-      case BinaryOp::Eq: p = arith::CmpIPredicate::eq; break;
-      case BinaryOp::Ne: p = arith::CmpIPredicate::ne; break;
-      case BinaryOp::Lt: p = arith::CmpIPredicate::slt; break;
-      case BinaryOp::Le: p = arith::CmpIPredicate::sle; break;
-      case BinaryOp::Gt: p = arith::CmpIPredicate::sgt; break;
-      default: p = arith::CmpIPredicate::sge; break;
+      case BinaryOp::Eq:
+        p = arith::CmpIPredicate::eq;
+        break;
+      case BinaryOp::Ne:
+        p = arith::CmpIPredicate::ne;
+        break;
+      case BinaryOp::Lt:
+        p = arith::CmpIPredicate::slt;
+        break;
+      case BinaryOp::Le:
+        p = arith::CmpIPredicate::sle;
+        break;
+      case BinaryOp::Gt:
+        p = arith::CmpIPredicate::sgt;
+        break;
+      default:
+        p = arith::CmpIPredicate::sge;
+        break;
       }
       r = arith::CmpIOp::create(builder, loc, p, a, b);
     }
@@ -1289,8 +1311,8 @@ Val MLIRGenImpl::genTernary(const TernaryExprAST &expr) {
     return cond;
   if (cond.isConst()) {
     if (cond.cst->kind != Const::Kind::Bool) {
-      error(expr.getCond().getLoc()) << "condition must be a boolean, got "
-                                     << kindName(*cond.cst);
+      error(expr.getCond().getLoc())
+          << "condition must be a boolean, got " << kindName(*cond.cst);
       return Val::failure();
     }
     return genExpr(cond.cst->b ? expr.getTrueValue() : expr.getFalseValue());
@@ -1338,9 +1360,9 @@ LogicalResult MLIRGenImpl::checkArgs(const CallExprAST &call, size_t min,
   }
   for (const KeywordArgAST &kw : call.getKeywordArgs())
     if (!llvm::is_contained(keywords, kw.name)) {
-      auto diag = error(kw.loc) << "'" << call.getCallee()
-                                << "' has no keyword argument '" << kw.name
-                                << "'";
+      auto diag = error(kw.loc)
+                  << "'" << call.getCallee() << "' has no keyword argument '"
+                  << kw.name << "'";
       if (!keywords.empty()) {
         diag << "; expected one of: ";
         llvm::interleaveComma(keywords, diag);
@@ -1463,7 +1485,8 @@ std::optional<TypedAttr> MLIRGenImpl::paddingAttr(const CallExprAST &call,
   Val v = genExpr(*pad);
   if (v.failed())
     return std::nullopt;
-  if (!v.isConst() || (!v.cst->isNumber() && v.cst->kind != Const::Kind::Bool)) {
+  if (!v.isConst() ||
+      (!v.cst->isNumber() && v.cst->kind != Const::Kind::Bool)) {
     error(pad->getLoc()) << "pad must be a compile-time constant";
     return std::nullopt;
   }
@@ -1477,8 +1500,8 @@ std::optional<TypedAttr> MLIRGenImpl::paddingAttr(const CallExprAST &call,
     return TypedAttr(builder.getIntegerAttr(element, c.i));
   if (element.isInteger(1) && c.kind == Const::Kind::Bool)
     return TypedAttr(builder.getBoolAttr(c.b));
-  error(pad->getLoc()) << "pad value (" << kindName(c) << ") does not fit element type "
-                       << element;
+  error(pad->getLoc()) << "pad value (" << kindName(c)
+                       << ") does not fit element type " << element;
   return std::nullopt;
 }
 
@@ -1517,9 +1540,8 @@ Val MLIRGenImpl::genCall(const CallExprAST &call) {
       return Val::failure();
     int64_t rank = cast<t::ViewType>(view.getType()).getRank();
     if (*axis < 0 || *axis >= rank) {
-      error(args[1]->getLoc()) << "axis " << *axis
-                               << " is out of range for a view of rank "
-                               << rank;
+      error(args[1]->getLoc())
+          << "axis " << *axis << " is out of range for a view of rank " << rank;
       return Val::failure();
     }
     if (!tiles)
@@ -1613,10 +1635,10 @@ Val MLIRGenImpl::genCall(const CallExprAST &call) {
       error(args[0]->getLoc()) << "arange size must be positive, got " << *n;
       return Val::failure();
     }
-    return Val{t::IotaOp::create(builder, loc,
-                                 RankedTensorType::get({*n},
-                                                       builder.getI32Type())),
-               {}};
+    return Val{
+        t::IotaOp::create(builder, loc,
+                          RankedTensorType::get({*n}, builder.getI32Type())),
+        {}};
   }
   if (name == "dot") {
     if (failed(checkArgs(call, 2, 3, {})))
@@ -1704,8 +1726,8 @@ Val MLIRGenImpl::genReduce(const CallExprAST &call, t::ReduceKind kind) {
   if (*axis < 0)
     *axis += type.getRank();
   if (*axis < 0 || *axis >= type.getRank()) {
-    error(axisExpr->getLoc()) << "axis is out of range for a tile of rank "
-                              << type.getRank();
+    error(axisExpr->getLoc())
+        << "axis is out of range for a tile of rank " << type.getRank();
     return Val::failure();
   }
   bool keep = true;
@@ -1864,13 +1886,12 @@ Val MLIRGenImpl::genStore(const CallExprAST &call) {
   }
   if (type.getElementType() != viewType.getElementType()) {
     error(call.getArgs()[2]->getLoc())
-        << "cannot store " << describe(type) << " into "
-        << describe(viewType) << "; use cast";
+        << "cannot store " << describe(type) << " into " << describe(viewType)
+        << "; use cast";
     return Val::failure();
   }
   t::StoreOp::create(builder, loc, value, view, indices);
   return Val::failure(); // no value: only statements call store
-
 }
 
 Val MLIRGenImpl::genGatherScatter(const CallExprAST &call, bool isScatter) {
@@ -2065,8 +2086,8 @@ Val MLIRGenImpl::genWhere(const CallExprAST &call) {
   Value x, y;
   if (failed(unify(a, b, loc, x, y)))
     return Val::failure();
-  auto shape = broadcastShapes(shapeOf(cond.getType()), shapeOf(x.getType()),
-                               loc);
+  auto shape =
+      broadcastShapes(shapeOf(cond.getType()), shapeOf(x.getType()), loc);
   if (!shape)
     return Val::failure();
   if (!shape->empty()) {
@@ -2097,18 +2118,17 @@ Val MLIRGenImpl::genShapeOp(const CallExprAST &call) {
     }
     auto result = RankedTensorType::get(
         {type.getDimSize(1), type.getDimSize(0)}, element);
-    return Val{t::PermuteOp::create(builder, loc, result, x,
-                                    ArrayRef<int64_t>{1, 0}),
-               {}};
+    return Val{
+        t::PermuteOp::create(builder, loc, result, x, ArrayRef<int64_t>{1, 0}),
+        {}};
   }
   if (name == "expand_dims") {
     std::optional<int64_t> axis = constInt(*call.getArgs()[1], "axis");
     if (!axis)
       return Val::failure();
     if (*axis < 0 || *axis > type.getRank()) {
-      error(call.getArgs()[1]->getLoc())
-          << "expand_dims axis must be in 0.." << type.getRank() << ", got "
-          << *axis;
+      error(call.getArgs()[1]->getLoc()) << "expand_dims axis must be in 0.."
+                                         << type.getRank() << ", got " << *axis;
       return Val::failure();
     }
     SmallVector<int64_t> shape(type.getShape());
@@ -2153,8 +2173,9 @@ Val MLIRGenImpl::genShapeOp(const CallExprAST &call) {
   if (name == "reshape") {
     if (result.getNumElements() != type.getNumElements()) {
       error(loc) << "cannot reshape " << describe(type) << " ("
-                 << type.getNumElements() << " elements) to " << describe(result)
-                 << " (" << result.getNumElements() << " elements)";
+                 << type.getNumElements() << " elements) to "
+                 << describe(result) << " (" << result.getNumElements()
+                 << " elements)";
       return Val::failure();
     }
     return Val{t::ReshapeOp::create(builder, loc, result, x), {}};

@@ -318,22 +318,22 @@ std::unique_ptr<ConstDeclAST> Parser::parseConstDecl() {
     std::optional<TypeAST> type = parseType();
     if (!type)
       return nullptr;
-    decl = std::make_unique<ConstDeclAST>(std::move(name), std::move(*type),
-                                          loc);
+    decl =
+        std::make_unique<ConstDeclAST>(std::move(name), std::move(*type), loc);
   } else {
     std::unique_ptr<ExprAST> value = parseExpr();
     if (!value)
       return nullptr;
-    decl = std::make_unique<ConstDeclAST>(std::move(name), std::move(value),
-                                          loc);
+    decl =
+        std::make_unique<ConstDeclAST>(std::move(name), std::move(value), loc);
   }
   if (!expect(Token::semi, "';' after 'const' declaration"))
     return nullptr;
   return decl;
 }
 
-// kernel      ::= 'kernel' IDENT '(' [param (',' param)*] ')' kernel-attr* block
-// kernel-attr ::= 'grid' '(' expr [',' expr [',' expr]] ')'
+// kernel      ::= 'kernel' IDENT '(' [param (',' param)*] ')' kernel-attr*
+// block kernel-attr ::= 'grid' '(' expr [',' expr [',' expr]] ')'
 //               | 'warps' '(' expr ')'
 //               | 'stages' '(' expr ')'
 std::unique_ptr<KernelAST> Parser::parseKernel() {
@@ -366,8 +366,7 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
   while (tok.is(Token::kw_grid) || tok.is(Token::kw_warps) ||
          tok.is(Token::kw_stages)) {
     bool isGrid = tok.is(Token::kw_grid);
-    std::unique_ptr<ExprAST> &count =
-        tok.is(Token::kw_warps) ? warps : stages;
+    std::unique_ptr<ExprAST> &count = tok.is(Token::kw_warps) ? warps : stages;
     if (isGrid ? hasGrid : count != nullptr) {
       error(getLoc(), "duplicate '" + tok.spelling + "' attribute on kernel '" +
                           name + "'");
@@ -565,8 +564,7 @@ std::unique_ptr<StmtAST> Parser::parseBinding() {
   if (!value || !expect(Token::semi, "';' after statement"))
     return nullptr;
   if (isLet)
-    return std::make_unique<LetStmtAST>(std::move(name), std::move(value),
-                                        loc);
+    return std::make_unique<LetStmtAST>(std::move(name), std::move(value), loc);
   return std::make_unique<VarStmtAST>(std::move(name), std::move(value), loc);
 }
 
@@ -695,8 +693,8 @@ std::unique_ptr<ExprAST> Parser::parseExpr() {
   std::unique_ptr<ExprAST> falseValue = parseExpr();
   if (!falseValue)
     return nullptr;
-  return std::make_unique<TernaryExprAST>(
-      std::move(cond), std::move(trueValue), std::move(falseValue), loc);
+  return std::make_unique<TernaryExprAST>(std::move(cond), std::move(trueValue),
+                                          std::move(falseValue), loc);
 }
 
 namespace {
@@ -707,7 +705,7 @@ enum Precedence { Or = 1, And, Compare, Additive, Multiplicative };
 /// The precedence of `t` as a binary operator, or -1 if it is none.
 static int getPrecedence(const Token &t, BinaryOp &op) {
   switch (t.kind) {
-  // clang-format off
+    // clang-format off
   case Token::pipe_pipe:     op = BinaryOp::Or;     return Or;
   case Token::amp_amp:       op = BinaryOp::And;    return And;
   case Token::equal_equal:   op = BinaryOp::Eq;     return Compare;

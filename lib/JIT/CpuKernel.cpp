@@ -53,7 +53,9 @@ struct PackedArgs {
     }
   }
   /// The trailing scalars (block ids and grid sizes of a kernel call).
-  int64_t *extra(size_t count) { return scalars.data() + scalars.size() - count; }
+  int64_t *extra(size_t count) {
+    return scalars.data() + scalars.size() - count;
+  }
 };
 
 CpuKernel::~CpuKernel() = default;

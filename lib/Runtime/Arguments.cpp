@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <cstdint>
 #include "tilegym/Runtime/Runtime.h"
+#include <cstdint>
 
 #include <cstring>
 

@@ -140,32 +140,35 @@ Environment queryEnvironment() {
 
 } // namespace tilegym::runtime
 
-void tilegym::runtime::printEnvironment(const Environment &env, std::FILE *out) {
+void tilegym::runtime::printEnvironment(const Environment &env,
+                                        std::FILE *out) {
   if (env.driverVersion)
     std::fprintf(out, "cuda driver: CUDA %d.%d\n", env.driverVersion / 1000,
-                env.driverVersion % 1000 / 10);
+                 env.driverVersion % 1000 / 10);
   else
     std::fprintf(out, "cuda driver: none\n");
   if (!env.driver.ok())
     std::fprintf(out, "no gpu: %s\n", env.driver.message.c_str());
   for (const DeviceInfo &gpu : env.devices)
-    std::fprintf(out, "gpu %d: %s, compute capability %d.%d, %d SMs, %.1f GiB, "
-                "target %s\n",
-                gpu.ordinal, gpu.name.c_str(), gpu.ccMajor, gpu.ccMinor,
-                gpu.smCount, double(gpu.totalMemory) / (1u << 30),
-                gpu.target.c_str());
+    std::fprintf(out,
+                 "gpu %d: %s, compute capability %d.%d, %d SMs, %.1f GiB, "
+                 "target %s\n",
+                 gpu.ordinal, gpu.name.c_str(), gpu.ccMajor, gpu.ccMinor,
+                 gpu.smCount, double(gpu.totalMemory) / (1u << 30),
+                 gpu.target.c_str());
   std::fprintf(out, "ptxas: %s\n",
-              env.ptxas.empty()
-                  ? "not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)"
-                  : env.ptxas.c_str());
+               env.ptxas.empty()
+                   ? "not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)"
+                   : env.ptxas.c_str());
 
   if (env.devices.empty())
     std::fprintf(out, "auto backend: cpu (no GPU)\n");
   else if (env.autoTarget == "cpu")
-    std::fprintf(out, "auto backend: cpu (GPU 0 has compute capability %d.%d; the "
-                "GPU backend needs 8.0 or newer)\n",
-                env.devices[0].ccMajor, env.devices[0].ccMinor);
+    std::fprintf(out,
+                 "auto backend: cpu (GPU 0 has compute capability %d.%d; the "
+                 "GPU backend needs 8.0 or newer)\n",
+                 env.devices[0].ccMajor, env.devices[0].ccMinor);
   else
     std::fprintf(out, "auto backend: gpu, target %s (GPU 0)\n",
-                env.autoTarget.c_str());
+                 env.autoTarget.c_str());
 }

@@ -33,7 +33,6 @@ static std::string compact(const Fields &fields) {
   return text;
 }
 
-
 static llvm::Error errorAt(Location loc, const llvm::Twine &message) {
   std::string where;
   if (auto file = loc->findInstanceOf<FileLineColLoc>())
@@ -118,7 +117,8 @@ private:
     auto arg = dyn_cast<BlockArgument>(v);
     // Only block arguments can be missing: ops are numbered in order.
     if (!arg || !bitsOf(arg.getType()))
-      return unsupported(user, "uses a parameter that is not an integer scalar");
+      return unsupported(user,
+                         "uses a parameter that is not an integer scalar");
     Fields op{{"op", "arg"}, {"arg", arg.getArgNumber()}};
     return emit(v, std::move(op));
   }
@@ -146,7 +146,8 @@ private:
       auto arg = viewArg(&op, dim.getView());
       if (!arg)
         return arg.takeError();
-      emit(result, Fields{{"op", "dim"}, {"arg", *arg}, {"axis", dim.getAxis()}});
+      emit(result,
+           Fields{{"op", "dim"}, {"arg", *arg}, {"axis", dim.getAxis()}});
       return llvm::Error::success();
     }
     if (auto tiles = dyn_cast<tile::NumTilesOp>(op)) {
@@ -154,16 +155,17 @@ private:
       if (!arg)
         return arg.takeError();
       emit(result, Fields{{"op", "num_tiles"},
-                    {"arg", *arg},
-                    {"axis", tiles.getAxis()},
-                    {"tile", tiles.getTileSize()}});
+                          {"arg", *arg},
+                          {"axis", tiles.getAxis()},
+                          {"tile", tiles.getTileSize()}});
       return llvm::Error::success();
     }
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       auto value = dyn_cast<IntegerAttr>(cst.getValue());
       if (!value)
         return unsupported(&op, "is not an integer constant");
-      emit(result, Fields{{"op", "const"}, {"value", value.getValue().getSExtValue()}});
+      emit(result,
+           Fields{{"op", "const"}, {"value", value.getValue().getSExtValue()}});
       return llvm::Error::success();
     }
 
@@ -181,15 +183,17 @@ private:
     }
     if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
       emit(result, Fields{{"op", "cmpi"},
-                    {"predicate", arith::stringifyCmpIPredicate(
-                                      cmp.getPredicate())},
-                    {"lhs", in[0]},
-                    {"rhs", in[1]}});
+                          {"predicate",
+                           arith::stringifyCmpIPredicate(cmp.getPredicate())},
+                          {"lhs", in[0]},
+                          {"rhs", in[1]}});
       return llvm::Error::success();
     }
     if (isa<arith::SelectOp>(op)) {
-      emit(result,
-           Fields{{"op", "select"}, {"cond", in[0]}, {"lhs", in[1]}, {"rhs", in[2]}});
+      emit(result, Fields{{"op", "select"},
+                          {"cond", in[0]},
+                          {"lhs", in[1]},
+                          {"rhs", in[2]}});
       return llvm::Error::success();
     }
     if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op)) {
@@ -201,16 +205,16 @@ private:
       return llvm::Error::success();
     }
     static const llvm::StringSet<> binaryOps = {
-        "arith.addi",  "arith.subi",      "arith.muli",       "arith.divsi",
-        "arith.divui", "arith.remsi",     "arith.remui",      "arith.ceildivsi",
-        "arith.floordivsi", "arith.maxsi", "arith.minsi",     "arith.maxui",
+        "arith.addi",       "arith.subi",  "arith.muli",  "arith.divsi",
+        "arith.divui",      "arith.remsi", "arith.remui", "arith.ceildivsi",
+        "arith.floordivsi", "arith.maxsi", "arith.minsi", "arith.maxui",
         "arith.minui"};
     llvm::StringRef name = op.getName().getStringRef();
     if (!binaryOps.contains(name))
       return unsupported(&op, "cannot be evaluated by the runtime");
     emit(result, Fields{{"op", name.drop_front(strlen("arith."))},
-                  {"lhs", in[0]},
-                  {"rhs", in[1]}});
+                        {"lhs", in[0]},
+                        {"rhs", in[1]}});
     return llvm::Error::success();
   }
 };
@@ -245,9 +249,9 @@ static llvm::Error collectKernel(ModuleOp module, func::FuncOp kernel,
       for (int64_t s : view.getShape())
         sizes.push_back(ShapedType::isDynamic(s) ? int64_t(-1) : s);
       entry.params.push_back(compact({{"kind", "view"},
-                                                {"dtype", *dtype},
-                                                {"rank", view.getRank()},
-                                                {"sizes", std::move(sizes)}}));
+                                      {"dtype", *dtype},
+                                      {"rank", view.getRank()},
+                                      {"sizes", std::move(sizes)}}));
       continue;
     }
     auto dtype = dtypeName(type);
@@ -255,8 +259,7 @@ static llvm::Error collectKernel(ModuleOp module, func::FuncOp kernel,
       return errorAt(kernel.getLoc(), "kernel '" + name + "': parameter " +
                                           llvm::Twine(i) +
                                           " has an unsupported type");
-    entry.params.push_back(
-        compact({{"kind", "scalar"}, {"dtype", *dtype}}));
+    entry.params.push_back(compact({{"kind", "scalar"}, {"dtype", *dtype}}));
   }
 
   auto gridRef = kernel->getAttrOfType<FlatSymbolRefAttr>(tile::kGridFnAttr);
@@ -331,7 +334,8 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
     kernelNames.insert(name);
     auto it = binaries.find(name);
     if (it == binaries.end())
-      return errorAt(kernel.getLoc(), "no GPU binary for kernel '" + name + "'");
+      return errorAt(kernel.getLoc(),
+                     "no GPU binary for kernel '" + name + "'");
     entries.emplace_back();
     if (llvm::Error err =
             collectKernel(tileModule, kernel, it->second, entries.back()))
@@ -373,13 +377,12 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
     j.attributeArray("kernels", [&] {
       for (KernelEntry &e : entries) {
         llvm::StringRef name = e.kernel.getSymName();
-        auto warps =
-            e.kernel->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr);
+        auto warps = e.kernel->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr);
         int64_t numWarps = warps ? warps.getInt() : 4;
         j.object([&] {
           j.attribute("name", name);
-          j.attribute("entry", e.binary->entry.empty() ? name.str()
-                                                       : e.binary->entry);
+          j.attribute("entry",
+                      e.binary->entry.empty() ? name.str() : e.binary->entry);
           j.attribute("num_warps", numWarps);
           oneLine("block", "[" + std::to_string(numWarps * 32) + ", 1, 1]");
           j.attribute("shared_bytes", e.binary->sharedBytes);

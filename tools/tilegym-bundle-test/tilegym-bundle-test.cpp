@@ -32,13 +32,13 @@ static cl::opt<std::string> outputDir("o", cl::Required,
                                       cl::desc("Bundle folder to write"),
                                       cl::value_desc("NAME.tgb"),
                                       cl::cat(category));
-static cl::list<std::string>
-    defineList("D", cl::Prefix, cl::desc("Override a file-level const"),
-               cl::value_desc("NAME=VALUE"), cl::cat(category));
-static cl::list<std::string>
-    ptxList("ptx",
-            cl::desc("PTX of a kernel (KERNEL=FILE), or of every kernel (FILE)"),
-            cl::value_desc("[KERNEL=]FILE"), cl::cat(category));
+static cl::list<std::string> defineList("D", cl::Prefix,
+                                        cl::desc("Override a file-level const"),
+                                        cl::value_desc("NAME=VALUE"),
+                                        cl::cat(category));
+static cl::list<std::string> ptxList(
+    "ptx", cl::desc("PTX of a kernel (KERNEL=FILE), or of every kernel (FILE)"),
+    cl::value_desc("[KERNEL=]FILE"), cl::cat(category));
 static cl::list<std::string>
     cubinList("cubin", cl::desc("cubin of a kernel, or of every kernel"),
               cl::value_desc("[KERNEL=]FILE"), cl::cat(category));

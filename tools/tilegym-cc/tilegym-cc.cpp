@@ -9,27 +9,27 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilegym/Frontend/AST.h"
 #include "tilegym/Conversion/Passes.h"
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Frontend/AST.h"
 #include "tilegym/Frontend/Frontend.h"
-#include "tilegym/Target/BundleWriter.h"
 #include "tilegym/Frontend/Parser.h"
+#include "tilegym/Target/BundleWriter.h"
 
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/ToolUtilities.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "mlir/Support/FileUtilities.h"
-#include "mlir/Support/ToolUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -57,10 +57,10 @@ struct CompileOptions {
 
 static cl::OptionCategory toolCategory("tilegym-cc options");
 
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<input .tile or .mlir file, or - for stdin>"),
-                                          cl::init("-"),
-                                          cl::cat(toolCategory));
+static cl::opt<std::string>
+    inputFilename(cl::Positional,
+                  cl::desc("<input .tile or .mlir file, or - for stdin>"),
+                  cl::init("-"), cl::cat(toolCategory));
 
 static cl::opt<std::string>
     outputFilename("o", cl::desc("Output file (default: standard output)"),
@@ -77,8 +77,7 @@ static cl::opt<EmitKind> emitKind(
     "emit", cl::desc("What to produce (default: tile)"),
     cl::values(clEnumValN(EmitKind::AST, "ast",
                           "the parsed syntax tree, indented, with locations"),
-               clEnumValN(EmitKind::Tile, "tile",
-                          "MLIR in the tile dialect"),
+               clEnumValN(EmitKind::Tile, "tile", "MLIR in the tile dialect"),
                clEnumValN(EmitKind::GPU, "gpu",
                           "per-thread GPU code: a gpu.module of gpu.func "
                           "kernels on blocked layouts (GPU targets)"),
@@ -311,10 +310,9 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
 }
 
 /// Sets up diagnostics for one buffer and compiles it.
-static mlir::LogicalResult processChunk(std::unique_ptr<llvm::MemoryBuffer> chunk,
-                                        llvm::raw_ostream &os,
-                                        mlir::MLIRContext &context,
-                                        const CompileOptions &options) {
+static mlir::LogicalResult
+processChunk(std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream &os,
+             mlir::MLIRContext &context, const CompileOptions &options) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(chunk), llvm::SMLoc());
   if (!verifyDiagnostics) {
@@ -333,8 +331,7 @@ int main(int argc, char **argv) {
   // libLLVM registers many options of its own; --help shows only ours.
   cl::HideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(
-      argc, argv,
-      "tilegym-cc: compiles a .tile file of consts and kernels\n");
+      argc, argv, "tilegym-cc: compiles a .tile file of consts and kernels\n");
 
   CompileOptions options{emitKind, target, {}};
   std::string defineError;

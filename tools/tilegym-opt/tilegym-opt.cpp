@@ -26,6 +26,6 @@ int main(int argc, char **argv) {
   // gpu-module-to-binary translates GPU modules to LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<tilegym::tile::TileDialect>();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "TileGym optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "TileGym optimizer driver\n", registry));
 }

@@ -79,8 +79,8 @@ static cl::opt<uint64_t>
          cl::cat(category));
 static cl::opt<unsigned>
     cpuThreads("cpu-threads",
-            cl::desc("CPU threads running blocks (default: all cores)"),
-            cl::init(0), cl::cat(category));
+               cl::desc("CPU threads running blocks (default: all cores)"),
+               cl::init(0), cl::cat(category));
 static cl::opt<bool>
     bench("bench",
           cl::desc("GPU: after a PASS, time the kernel (median of 20 runs)"),
@@ -97,8 +97,8 @@ static LogicalResult signatureOf(func::FuncOp kernel,
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     auto view = dyn_cast<tile::ViewType>(type);
     if (!view) {
-      llvm::errs() << "error: parameter " << i << " of '"
-                   << kernel.getSymName() << "' is a scalar (" << type
+      llvm::errs() << "error: parameter " << i << " of '" << kernel.getSymName()
+                   << "' is a scalar (" << type
                    << "); tilegym-run binds views only\n";
       return failure();
     }
@@ -165,8 +165,8 @@ static int runOnGpu(ModuleOp module, func::FuncOp kernel,
   llvm::SmallString<128> dir;
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("tilegym-run", dir)) {
-    llvm::errs() << "error: cannot create a temporary folder: "
-                 << ec.message() << "\n";
+    llvm::errs() << "error: cannot create a temporary folder: " << ec.message()
+                 << "\n";
     return 1;
   }
   llvm::scope_exit cleanup([&] { llvm::sys::fs::remove_directories(dir); });
@@ -188,8 +188,8 @@ static int runOnGpu(ModuleOp module, func::FuncOp kernel,
   options.hasSeed = seed.getNumOccurrences() != 0;
   options.seed = seed;
   options.bench = bench;
-  return bundle::verifyOnGpu(loaded, *loaded.findKernel(kernel.getSymName().str()),
-                             options);
+  return bundle::verifyOnGpu(
+      loaded, *loaded.findKernel(kernel.getSymName().str()), options);
 }
 
 int main(int argc, char **argv) {
@@ -256,8 +256,8 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  uint64_t inputSeed = seed.getNumOccurrences() ? uint64_t(seed)
-                                                : std::random_device{}();
+  uint64_t inputSeed =
+      seed.getNumOccurrences() ? uint64_t(seed) : std::random_device{}();
   std::vector<ref::HostTensor> args =
       ref::makeArguments(*reference, problem, dtypes, inputSeed);
   std::vector<ViewArg> views;
@@ -278,16 +278,16 @@ int main(int argc, char **argv) {
   std::cout << " grid=" << grid[0] << "x" << grid[1] << "x" << grid[2]
             << " seed=" << inputSeed << "\n";
 
-  unsigned nthreads = cpuThreads ? unsigned(cpuThreads)
-                              : std::max(1u, std::thread::hardware_concurrency());
+  unsigned nthreads = cpuThreads
+                          ? unsigned(cpuThreads)
+                          : std::max(1u, std::thread::hardware_concurrency());
   auto start = std::chrono::steady_clock::now();
   (*compiled)->run(views, grid, nthreads);
   double ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - start)
                   .count();
 
-  ref::Options options =
-      ref::effectiveOptions(*reference, optionsOf(*module));
+  ref::Options options = ref::effectiveOptions(*reference, optionsOf(*module));
   auto expected = ref::runReference(*reference, problem, options, args);
   auto results = ref::compareOutputs(*reference, problem, args, expected);
   std::cout << "cpu time " << ms << " ms on " << nthreads << " threads\n";

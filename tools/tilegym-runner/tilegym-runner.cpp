@@ -52,7 +52,8 @@ static int fail(const std::string &message) {
 }
 
 static bool parseUnsigned(const std::string &text, uint64_t &value) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+  if (text.empty() ||
+      text.find_first_not_of("0123456789") != std::string::npos ||
       text.size() > 19)
     return false;
   value = std::stoull(text);

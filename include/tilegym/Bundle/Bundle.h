@@ -98,9 +98,8 @@ bool loadBundle(const std::string &dir, Bundle &bundle, std::string &error);
 /// sizes, integer scalars their value). Fails on a division by zero, a
 /// negative grid size or one above the launch limits (2^31-1 for x, 65535
 /// for y and z), and on arguments of the wrong kind or rank.
-bool evaluateGrid(const KernelInfo &kernel, const tg_arg *args,
-                  size_t numArgs, std::array<int64_t, 3> &grid,
-                  std::string &error);
+bool evaluateGrid(const KernelInfo &kernel, const tg_arg *args, size_t numArgs,
+                  std::array<int64_t, 3> &grid, std::string &error);
 
 /// The program in readable form:
 ///   "%0 = dim arg2[0]; %1 = const 1024; %2 = cdiv %0, %1 -> (%2, %3, %3)".
@@ -116,8 +115,8 @@ struct Image {
   bool isCubin = false;
   std::string bytes;
 };
-bool selectImage(const Bundle &bundle, const KernelInfo &kernel,
-                 int ccMajor, int ccMinor, Image &image, std::string &error);
+bool selectImage(const Bundle &bundle, const KernelInfo &kernel, int ccMajor,
+                 int ccMinor, Image &image, std::string &error);
 
 } // namespace tilegym::bundle
 

@@ -27,8 +27,8 @@ struct VerifyOptions {
   std::string reference; ///< Reference program; empty means the kernel's name.
   bool hasSeed = false;
   uint64_t seed = 0;
-  bool bench = false;    ///< After a PASS, time --runs launches.
-  bool dryRun = false;   ///< Check everything and print the launch only.
+  bool bench = false;  ///< After a PASS, time --runs launches.
+  bool dryRun = false; ///< Check everything and print the launch only.
   int runs = 20;
 };
 

@@ -1,4 +1,5 @@
-/*===- tilegym_bundle.h - C API for kernel bundles ------------------*- C -*-===*/
+/*===- tilegym_bundle.h - C API for kernel bundles ------------------*- C
+ * -*-===*/
 /*
  * Opens a kernel bundle (NAME.tgb/, see docs/gpu.md), answers questions about
  * its kernels without a GPU (signatures, grid programs), loads a kernel on a

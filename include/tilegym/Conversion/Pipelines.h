@@ -41,8 +41,8 @@ mlir::FailureOr<std::string> compileTileToGpuBinary(
     std::map<std::string, int64_t> *dynamicSharedBytes = nullptr);
 
 /// Adds what the CPU and GPU pipelines and the translations to LLVM IR need
-/// beyond the tile dialects: upstream dialects and their bufferization and conversion
-/// interfaces, and the LLVM IR translations.
+/// beyond the tile dialects: upstream dialects and their bufferization and
+/// conversion interfaces, and the LLVM IR translations.
 void registerPipelineDependencies(mlir::DialectRegistry &registry);
 
 /// Registers the pipelines above with the pass registry.

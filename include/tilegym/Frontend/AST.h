@@ -156,8 +156,7 @@ enum class UnaryOp { Neg, Not };
 /// `-x`, `!x`.
 class UnaryExprAST : public ExprAST {
 public:
-  UnaryExprAST(UnaryOp op, std::unique_ptr<ExprAST> operand,
-               mlir::Location loc)
+  UnaryExprAST(UnaryOp op, std::unique_ptr<ExprAST> operand, mlir::Location loc)
       : ExprAST(Kind::Unary, loc), op(op), operand(std::move(operand)) {}
   UnaryOp getOp() const { return op; }
   const ExprAST &getOperand() const { return *operand; }
@@ -385,9 +384,7 @@ public:
         value(std::move(value)) {}
   llvm::StringRef getName() const { return name; }
   const ExprAST &getValue() const { return *value; }
-  static bool classof(const StmtAST *s) {
-    return s->getKind() == Kind::Assign;
-  }
+  static bool classof(const StmtAST *s) { return s->getKind() == Kind::Assign; }
 
 private:
   std::string name;
@@ -443,9 +440,7 @@ private:
 class ReturnStmtAST : public StmtAST {
 public:
   explicit ReturnStmtAST(mlir::Location loc) : StmtAST(Kind::Return, loc) {}
-  static bool classof(const StmtAST *s) {
-    return s->getKind() == Kind::Return;
-  }
+  static bool classof(const StmtAST *s) { return s->getKind() == Kind::Return; }
 };
 
 /// `expr;`, e.g. a `store(...)` call.

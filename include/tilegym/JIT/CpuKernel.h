@@ -1,4 +1,5 @@
-//===- CpuKernel.h - run tile kernels on the CPU through the JIT -*- C++ -*-===//
+//===- CpuKernel.h - run tile kernels on the CPU through the JIT -*- C++
+//-*-===//
 //
 // Lowers a tile-dialect module with the CPU pipeline, JIT-compiles it with
 // MLIR's ExecutionEngine, and runs a kernel over its launch grid, one block

@@ -22,9 +22,9 @@ namespace tilegym {
 
 /// What the GPU backend produced for one kernel.
 struct GpuKernelBinary {
-  std::string entry;       ///< Symbol in the PTX/cubin; "" means the kernel's name.
-  std::string ptx;         ///< Required.
-  std::string cubin;       ///< "" when ptxas was not found.
+  std::string entry; ///< Symbol in the PTX/cubin; "" means the kernel's name.
+  std::string ptx;   ///< Required.
+  std::string cubin; ///< "" when ptxas was not found.
   int64_t sharedBytes = 0; ///< Dynamic shared memory per block.
 };
 

@@ -218,9 +218,8 @@ void KernelEmitter::findAsyncOperands() {
       std::optional<unsigned> yielded = onlyYielded(dot.getResult());
       // An A from registers must stay unchanged until its group completes.
       loop.accInFlight = asyncValues.count(dot.getLhs()) && acc &&
-                         acc.getOwner() == forOp.getBody() &&
-                         acc.hasOneUse() && yielded &&
-                         *yielded + 1 == acc.getArgNumber();
+                         acc.getOwner() == forOp.getBody() && acc.hasOneUse() &&
+                         yielded && *yielded + 1 == acc.getArgNumber();
       break;
     }
   }
@@ -241,8 +240,8 @@ SmallVector<Value> KernelEmitter::accumulatorAFragment(Value lhs, int64_t rm,
     for (int64_t j = 0; j < 4; j += 2) {
       Value pair = LLVM::PoisonOp::create(b, loc(), pairType);
       for (int64_t e = 0; e < 2; ++e)
-        pair = LLVM::InsertElementOp::create(b, loc(), pair,
-                                             regs[base + j + e], i32(e));
+        pair = LLVM::InsertElementOp::create(b, loc(), pair, regs[base + j + e],
+                                             i32(e));
       frag.push_back(pair);
     }
   }
@@ -266,8 +265,7 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   RegMap acc = regMap(op.getResult());
   const Layout &l = *acc.layout;
   if (K % kStep)
-    return fail(op) << "needs K to be a multiple of " << kStep << ", got "
-                    << K;
+    return fail(op) << "needs K to be a multiple of " << kStep << ", got " << K;
   if (tf32 && op.getPrecision() != Precision::TF32)
     return fail(op) << "f32 inputs at ieee precision are not supported by "
                        "the GPU backend yet";
@@ -286,7 +284,7 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   struct Operand {
     Value tile;
     int64_t rows, cols, stride;
-    Value base;         // !llvm.ptr<3> at element [0][0]
+    Value base;          // !llvm.ptr<3> at element [0][0]
     bool nMajor = false; // B stored as [N][K] (an async transposed rhs)
   };
   Operand ops[2] = {{op.getLhs(), M, K, paddedRowStride(K, bytes), {}},
@@ -332,8 +330,8 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
         auto vecType = VectorType::get({width}, elem);
         Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
         for (int64_t k = 0; k < width; ++k)
-          vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[i + k],
-                                              i32(k));
+          vec =
+              LLVM::InsertElementOp::create(b, loc(), vec, regs[i + k], i32(k));
         LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
       }
     }
@@ -375,10 +373,10 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   // nvvm.mma.sync takes f16 pairs as vector<2xf16>, bf16 pairs as i32.
   auto pairType = VectorType::get({2}, elem);
   auto ldmatrix = [&](Value ptr, int64_t num, bool trans) {
-    Type result = num == 1 ? Type(i32Type)
-                           : LLVM::LLVMStructType::getLiteral(
-                                 b.getContext(),
-                                 SmallVector<Type>(num, i32Type));
+    Type result = num == 1
+                      ? Type(i32Type)
+                      : LLVM::LLVMStructType::getLiteral(
+                            b.getContext(), SmallVector<Type>(num, i32Type));
     Value m = NVVM::LdMatrixOp::create(
         b, loc(), result, ptr, num,
         trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
@@ -386,7 +384,8 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
         NVVM::LdStMatrixEltType::B16);
     SmallVector<Value> regs;
     for (int64_t j = 0; j < num; ++j) {
-      Value r = num == 1 ? m : Value(LLVM::ExtractValueOp::create(b, loc(), m, j));
+      Value r =
+          num == 1 ? m : Value(LLVM::ExtractValueOp::create(b, loc(), m, j));
       regs.push_back(elem.isF16()
                          ? Value(LLVM::BitcastOp::create(b, loc(), pairType, r))
                          : r);
@@ -413,16 +412,17 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   int64_t half = tf32 ? 4 : 8;
   // ldmatrix lane roles: row within a matrix, which +8 half, which pair.
   Value lane8 = arith::RemUIOp::create(b, loc(), lane, idx(8));
-  Value half8 = mul(arith::RemUIOp::create(
-                        b, loc(), arith::DivUIOp::create(b, loc(), lane, idx(8)),
-                        idx(2)),
-                    8);
+  Value half8 =
+      mul(arith::RemUIOp::create(
+              b, loc(), arith::DivUIOp::create(b, loc(), lane, idx(8)), idx(2)),
+          8);
   Value pair16 = arith::DivUIOp::create(b, loc(), lane, idx(16));
-  Value aRow = arith::AddIOp::create(b, loc(), add(mBase, 0),
-                                     arith::AddIOp::create(b, loc(), lane8, half8));
+  Value aRow = arith::AddIOp::create(
+      b, loc(), add(mBase, 0), arith::AddIOp::create(b, loc(), lane8, half8));
   Value aCol = mul(pair16, 8);
   Value bRow = arith::AddIOp::create(b, loc(), lane8, half8);
-  Value bCol = arith::AddIOp::create(b, loc(), nBase, mul(pair16, 8 * l.warpsN));
+  Value bCol =
+      arith::AddIOp::create(b, loc(), nBase, mul(pair16, 8 * l.warpsN));
   // B stored as [N][K]: the same matrices, read without transposing, lane i
   // addressing row (n) i % 8 of its N block at K +0/+8.
   Value bRowN = arith::AddIOp::create(b, loc(), bCol, lane8);
@@ -432,9 +432,9 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
 
   SmallVector<Value> out(tiles[op.getAcc()].begin(), tiles[op.getAcc()].end());
   auto f32 = b.getF32Type();
-  auto resultType = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), {f32, f32, f32, f32});
-  NVVM::MMATypes ptxType = tf32          ? NVVM::MMATypes::tf32
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  NVVM::MMATypes ptxType = tf32            ? NVVM::MMATypes::tf32
                            : elem.isBF16() ? NVVM::MMATypes::bf16
                                            : NVVM::MMATypes::f16;
   for (int64_t k = 0; k < K; k += kStep) {
@@ -442,20 +442,19 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     SmallVector<SmallVector<Value>> bFrags;
     for (int64_t rn = 0; rn < repsN; rn += tf32 ? 1 : 2) {
       if (tf32) {
-        Value n = arith::AddIOp::create(
-            b, loc(), add(nBase, rn * 8 * l.warpsN), groupRow);
+        Value n = arith::AddIOp::create(b, loc(), add(nBase, rn * 8 * l.warpsN),
+                                        groupRow);
         bFrags.push_back({loadB(kCol, n), loadB(add(kCol, half), n)});
         continue;
       }
       bool two = rn + 1 < repsN;
       SmallVector<Value> r =
-          opB.nMajor
-              ? ldmatrix(sharedAt(opB, add(bRowN, rn * 8 * l.warpsN),
-                                  add(half8, k)),
-                         two ? 4 : 2, /*trans=*/false)
-              : ldmatrix(sharedAt(opB, add(bRow, k),
-                                  add(bCol, rn * 8 * l.warpsN)),
-                         two ? 4 : 2, /*trans=*/true);
+          opB.nMajor ? ldmatrix(sharedAt(opB, add(bRowN, rn * 8 * l.warpsN),
+                                         add(half8, k)),
+                                two ? 4 : 2, /*trans=*/false)
+                     : ldmatrix(sharedAt(opB, add(bRow, k),
+                                         add(bCol, rn * 8 * l.warpsN)),
+                                two ? 4 : 2, /*trans=*/true);
       bFrags.push_back({r[0], r[1]});
       if (two)
         bFrags.push_back({r[2], r[3]});
@@ -484,8 +483,8 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
         int64_t base = 4 * (rn + repsN * rm);
         SmallVector<Value> c(out.begin() + base, out.begin() + base + 4);
         Value d = NVVM::MmaOp::create(
-            b, loc(), resultType, aFrag, bFrags[rn], c,
-            {16, 8, kStep}, std::nullopt, std::nullopt,
+            b, loc(), resultType, aFrag, bFrags[rn], c, {16, 8, kStep},
+            std::nullopt, std::nullopt,
             std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
             std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                            NVVM::MMALayout::col});
@@ -569,8 +568,8 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
                                       i32((int64_t(lbo >> 4) & 0x3FFF) << 16)));
   };
   // The high word, SBO and the swizzle mode: the same for A and B.
-  const int64_t high =
-      (int64_t(kSwizzleAtomBytes >> 4) & 0x3FFF) | int64_t(1) << 30;
+  const int64_t high = (int64_t(kSwizzleAtomBytes >> 4) & 0x3FFF) | int64_t(1)
+                                                                        << 30;
   auto descriptor = [&](Value low) {
     auto pair = VectorType::get({2}, i32Type);
     Value v = LLVM::PoisonOp::create(b, loc(), pair);
@@ -602,8 +601,8 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
     return descriptor(low);
   };
   auto wgmmaType = [&](Type t) {
-    return NVVM::WGMMATypesAttr::get(
-        ctx, t.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
+    return NVVM::WGMMATypesAttr::get(ctx, t.isBF16() ? NVVM::WGMMATypes::bf16
+                                                     : NVVM::WGMMATypes::f16);
   };
 
   // Accumulator registers of a 64-row block, in wgmma's order: for each 8
@@ -615,8 +614,8 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
     return fail(op) << "internal error: accumulator registers do not match "
                        "the wgmma layout";
   auto f32 = b.getF32Type();
-  auto structType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(N / 2, f32));
+  auto structType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(N / 2, f32));
   SmallVector<Value> blocks;
   for (int64_t m = 0; m < blocksM; ++m) {
     Value s = LLVM::PoisonOp::create(b, loc(), structType);
@@ -630,28 +629,25 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   for (int64_t k = 0; k < K; k += 16)
     for (int64_t m = 0; m < blocksM; ++m) {
-      Value bDesc =
-          plus(lowB, bKMajor ? kMajorStep(opB, k) : k * 128);
+      Value bDesc = plus(lowB, bKMajor ? kMajorStep(opB, k) : k * 128);
       if (!opA) {
         SmallVector<Value> operands;
         for (int64_t r = 0; r < N / 2; ++r)
           operands.push_back(
               LLVM::ExtractValueOp::create(b, loc(), blocks[m], r));
         for (Value pair : accumulatorAFragment(op.getLhs(), m, k))
-          operands.push_back(
-              LLVM::BitcastOp::create(b, loc(), i32Type, pair));
+          operands.push_back(LLVM::BitcastOp::create(b, loc(), i32Type, pair));
         operands.push_back(bDesc);
-        blocks[m] =
-            LLVM::InlineAsmOp::create(
-                b, loc(), structType, operands, registerA.first,
-                registerA.second, /*has_side_effects=*/true,
-                /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-                LLVM::AsmDialectAttr(), ArrayAttr())
-                .getResult(0);
+        blocks[m] = LLVM::InlineAsmOp::create(
+                        b, loc(), structType, operands, registerA.first,
+                        registerA.second, /*has_side_effects=*/true,
+                        /*is_align_stack=*/false,
+                        LLVM::tailcallkind::TailCallKind::None,
+                        LLVM::AsmDialectAttr(), ArrayAttr())
+                        .getResult(0);
         continue;
       }
-      Value a =
-          plus(lowA, kMajorStep(*opA, k) + m * groups * 64 * 128);
+      Value a = plus(lowA, kMajorStep(*opA, k) + m * groups * 64 * 128);
       blocks[m] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), structType, blocks[m], a, bDesc,
           NVVM::MMAShapeAttr::get(ctx, 64, N, 16), wgmmaType(elem),

@@ -162,7 +162,7 @@ struct RegMap {
 //===----------------------------------------------------------------------===//
 
 struct ViewInfo {
-  Value base; // !llvm.ptr<1> at the view's first element
+  Value base;                        // !llvm.ptr<1> at the view's first element
   SmallVector<Value> sizes, strides; // index
   Type elementType;
   /// Per vector width w (elements), computed once per kernel:

@@ -24,7 +24,8 @@ Layout blockedLayout(ArrayRef<int64_t> maxShape, int64_t numWarps,
         kWarpSize, std::max<int64_t>(1, maxShape[last] / spt[last]));
     tpw[last - 1] = kWarpSize / tpw[last];
     wpc[last] = std::min<int64_t>(
-        numWarps, std::max<int64_t>(1, maxShape[last] / (spt[last] * tpw[last])));
+        numWarps,
+        std::max<int64_t>(1, maxShape[last] / (spt[last] * tpw[last])));
     wpc[last - 1] = numWarps / wpc[last];
   }
   Layout l;
@@ -116,7 +117,8 @@ LogicalResult KernelEmitter::assignLayouts() {
     tileValues.push_back(v);
   };
   auto tie = [&](Value a, Value b) {
-    if (isa<RankedTensorType>(a.getType()) && isa<RankedTensorType>(b.getType()))
+    if (isa<RankedTensorType>(a.getType()) &&
+        isa<RankedTensorType>(b.getType()))
       classes.unionSets(a, b);
   };
   DenseMap<Value, std::pair<int64_t, int64_t>> dotShapes; // mma classes
@@ -147,9 +149,9 @@ LogicalResult KernelEmitter::assignLayouts() {
     } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
       for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
         if (!region->empty())
-          for (auto [y, r] : llvm::zip(
-                   region->front().getTerminator()->getOperands(),
-                   branch.getResults()))
+          for (auto [y, r] :
+               llvm::zip(region->front().getTerminator()->getOperands(),
+                         branch.getResults()))
             tie(y, r);
     } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
       tie(bcast.getSource(), bcast.getResult());
@@ -168,9 +170,7 @@ LogicalResult KernelEmitter::assignLayouts() {
   int64_t minBytes = 4;
   for (Type t : kernel.getArgumentTypes())
     if (auto v = dyn_cast<ViewType>(t))
-      minBytes = std::min<int64_t>(
-          minBytes,
-          elementBytes(v.getElementType()));
+      minBytes = std::min<int64_t>(minBytes, elementBytes(v.getElementType()));
   std::map<int64_t, SmallVector<int64_t>> maxShapes;
   for (Value v : tileValues) {
     auto shape = cast<RankedTensorType>(v.getType()).getShape();
@@ -204,14 +204,16 @@ LogicalResult KernelEmitter::assignLayouts() {
       bool reduced = false;
       for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
         reduced |= reducedValues.contains(*m);
-      int64_t warpsM = std::min<int64_t>(numWarps, std::max<int64_t>(1, maxM / 16));
+      int64_t warpsM =
+          std::min<int64_t>(numWarps, std::max<int64_t>(1, maxM / 16));
       if (!reduced) {
         int64_t bestCost = INT64_MAX;
         for (int64_t wm = warpsM; wm >= 1; wm /= 2) {
           int64_t wn = numWarps / wm;
           if (maxN < 8 * wn)
             continue;
-          int64_t cost = maxM / (16 * wm) + std::max<int64_t>(1, maxN / (16 * wn));
+          int64_t cost =
+              maxM / (16 * wm) + std::max<int64_t>(1, maxN / (16 * wn));
           if (cost < bestCost) {
             bestCost = cost;
             warpsM = wm;
@@ -220,9 +222,9 @@ LogicalResult KernelEmitter::assignLayouts() {
       }
       int64_t warpsN = numWarps / warpsM;
       if (maxN < 8 * warpsN) {
-        kernel.emitOpError() << "dot tile " << maxM << "x" << maxN
-                             << " is too small for " << numWarps
-                             << " warps; use fewer warps or a larger tile";
+        kernel.emitOpError()
+            << "dot tile " << maxM << "x" << maxN << " is too small for "
+            << numWarps << " warps; use fewer warps or a larger tile";
         return failure();
       }
       layouts.push_back(mmaLayout(warpsM, warpsN));
@@ -232,8 +234,8 @@ LogicalResult KernelEmitter::assignLayouts() {
       // so that a [128, 32] operand is not replicated over a layout sized
       // for [128, 128] (four threads loading and staging each element).
       auto type = cast<RankedTensorType>((*it)->getData().getType());
-      layouts.push_back(blockedLayout(*shape, numWarps,
-                                      elementBytes(type.getElementType())));
+      layouts.push_back(
+          blockedLayout(*shape, numWarps, elementBytes(type.getElementType())));
       layout = &layouts.back();
     } else {
       Value leader = (*it)->getData();
@@ -260,7 +262,8 @@ ArrayRef<Value> KernelEmitter::baseCoords(const Layout &l) {
       for (int64_t d = 0; d < l.rank; ++d)
         if (bb[d])
           out[d] = arith::AddIOp::create(
-              b, loc(), out[d], arith::MulIOp::create(b, loc(), bit, idx(bb[d])));
+              b, loc(), out[d],
+              arith::MulIOp::create(b, loc(), bit, idx(bb[d])));
     }
   };
   addBits(laneId, l.lane);
@@ -269,8 +272,8 @@ ArrayRef<Value> KernelEmitter::baseCoords(const Layout &l) {
 }
 
 Value KernelEmitter::coordinate(const RegMap &map, int64_t d, int64_t off) {
-  Value c = arith::AddIOp::create(b, loc(), baseCoords(*map.layout)[d],
-                                  idx(off));
+  Value c =
+      arith::AddIOp::create(b, loc(), baseCoords(*map.layout)[d], idx(off));
   if (map.wraps(d))
     c = arith::AndIOp::create(b, loc(), c, idx(map.shape[d] - 1));
   return c;

@@ -67,7 +67,7 @@ SmallVector<Value> KernelEmitter::tileOriginOf(ValueRange indices,
 /// the layouts, so that alignment holds for every run once it holds for the
 /// view.
 Value KernelEmitter::vectorAccessOk(const ViewInfo &view,
-                                   ArrayRef<Value> coords, int64_t width) {
+                                    ArrayRef<Value> coords, int64_t width) {
   // Outer dimensions: 0 <= c < size; the last: 0 <= c <= size - width, whose
   // bound (and size >= width) the view computed once (ViewInfo::vector).
   int64_t last = coords.size() - 1;
@@ -77,10 +77,10 @@ Value KernelEmitter::vectorAccessOk(const ViewInfo &view,
       arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ule, coords[last],
                             vec.lastMax));
   for (int64_t d = 0; d < last; ++d)
-    ok = arith::AndIOp::create(
-        b, loc(), ok,
-        arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, coords[d],
-                              view.sizes[d]));
+    ok = arith::AndIOp::create(b, loc(), ok,
+                               arith::CmpIOp::create(b, loc(),
+                                                     arith::CmpIPredicate::ult,
+                                                     coords[d], view.sizes[d]));
   return ok;
 }
 
@@ -97,8 +97,8 @@ SmallVector<Value> KernelEmitter::edgePathCoords(ArrayRef<Value> runStart) {
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
       ArrayAttr());
-  coords.back() = arith::IndexCastOp::create(b, loc(), b.getIndexType(),
-                                             copy.getResult(0));
+  coords.back() =
+      arith::IndexCastOp::create(b, loc(), b.getIndexType(), copy.getResult(0));
   return coords;
 }
 
@@ -109,11 +109,11 @@ Value KernelEmitter::guardedLoad(const ViewInfo &view, ArrayRef<Value> coords,
   auto branch = scf::IfOp::create(b, loc(), TypeRange{elem}, ok, true);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(branch.thenBlock());
-  Value p =
-      elementPtr(view.base, elem, linearOffset(b, loc(), view, coords), kGlobal);
-  scf::YieldOp::create(b, loc(),
-                       ValueRange{LLVM::LoadOp::create(b, loc(), elem, p,
-                                                       elementBytes(elem))});
+  Value p = elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
+                       kGlobal);
+  scf::YieldOp::create(
+      b, loc(),
+      ValueRange{LLVM::LoadOp::create(b, loc(), elem, p, elementBytes(elem))});
   b.setInsertionPointToStart(branch.elseBlock());
   scf::YieldOp::create(b, loc(), pad);
   return branch.getResult(0);
@@ -126,8 +126,8 @@ void KernelEmitter::guardedStore(const ViewInfo &view, ArrayRef<Value> coords,
   auto branch = scf::IfOp::create(b, loc(), TypeRange{}, ok, false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(branch.thenBlock());
-  Value p =
-      elementPtr(view.base, elem, linearOffset(b, loc(), view, coords), kGlobal);
+  Value p = elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
+                       kGlobal);
   LLVM::StoreOp::create(b, loc(), value, p, elementBytes(elem));
 }
 
@@ -147,9 +147,10 @@ KernelEmitter::Runs KernelEmitter::tileRuns(const ViewInfo &view,
                                    kGlobal));
     if (width > 1) {
       Value fast = vectorAccessOk(view, coords, width);
-      runs.allFast = runs.allFast ? Value(arith::AndIOp::create(
-                                        b, loc(), runs.allFast, fast))
-                                  : fast;
+      runs.allFast =
+          runs.allFast
+              ? Value(arith::AndIOp::create(b, loc(), runs.allFast, fast))
+              : fast;
     }
     runs.coords.push_back(coords);
   }
@@ -192,9 +193,10 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   int64_t bytes = elementBytes(elem);
   // Runs of contiguous registers, at most 16 bytes per access.
   int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
-  Value pad = arith::ConstantOp::create(
-      b, loc(), op.getPaddingAttr() ? op.getPaddingAttr()
-                                    : TypedAttr(b.getZeroAttr(elem)));
+  Value pad = arith::ConstantOp::create(b, loc(),
+                                        op.getPaddingAttr()
+                                            ? op.getPaddingAttr()
+                                            : TypedAttr(b.getZeroAttr(elem)));
   SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
   Runs runs = tileRuns(view, map, width, tileOrigin);
@@ -237,8 +239,8 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
     }
     scf::YieldOp::create(b, loc(), vecs);
   }
-  pendingLoads[op.getResult()] =
-      SmallVector<Value>(branch.getResults().begin(), branch.getResults().end());
+  pendingLoads[op.getResult()] = SmallVector<Value>(branch.getResults().begin(),
+                                                    branch.getResults().end());
   return success();
 }
 
@@ -386,8 +388,8 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
         SmallVector<Value> c(coords);
         c[last] = arith::AddIOp::create(b, loc(), c[last], idx(k));
         Value v = guardedLoad(view, c, inBounds(view, c), zero);
-        LLVM::StoreOp::create(
-            b, loc(), v, elementPtr(dst, elem, idx(k), kShared), bytes);
+        LLVM::StoreOp::create(b, loc(), v,
+                              elementPtr(dst, elem, idx(k), kShared), bytes);
       }
     }
   }
@@ -419,7 +421,8 @@ void KernelEmitter::waitForAsyncStage() {
   if (!wgmmaDots.empty())
     NVVM::FenceProxyOp::create(
         b, loc(), NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
   gpu::BarrierOp::create(b, loc());
   asyncWaited = true;
 }
@@ -508,7 +511,8 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
     swapBit(w, 0, 2, groupBit, 2);
     swapBit(w, 1, 3, groupBit, 2);
     // Now word p is quad lane p's pair: 8 columns of this lane's row.
-    Value vec = LLVM::PoisonOp::create(b, loc(), VectorType::get({4}, b.getI32Type()));
+    Value vec =
+        LLVM::PoisonOp::create(b, loc(), VectorType::get({4}, b.getI32Type()));
     for (int64_t p = 0; p < 4; ++p)
       vec = LLVM::InsertElementOp::create(b, loc(), vec, w[p], i32(p));
     vecs.push_back(vec);
@@ -516,9 +520,8 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
     Value q = arith::IndexCastOp::create(b, loc(), b.getIndexType(), quad);
     Value row = arith::AddIOp::create(
         b, loc(), arith::AddIOp::create(b, loc(), coords[0], tileOrigin[0]),
-        arith::MulIOp::create(b, loc(),
-                              arith::AndIOp::create(b, loc(), q, idx(1)),
-                              idx(8)));
+        arith::MulIOp::create(
+            b, loc(), arith::AndIOp::create(b, loc(), q, idx(1)), idx(8)));
     // The register's column has the quad's 2 * q in it; the lane's 16 bytes
     // start at the group's first column, + 8 for the odd group.
     Value col = arith::AddIOp::create(
@@ -526,15 +529,14 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
         arith::SubIOp::create(
             b, loc(), arith::AddIOp::create(b, loc(), coords[1], tileOrigin[1]),
             arith::MulIOp::create(b, loc(), q, idx(2))),
-        arith::MulIOp::create(b, loc(),
-                              arith::ShRUIOp::create(b, loc(), q, idx(1)),
-                              idx(8)));
+        arith::MulIOp::create(
+            b, loc(), arith::ShRUIOp::create(b, loc(), q, idx(1)), idx(8)));
     SmallVector<Value> at{row, col};
     Value fast = vectorAccessOk(view, at, 8);
-    allFast = allFast ? Value(arith::AndIOp::create(b, loc(), allFast, fast))
-                      : fast;
-    ptrs.push_back(elementPtr(view.base, elem, linearOffset(b, loc(), view, at),
-                              kGlobal));
+    allFast =
+        allFast ? Value(arith::AndIOp::create(b, loc(), allFast, fast)) : fast;
+    ptrs.push_back(
+        elementPtr(view.base, elem, linearOffset(b, loc(), view, at), kGlobal));
   }
   auto branch = scf::IfOp::create(b, loc(), TypeRange{}, allFast, true);
   OpBuilder::InsertionGuard g(b);
@@ -557,9 +559,9 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
 /// Each element of runs of `width` registers (run j: registers j * width
 /// onward, from `runStarts[j]` along the last dimension) stored alone where
 /// it is in bounds: a store's edge path.
-void KernelEmitter::storeRunsByElement(
-    const ViewInfo &view, ArrayRef<SmallVector<Value>> runStarts,
-    ArrayRef<Value> regs, int64_t width) {
+void KernelEmitter::storeRunsByElement(const ViewInfo &view,
+                                       ArrayRef<SmallVector<Value>> runStarts,
+                                       ArrayRef<Value> regs, int64_t width) {
   for (auto [run, runStart] : llvm::enumerate(runStarts)) {
     int64_t last = runStart.size() - 1;
     SmallVector<Value> coords =
@@ -625,8 +627,8 @@ void KernelEmitter::emitPrefetch(PrefetchOp op) {
   int64_t threads = numWarps * kWarpSize;
   SmallVector<Value> origin;
   for (auto [d, index] : llvm::enumerate(op.getIndices()))
-    origin.push_back(arith::MulIOp::create(b, loc(), scalars.lookup(index),
-                                           idx(shape[d])));
+    origin.push_back(
+        arith::MulIOp::create(b, loc(), scalars.lookup(index), idx(shape[d])));
   auto ult = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, x, y);
   };
@@ -700,9 +702,10 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
   RegMap map = regMap(op.getResult());
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
-  Value pad = arith::ConstantOp::create(
-      b, loc(), op.getPaddingAttr() ? op.getPaddingAttr()
-                                    : TypedAttr(b.getZeroAttr(elem)));
+  Value pad = arith::ConstantOp::create(b, loc(),
+                                        op.getPaddingAttr()
+                                            ? op.getPaddingAttr()
+                                            : TypedAttr(b.getZeroAttr(elem)));
   SmallVector<Value> regs;
   for (int64_t i = 0; i < map.count; ++i) {
     SmallVector<Value> coords;

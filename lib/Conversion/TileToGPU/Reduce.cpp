@@ -136,9 +136,9 @@ SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
   for (auto &[o, v] : partial)
     for (auto [j, bb] : llvm::enumerate(l.lane))
       if (along(bb)) {
-        auto shuffle = gpu::ShuffleOp::create(b, loc(), v, i32(int64_t(1) << j),
-                                              i32(kWarpSize),
-                                              gpu::ShuffleMode::XOR);
+        auto shuffle =
+            gpu::ShuffleOp::create(b, loc(), v, i32(int64_t(1) << j),
+                                   i32(kWarpSize), gpu::ShuffleMode::XOR);
         v = combine(kind, v, shuffle.getShuffleResult());
       }
 
@@ -248,7 +248,8 @@ SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
   if (identityPerm && a.size() == c.size() &&
       llvm::all_of(llvm::zip(a, c),
                    [&](auto p) {
-                     return src.shape[std::get<0>(p)] == dst.shape[std::get<1>(p)];
+                     return src.shape[std::get<0>(p)] ==
+                            dst.shape[std::get<1>(p)];
                    }) &&
       sameBits(src.bits, src, dst.bits, dst) &&
       sameBits(src.layout->lane, src, dst.layout->lane, dst) &&
@@ -274,10 +275,10 @@ SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
     Value v = regs[i];
     if (elem.isInteger(1))
       v = arith::ExtUIOp::create(b, loc(), stored, v);
-    LLVM::StoreOp::create(
-        b, loc(), v,
-        elementPtr(buf, stored, rowMajor(src.shape, coordinates(src, i)),
-                   kShared));
+    LLVM::StoreOp::create(b, loc(), v,
+                          elementPtr(buf, stored,
+                                     rowMajor(src.shape, coordinates(src, i)),
+                                     kShared));
   }
   gpu::BarrierOp::create(b, loc());
   SmallVector<Value> out;
@@ -287,7 +288,8 @@ SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
     if (!perm.empty())
       for (auto [j, p] : llvm::enumerate(perm))
         sc[p] = dc[j];
-    Value lin = perm.empty() ? rowMajor(dst.shape, dc) : rowMajor(src.shape, sc);
+    Value lin =
+        perm.empty() ? rowMajor(dst.shape, dc) : rowMajor(src.shape, sc);
     Value v = LLVM::LoadOp::create(b, loc(), stored,
                                    elementPtr(buf, stored, lin, kShared));
     if (elem.isInteger(1))

@@ -53,7 +53,8 @@ SmallVector<Type> KernelEmitter::carriedTypes(Value v) {
     return {};
   int64_t n = regMap(v).count;
   if (carriedAsPairs(v, n))
-    return SmallVector<Type>(n / 2, VectorType::get({2}, tile.getElementType()));
+    return SmallVector<Type>(n / 2,
+                             VectorType::get({2}, tile.getElementType()));
   return SmallVector<Type>(n, tile.getElementType());
 }
 
@@ -76,7 +77,8 @@ SmallVector<Value> KernelEmitter::flatten(ValueRange values) {
     for (size_t i = 0; i < regs.size(); i += 2) {
       Value pair = LLVM::PoisonOp::create(b, loc(), pairType);
       for (int64_t j = 0; j < 2; ++j)
-        pair = LLVM::InsertElementOp::create(b, loc(), pair, regs[i + j], i32(j));
+        pair =
+            LLVM::InsertElementOp::create(b, loc(), pair, regs[i + j], i32(j));
       out.push_back(pair);
     }
   }
@@ -143,13 +145,15 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (auto dot = dyn_cast<DotOp>(op))
     return emitDot(dot);
   if (auto id = dyn_cast<BlockIdOp>(op)) {
-    scalars.map(id.getResult(), (Value)gpu::BlockIdOp::create(
-                        b, loc(), static_cast<gpu::Dimension>(id.getAxis())));
+    scalars.map(id.getResult(),
+                (Value)gpu::BlockIdOp::create(
+                    b, loc(), static_cast<gpu::Dimension>(id.getAxis())));
     return success();
   }
   if (auto n = dyn_cast<NumBlocksOp>(op)) {
-    scalars.map(n.getResult(), (Value)gpu::GridDimOp::create(
-                       b, loc(), static_cast<gpu::Dimension>(n.getAxis())));
+    scalars.map(n.getResult(),
+                (Value)gpu::GridDimOp::create(
+                    b, loc(), static_cast<gpu::Dimension>(n.getAxis())));
     return success();
   }
   if (auto dim = dyn_cast<DimOp>(op)) {
@@ -157,20 +161,21 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success();
   }
   if (auto n = dyn_cast<NumTilesOp>(op)) {
-    scalars.map(n.getResult(), (Value)arith::CeilDivSIOp::create(
-                       b, loc(), views[n.getView()].sizes[n.getAxis()],
-                       idx(n.getTileSize())));
+    scalars.map(n.getResult(),
+                (Value)arith::CeilDivSIOp::create(
+                    b, loc(), views[n.getView()].sizes[n.getAxis()],
+                    idx(n.getTileSize())));
     return success();
   }
   if (auto cdiv = dyn_cast<CdivOp>(op)) {
     scalars.map(cdiv.getResult(), (Value)arith::CeilDivSIOp::create(
-                          b, loc(), scalars.lookup(cdiv.getLhs()),
-                          scalars.lookup(cdiv.getRhs())));
+                                      b, loc(), scalars.lookup(cdiv.getLhs()),
+                                      scalars.lookup(cdiv.getRhs())));
     return success();
   }
   if (auto splat = dyn_cast<SplatOp>(op)) {
-    tiles[splat.getResult()] = SmallVector<Value>(regMap(splat.getResult()).count,
-                                      scalars.lookup(splat.getValue()));
+    tiles[splat.getResult()] = SmallVector<Value>(
+        regMap(splat.getResult()).count, scalars.lookup(splat.getValue()));
     return success();
   }
   if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
@@ -185,15 +190,16 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
                          "GPU backend yet";
     Value v = arith::ConstantOp::create(
         b, loc(), cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-    tiles[cst.getResult()] = SmallVector<Value>(regMap(cst.getResult()).count, v);
+    tiles[cst.getResult()] =
+        SmallVector<Value>(regMap(cst.getResult()).count, v);
     return success();
   }
   if (auto iota = dyn_cast<IotaOp>(op)) {
     RegMap map = regMap(iota.getResult());
     SmallVector<Value> regs;
     for (int64_t i = 0; i < map.count; ++i)
-      regs.push_back(arith::IndexCastOp::create(
-          b, loc(), b.getI32Type(), coordinates(map, i)[0]));
+      regs.push_back(arith::IndexCastOp::create(b, loc(), b.getI32Type(),
+                                                coordinates(map, i)[0]));
     tiles[iota.getResult()] = regs;
     return success();
   }
@@ -228,8 +234,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
                     shape.begin();
       SmallVector<Value> regs;
       for (int64_t i = 0; i < dst.count; ++i)
-        regs.push_back(arith::IndexCastOp::create(
-            b, loc(), b.getI32Type(), coordinates(dst, i)[dim]));
+        regs.push_back(arith::IndexCastOp::create(b, loc(), b.getI32Type(),
+                                                  coordinates(dst, i)[dim]));
       tiles[reshape.getResult()] = regs;
       return success();
     }
@@ -238,9 +244,9 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success();
   }
   if (auto permute = dyn_cast<PermuteOp>(op)) {
-    tiles[permute.getResult()] = convertLayout(
-        tiles[permute.getSource()], regMap(permute.getSource()),
-        regMap(permute.getResult()), permute.getPermutation());
+    tiles[permute.getResult()] =
+        convertLayout(tiles[permute.getSource()], regMap(permute.getSource()),
+                      regMap(permute.getResult()), permute.getPermutation());
     return success();
   }
   if (hasTiles(op)) {
@@ -288,21 +294,23 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   // bf16 C ran at 0.65 of cuBLAS, bench/NOTES.md, session 8).
   if (auto trunc = dyn_cast<arith::TruncFOp>(op);
       trunc && count % 2 == 0 &&
-      cast<RankedTensorType>(trunc.getIn().getType()).getElementType().isF32() &&
-      (elementType.isBF16() || elementType.isF16()) && !trunc.getRoundingmodeAttr()) {
+      cast<RankedTensorType>(trunc.getIn().getType())
+          .getElementType()
+          .isF32() &&
+      (elementType.isBF16() || elementType.isF16()) &&
+      !trunc.getRoundingmodeAttr()) {
     auto pairOut = VectorType::get({2}, elementType);
     const SmallVector<Value> &in = tiles[trunc.getIn()];
     SmallVector<Value> regs;
     for (int64_t i = 0; i < count; i += 2) {
       // Element 0 is the low half: PTX's `b`, the op's src_lo.
-      Value narrow =
-          elementType.isBF16()
-              ? Value(NVVM::ConvertF32x2ToBF16x2Op::create(
-                    b, loc(), pairOut, in[i + 1], in[i], Value(),
-                    NVVM::FPRoundingMode::RN))
-              : Value(NVVM::ConvertF32x2ToF16x2Op::create(
-                    b, loc(), pairOut, in[i + 1], in[i], Value(),
-                    NVVM::FPRoundingMode::RN));
+      Value narrow = elementType.isBF16()
+                         ? Value(NVVM::ConvertF32x2ToBF16x2Op::create(
+                               b, loc(), pairOut, in[i + 1], in[i], Value(),
+                               NVVM::FPRoundingMode::RN))
+                         : Value(NVVM::ConvertF32x2ToF16x2Op::create(
+                               b, loc(), pairOut, in[i + 1], in[i], Value(),
+                               NVVM::FPRoundingMode::RN));
       regs.push_back(LLVM::ExtractElementOp::create(b, loc(), narrow, i32(0)));
       regs.push_back(LLVM::ExtractElementOp::create(b, loc(), narrow, i32(1)));
     }
@@ -322,9 +330,9 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     DenseMap<Value, Value> reciprocal;
     Value one = arith::ConstantOp::create(b, loc(), b.getF32FloatAttr(1.0));
     auto divFull = [&](Value x, Value y) -> Value {
-      return LLVM::CallIntrinsicOp::create(b, loc(), b.getF32Type(),
-                                           b.getStringAttr("llvm.nvvm.div.full"),
-                                           ValueRange{x, y})
+      return LLVM::CallIntrinsicOp::create(
+                 b, loc(), b.getF32Type(),
+                 b.getStringAttr("llvm.nvvm.div.full"), ValueRange{x, y})
           .getResult(0);
     };
     SmallVector<Value> regs;
@@ -465,22 +473,22 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
 /// A kernel with tensor-core work asks for 2 blocks per SM when that limit
 /// binds (blocks of 8+ warps) and leaves room for the largest dot's
 /// accumulator, two copies of its operands in registers (one loaded ahead;
-/// none for operands in shared memory) and 32 more registers: one block's mma.sync then runs while the other waits for its
-/// loads and barriers (matmul 128x128x32 on 8 warps, its
-/// operands loaded one iteration ahead: 158 registers and 1 block per SM ran
-/// 778 us at 4096^3 on the H200; limited to 128, 574 us). Kernels with more
-/// than one dot (attention) keep more state live beside the accumulators
-/// and ask nothing: attention D=64 with 128 queries on 8 warps ran 2418 us
-/// limited to 128 registers, 2260 without.
+/// none for operands in shared memory) and 32 more registers: one block's
+/// mma.sync then runs while the other waits for its loads and barriers (matmul
+/// 128x128x32 on 8 warps, its operands loaded one iteration ahead: 158
+/// registers and 1 block per SM ran 778 us at 4096^3 on the H200; limited to
+/// 128, 574 us). Kernels with more than one dot (attention) keep more state
+/// live beside the accumulators and ask nothing: attention D=64 with 128
+/// queries on 8 warps ran 2418 us limited to 128 registers, 2260 without.
 int64_t KernelEmitter::minBlocksPerSM() {
   if (auto asked = kernel->getAttrOfType<IntegerAttr>(kMinBlocksPerSMAttr))
     return asked.getInt();
   int64_t threads = numWarps * kWarpSize;
   auto regsOf = [&](Value tile) {
     auto type = cast<RankedTensorType>(tile.getType());
-    return llvm::divideCeil(
-        type.getNumElements() * elementBytes(type.getElementType()),
-        4 * threads);
+    return llvm::divideCeil(type.getNumElements() *
+                                elementBytes(type.getElementType()),
+                            4 * threads);
   };
   // Operands in shared memory (async) take no registers.
   auto operandRegs = [&](Value operand) -> int64_t {
@@ -513,8 +521,8 @@ int64_t KernelEmitter::minBlocksPerSM() {
         elementBytes(cast<RankedTensorType>(value.getType()).getElementType());
     tileRegs = std::max<int64_t>(tileRegs, llvm::divideCeil(bytes, 4));
   }
-  int64_t blocks = std::min<int64_t>(64 / numWarps,
-                                     65536 / (threads * (tileRegs + 24)));
+  int64_t blocks =
+      std::min<int64_t>(64 / numWarps, 65536 / (threads * (tileRegs + 24)));
   return blocks >= 2 ? blocks : 0;
 }
 
@@ -674,20 +682,19 @@ struct ConvertTileToGPUPass
                          << "'; expected sm_<N> or sm_<N>a";
       return signalPassFailure();
     }
-    Attribute targetAttr = parseAttribute(
-        "#nvvm.target<chip = \"" + chip + "\", O = 3>", ctx);
+    Attribute targetAttr =
+        parseAttribute("#nvvm.target<chip = \"" + chip + "\", O = 3>", ctx);
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
     b.setInsertionPointToEnd(module.getBody());
-    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(),
-                                              "tilegym_kernels",
-                                              b.getArrayAttr({targetAttr}));
+    auto gpuModule = gpu::GPUModuleOp::create(
+        b, module.getLoc(), "tilegym_kernels", b.getArrayAttr({targetAttr}));
     for (auto kernel : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (!kernel->hasAttr(kKernelAttr))
         continue;
-      if (failed(KernelEmitter(kernel, gpuModule, chip == "sm_90a",
-                                   version >= 90)
-                         .emit()))
+      if (failed(
+              KernelEmitter(kernel, gpuModule, chip == "sm_90a", version >= 90)
+                  .emit()))
         return signalPassFailure();
     }
     // Let LLVM fuse a * b + c into one fma, as nvcc (--fmad=true) and Triton
@@ -700,9 +707,9 @@ struct ConvertTileToGPUPass
         arith::FastMathFlagsAttr flags = op.getFastMathFlagsAttr();
         op->setAttr(op.getFastMathAttrName(),
                     arith::FastMathFlagsAttr::get(
-                        op->getContext(),
-                        (flags ? flags.getValue() : arith::FastMathFlags::none) |
-                            arith::FastMathFlags::contract));
+                        op->getContext(), (flags ? flags.getValue()
+                                                 : arith::FastMathFlags::none) |
+                                              arith::FastMathFlags::contract));
       });
   }
 };

@@ -658,11 +658,11 @@ void tilegym::populateTileToLinalgPatterns(TypeConverter &typeConverter,
                                            RewritePatternSet &patterns) {
   patterns.add<FuncOpLowering, GridQueryLowering<BlockIdOp, 0>,
                GridQueryLowering<NumBlocksOp, 3>, DimOpLowering, CdivOpLowering,
-               NumTilesOpLowering, LoadOpLowering, PrefetchOpLowering, StoreOpLowering,
-               GatherOpLowering, ScatterOpLowering, SplatOpLowering,
-               IotaOpLowering, BroadcastOpLowering, ReshapeOpLowering,
-               PermuteOpLowering, ReduceOpLowering, DotOpLowering>(
-      typeConverter, patterns.getContext());
+               NumTilesOpLowering, LoadOpLowering, PrefetchOpLowering,
+               StoreOpLowering, GatherOpLowering, ScatterOpLowering,
+               SplatOpLowering, IotaOpLowering, BroadcastOpLowering,
+               ReshapeOpLowering, PermuteOpLowering, ReduceOpLowering,
+               DotOpLowering>(typeConverter, patterns.getContext());
 }
 
 void tilegym::configureTileToLinalgTarget(ConversionTarget &target,

@@ -42,8 +42,8 @@ int main(int argc, char **argv) {
         sizes.push_back(std::strtoll(p, &end, 10));
         p = end;
       }
-      args.push_back(tg_view(TG_F32, 0, int32_t(sizes.size()), sizes.data(),
-                             nullptr));
+      args.push_back(
+          tg_view(TG_F32, 0, int32_t(sizes.size()), sizes.data(), nullptr));
     } else if (!std::strncmp(a, "int:", 4)) {
       args.push_back(tg_scalar_int(TG_I64, std::strtoll(a + 4, nullptr, 10)));
     } else if (!std::strncmp(a, "float:", 6)) {

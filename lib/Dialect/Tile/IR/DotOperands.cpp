@@ -8,8 +8,7 @@ using namespace tilegym::tile;
 static bool dropsLeadingUnitDims(ReshapeOp op) {
   auto from = cast<RankedTensorType>(op.getSource().getType()).getShape();
   auto to = cast<RankedTensorType>(op.getType()).getShape();
-  return to.size() == 2 && from.size() >= 2 &&
-         from.take_back(2) == to &&
+  return to.size() == 2 && from.size() >= 2 && from.take_back(2) == to &&
          llvm::all_of(from.drop_back(2), [](int64_t d) { return d == 1; });
 }
 

@@ -8,8 +8,8 @@
 using namespace mlir;
 using namespace tilegym::tile;
 
-#include "tilegym/Dialect/Tile/IR/TileOpsDialect.cpp.inc"
 #include "tilegym/Dialect/Tile/IR/TileEnums.cpp.inc"
+#include "tilegym/Dialect/Tile/IR/TileOpsDialect.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tilegym/Dialect/Tile/IR/TileOpsTypes.cpp.inc"

@@ -31,8 +31,8 @@ static LogicalResult verifyGridAxis(Operation *op, int64_t axis) {
 static LogicalResult verifyStaticTile(Operation *op, RankedTensorType type,
                                       StringRef what) {
   if (!type.hasStaticShape())
-    return op->emitOpError() << what << " must have a static shape, got "
-                             << type;
+    return op->emitOpError()
+           << what << " must have a static shape, got " << type;
   return success();
 }
 
@@ -86,8 +86,8 @@ static LogicalResult verifyElementAccess(Operation *op, ViewType view,
     if (cast<RankedTensorType>(index.getType()).getShape() != tile.getShape())
       return op->emitOpError() << "coordinate tile shape " << index.getType()
                                << " does not match " << what << " shape";
-  if (mask && cast<RankedTensorType>(mask.getType()).getShape() !=
-                  tile.getShape())
+  if (mask &&
+      cast<RankedTensorType>(mask.getType()).getShape() != tile.getShape())
     return op->emitOpError() << "mask shape " << mask.getType()
                              << " does not match " << what << " shape";
   return success();
@@ -98,9 +98,7 @@ static LogicalResult verifyElementAccess(Operation *op, ViewType view,
 //===----------------------------------------------------------------------===//
 
 LogicalResult BlockIdOp::verify() { return verifyGridAxis(*this, getAxis()); }
-LogicalResult NumBlocksOp::verify() {
-  return verifyGridAxis(*this, getAxis());
-}
+LogicalResult NumBlocksOp::verify() { return verifyGridAxis(*this, getAxis()); }
 
 LogicalResult DimOp::verify() {
   return verifyAxis(*this, getAxis(), getView().getType().getRank(), "view");
@@ -129,8 +127,7 @@ OpFoldResult CdivOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult NumTilesOp::verify() {
   if (getTileSize() <= 0)
-    return emitOpError() << "tile size must be positive, got "
-                         << getTileSize();
+    return emitOpError() << "tile size must be positive, got " << getTileSize();
   return verifyAxis(*this, getAxis(), getView().getType().getRank(), "view");
 }
 
@@ -225,8 +222,8 @@ LogicalResult BroadcastOp::verify() {
   if (src.getRank() != dst.getRank())
     return emitOpError() << "source rank " << src.getRank()
                          << " does not match result rank " << dst.getRank();
-  for (auto [i, pair] : llvm::enumerate(
-           llvm::zip_equal(src.getShape(), dst.getShape()))) {
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip_equal(src.getShape(), dst.getShape()))) {
     auto [from, to] = pair;
     if (from != to && from != 1)
       return emitOpError() << "cannot broadcast dimension " << i << " of size "
@@ -324,7 +321,8 @@ LogicalResult PermuteOp::verify() {
                          << " does not match source element type "
                          << src.getElementType();
   for (auto [i, p] : llvm::enumerate(perm))
-    if (dst.getRank() != src.getRank() || dst.getDimSize(i) != src.getDimSize(p))
+    if (dst.getRank() != src.getRank() ||
+        dst.getDimSize(i) != src.getDimSize(p))
       return emitOpError() << "result shape does not match the permuted "
                               "source shape";
   return success();
@@ -396,8 +394,8 @@ LogicalResult DotOp::verify() {
                          << "x" << acc.getDimSize(1);
   Type in = lhs.getElementType();
   if (in != rhs.getElementType())
-    return emitOpError() << "lhs and rhs element types differ: " << in
-                         << " vs " << rhs.getElementType();
+    return emitOpError() << "lhs and rhs element types differ: " << in << " vs "
+                         << rhs.getElementType();
   if (!in.isF16() && !in.isBF16() && !in.isF32())
     return emitOpError() << "inputs must be f16, bf16 or f32, got " << in;
   if (!acc.getElementType().isF32())

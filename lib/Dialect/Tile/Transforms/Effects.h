@@ -13,10 +13,11 @@ inline bool mayWrite(mlir::Operation *op) {
       effects = mlir::getEffectsRecursively(op);
   if (!effects)
     return true;
-  return llvm::any_of(*effects, [](const mlir::MemoryEffects::EffectInstance &e) {
-    return llvm::isa<mlir::MemoryEffects::Write, mlir::MemoryEffects::Free>(
-        e.getEffect());
-  });
+  return llvm::any_of(
+      *effects, [](const mlir::MemoryEffects::EffectInstance &e) {
+        return llvm::isa<mlir::MemoryEffects::Write, mlir::MemoryEffects::Free>(
+            e.getEffect());
+      });
 }
 
 } // namespace tilegym::tile

@@ -5,8 +5,8 @@
 // their latencies. See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
-#include "tilegym/Dialect/Tile/Transforms/Passes.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/Tile/Transforms/Passes.h"
 
 #include "Effects.h"
 

@@ -5,9 +5,9 @@
 // the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
-#include "tilegym/Dialect/Tile/Transforms/Passes.h"
 #include "tilegym/Dialect/Tile/IR/DotOperands.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/Tile/Transforms/Passes.h"
 
 #include "Effects.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -85,8 +85,9 @@ bool onlyDotOperand(LoadOp load, Block *body) {
     return false;
   std::optional<DotOperandUse> use = followToDot(load.getResult());
   return use && use->dot->getBlock() == body &&
-         llvm::all_of(use->views,
-                      [&](Operation *view) { return view->getBlock() == body; });
+         llvm::all_of(use->views, [&](Operation *view) {
+           return view->getBlock() == body;
+         });
 }
 
 void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
@@ -101,9 +102,8 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
   int64_t bytes = 0;
   for (auto load : body->getOps<LoadOp>()) {
     llvm::SetVector<Operation *> slice;
-    if (!llvm::all_of(load->getOperands(), [&](Value v) {
-          return collectSlice(v, loop, slice);
-        }))
+    if (!llvm::all_of(load->getOperands(),
+                      [&](Value v) { return collectSlice(v, loop, slice); }))
       continue;
     bool shared = dotOperandsFree && onlyDotOperand(load, body);
     int64_t need = shared ? 0 : bytesPerThread(load.getType(), threads);
@@ -155,7 +155,8 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
   FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
       rewriter, firsts, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> carried) {
-        auto newLoop = cast<scf::ForOp>(carried.front().getOwner()->getParentOp());
+        auto newLoop =
+            cast<scf::ForOp>(carried.front().getOwner()->getParentOp());
         Value iv = newLoop.getInductionVar();
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(newLoop.getBody());

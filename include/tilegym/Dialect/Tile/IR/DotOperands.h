@@ -1,4 +1,5 @@
-//===- DotOperands.h - tiles on their way to a dot ---------------*- C++ -*-===//
+//===- DotOperands.h - tiles on their way to a dot ---------------*- C++
+//-*-===//
 //
 // Which tiles end up as a dot operand through ops that only rename their
 // elements. The GPU pipeline keeps such tiles in shared memory, in the
@@ -16,8 +17,8 @@ namespace tilegym::tile {
 /// reshapes that only drop leading unit dimensions, and 2-D transposes.
 struct DotOperandUse {
   DotOp dot;
-  unsigned operand;                     ///< 0: lhs, 1: rhs
-  bool transposed;                      ///< an odd number of transposes
+  unsigned operand;                           ///< 0: lhs, 1: rhs
+  bool transposed;                            ///< an odd number of transposes
   llvm::SmallVector<mlir::Operation *> views; ///< on the way, in order
 };
 

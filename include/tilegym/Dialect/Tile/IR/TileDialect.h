@@ -11,8 +11,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "tilegym/Dialect/Tile/IR/TileOpsDialect.h.inc"
 #include "tilegym/Dialect/Tile/IR/TileEnums.h.inc"
+#include "tilegym/Dialect/Tile/IR/TileOpsDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tilegym/Dialect/Tile/IR/TileOpsTypes.h.inc"
