@@ -2,6 +2,7 @@
 #include "tilegym/Bundle/Bundle.h"
 #include "tilegym/Bundle/Json.h"
 
+#include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -28,9 +29,27 @@ static bool readFile(const std::string &path, std::string &bytes) {
   return bool(in) || in.eof();
 }
 
+/// A regular file, not a symbolic link to one: a bundle's files are its
+/// own, and a link could make the runner read anything on the machine.
 static bool isRegularFile(const std::string &path) {
   struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  return lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/// `s` with bytes outside printable ASCII shown as \xNN, for messages.
+static std::string printable(const std::string &s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+      out += char(c);
+      continue;
+    }
+    static const char hex[] = "0123456789abcdef";
+    out += "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 15];
+  }
+  return out;
 }
 
 static bool isDirectory(const std::string &path) {
@@ -44,13 +63,15 @@ namespace {
 /// every error names the offending entry.
 class ManifestReader {
 public:
-  ManifestReader(const std::string &dir) : dir(dir) {}
+  ManifestReader(const std::string &dir, bool checkFiles)
+      : dir(dir), checkFiles(checkFiles) {}
 
   bool read(const Value &root, Bundle &bundle);
   std::string error;
 
 private:
   const std::string &dir;
+  bool checkFiles;
 
   bool fail(const std::string &where, const std::string &what) {
     error = where.empty() ? what : where + ": " + what;
@@ -148,13 +169,21 @@ bool ManifestReader::readFileName(const Value &object, const std::string &where,
   if (name.empty() && optional && !object.get(key))
     return true;
   // Files live in the bundle folder itself: a manifest must not reach out.
-  if (name.empty() || name.find('/') != std::string::npos || name == "." ||
-      name == "..")
+  // Names are what the writer produces (kernel symbols plus an extension),
+  // so anything but [A-Za-z0-9_.-] is refused, NUL and '/' included.
+  bool plain = !name.empty() && name != "." && name != ".." &&
+               name.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                      "0123456789_.-") == std::string::npos;
+  if (!plain)
     return fail(where + "." + key,
-                "\"" + name + "\" must be a file name inside the bundle");
+                "\"" + printable(name) +
+                    "\" must be a plain file name inside the bundle "
+                    "([A-Za-z0-9_.-])");
   path = dir + "/" + name;
-  if (!isRegularFile(path))
-    return fail(where + "." + key, "file " + path + " does not exist");
+  if (checkFiles && !isRegularFile(path))
+    return fail(where + "." + key,
+                "file " + path + " does not exist or is not a regular file");
   return true;
 }
 
@@ -293,14 +322,18 @@ bool ManifestReader::readKernel(const Value &v, const std::string &where,
       !stringMember(v, where, "entry", k.entry) ||
       !intMember(v, where, "num_warps", 1, 32, k.numWarps) ||
       !member(v, where, "block", Value::Kind::Array, block) ||
-      !intMember(v, where, "shared_bytes", 0, UINT32_MAX, shared) ||
+      !intMember(v, where, "shared_bytes", 0, kMaxSharedBytes, shared) ||
       !readFileName(v, where, "ptx", k.ptxFile, /*optional=*/false) ||
       !readFileName(v, where, "cubin", k.cubinFile, /*optional=*/true) ||
       !member(v, where, "params", Value::Kind::Array, params) ||
       !member(v, where, "grid", Value::Kind::Object, grid))
     return false;
-  if (k.name.empty() || k.entry.empty())
-    return fail(where, "empty kernel name or entry");
+  if (k.numWarps & (k.numWarps - 1))
+    return fail(where + ".num_warps",
+                std::to_string(k.numWarps) + " is not a power of two");
+  if (!isSymbolName(k.name) || !isSymbolName(k.entry))
+    return fail(where, "kernel name and entry must be identifiers "
+                       "([A-Za-z_][A-Za-z0-9_]*)");
   k.sharedBytes = uint32_t(shared);
 
   // The block is implied by num_warps; it is in the manifest for readers,
@@ -403,6 +436,36 @@ bool ManifestReader::read(const Value &root, Bundle &bundle) {
   return true;
 }
 
+bool bundle::isSymbolName(const std::string &name) {
+  if (name.empty() || name.size() > 255 ||
+      !(std::isalpha((unsigned char)name[0]) || name[0] == '_'))
+    return false;
+  for (char c : name)
+    if (!(std::isalnum((unsigned char)c) || c == '_'))
+      return false;
+  return true;
+}
+
+bool bundle::parseManifest(const std::string &text, const std::string &dir,
+                           bool checkFiles, Bundle &bundle,
+                           std::string &error) {
+  Value root;
+  std::string jsonError;
+  if (!json::parse(text, root, jsonError)) {
+    error = "invalid JSON: " + jsonError;
+    return false;
+  }
+  Bundle result;
+  result.dir = dir;
+  ManifestReader reader(dir, checkFiles);
+  if (!reader.read(root, result)) {
+    error = reader.error;
+    return false;
+  }
+  bundle = std::move(result);
+  return true;
+}
+
 bool bundle::loadBundle(const std::string &dir, Bundle &bundle,
                         std::string &error) {
   if (!isDirectory(dir)) {
@@ -411,24 +474,14 @@ bool bundle::loadBundle(const std::string &dir, Bundle &bundle,
     return false;
   }
   std::string path = dir + "/manifest.json", text;
-  if (!readFile(path, text)) {
-    error = path + ": cannot read the manifest";
+  if (!isRegularFile(path) || !readFile(path, text)) {
+    error = path + ": cannot read the manifest (a regular file, not a link)";
     return false;
   }
-  Value root;
-  std::string jsonError;
-  if (!json::parse(text, root, jsonError)) {
-    error = path + ": invalid JSON: " + jsonError;
+  if (!parseManifest(text, dir, /*checkFiles=*/true, bundle, error)) {
+    error = path + ": " + error;
     return false;
   }
-  Bundle result;
-  result.dir = dir;
-  ManifestReader reader(dir);
-  if (!reader.read(root, result)) {
-    error = path + ": " + reader.error;
-    return false;
-  }
-  bundle = std::move(result);
   return true;
 }
 
@@ -457,8 +510,15 @@ bool bundle::selectImage(const Bundle &bundle, const KernelInfo &kernel,
   }
   image.isCubin = !kernel.cubinFile.empty() && bundle.target == gpuTarget;
   image.path = image.isCubin ? kernel.cubinFile : kernel.ptxFile;
-  if (!readFile(image.path, image.bytes)) {
-    error = "cannot read " + image.path;
+  if (!isRegularFile(image.path) || !readFile(image.path, image.bytes)) {
+    error = "cannot read " + image.path + " (a regular file, not a link)";
+    return false;
+  }
+  // PTX is text that the driver reads up to its first NUL: one inside would
+  // silently cut the module short.
+  if (!image.isCubin && image.bytes.find('\0') != std::string::npos) {
+    error = image.path + ": PTX must be text, found a NUL byte at offset " +
+            std::to_string(image.bytes.find('\0'));
     return false;
   }
   return true;

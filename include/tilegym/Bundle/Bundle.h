@@ -94,6 +94,20 @@ struct Bundle {
 /// exist. Errors read "DIR/manifest.json: kernels[0].grid.ops[2]: ...".
 bool loadBundle(const std::string &dir, Bundle &bundle, std::string &error);
 
+/// Validates the manifest `text` of a bundle in `dir`; with `checkFiles`,
+/// the files it names must be regular files there. For loadBundle and for
+/// fuzzing the reader without a folder.
+bool parseManifest(const std::string &text, const std::string &dir,
+                   bool checkFiles, Bundle &bundle, std::string &error);
+
+/// A kernel symbol as the writer emits it: [A-Za-z_][A-Za-z0-9_]*, at most
+/// 255 characters. Symbols name files and PTX entries.
+bool isSymbolName(const std::string &name);
+
+/// The most shared memory a block can have on any supported GPU (227 KiB on
+/// sm_90, the opt-in maximum); the runtime checks the device's own limit.
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
+
 /// Runs the kernel's grid program on the launch arguments (views give their
 /// sizes, integer scalars their value). Fails on a division by zero, a
 /// negative grid size or one above the launch limits (2^31-1 for x, 65535
