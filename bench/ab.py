@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """A/B timing of several TileGym bundles of one program against its peers.
 
-For small differences (about 1%) that run.py's one pass per implementation
-cannot separate from drift: every implementation is timed once per round,
-rounds interleaved (the order rotating each round), and the median over
-rounds of each one's median is reported, with the spread of its per-round ratio to the first peer.
+For small differences (about 1%) that run.py's five rounds per case cannot
+separate from drift: every implementation is timed once per round, over
+many rounds (the order rotating each round), and the median over rounds of
+each one's median is reported, with the spread of its per-round ratio to
+the first peer.
 
     python3 ab.py --op softmax --shape 4096,16384 --dtype f32 \
         --bundles KIT/bundles/softmax.f32.16384.tgb /tmp/variant.tgb [--rounds 9]

@@ -37,12 +37,13 @@ fi
 #                               fastest of its warp variants (.wW: W warps)
 #   softmax_online.DTYPE        any N (looped, online max/sum); run for N > 4096
 #   attention.DTYPE.dD.cCAUSAL
-# KEY | source | -D defines and options. Warps per shape from the sweeps of
-# bench/NOTES.md (docs/results/h200-sweep3.log); where two were within noise,
-# both are here and the bench reports the faster.
+# KEY | source | -D defines and options. Warps per shape from a sweep of
+# tile configurations on the H200 (bench/NOTES.md, experiments); where two
+# were within noise, both are here and the bench reports the faster.
 # softmax prefetches the row AHEAD rows on into the L2 (the example's
 # default: 4 MiB of f32 rows); rows of 16384 f32 are given 6 MiB, bf16 rows
-# 8 MiB (session 8's probes, bench/NOTES.md).
+# 8 MiB: within the 4-8 MiB of rows ahead that measured best (bench/NOTES.md,
+# softmax).
 CONFIGS=(
   "vector_add.f32|vector_add.tile|-D T=f32"
   "vector_add.bf16|vector_add.tile|-D T=bf16"

@@ -17,11 +17,12 @@ flush also keeps host launch overhead out of the numbers: it is queued
 before the start event, so the GPU is still busy with it while the host
 launches the kernel.
 
-    python3 run.py --kit DIR --out results/h200 [--only softmax] [--budget 240]
+    python3 run.py --kit DIR --out results/h200 [--only softmax] [--budget 240] > results/h200.log
 
 Prints one table (time, GB/s or TFLOP/s, TileGym's speed relative to each
 peer = peer time / TileGym time, > 1 means TileGym is faster; relative error
-||out - ref|| / ||ref||), writes OUT.json, OUT.png (ratios) and OUT.log.
+||out - ref|| / ||ref||) and a summary, and writes OUT.json (every row, with
+min/max/reps) and OUT.png (ratios); the printed table is the run's .log.
 """
 import argparse
 import datetime
@@ -99,7 +100,7 @@ class Timer:
     """Each timed run starts from an L2 that holds nothing of its inputs:
     lines a kernel marked evict_last (torch.compile's softmax loads its input
     so) survive the write flush, and flattered every implementation timed
-    after it by about 2.5% (session 8, bench/NOTES.md). Before each flush
+    after it (docs/results/bench-timing.md). Before each flush
     the GPU is drained and those lines are made normal again
     (cuCtxResetPersistingL2Cache acts when called, not in stream order)."""
 
@@ -151,8 +152,8 @@ class Timer:
     def interleaved(self, fns, rounds=5):
         """Times several implementations of one case in `rounds` rounds, each
         running every one in turn, starting one further along each round: the
-        first timed after a case's setup ran measurably slower on the H200
-        (about 0.4 us on an 8 us kernel), and machine drift spreads evenly.
+        first timed after a case's setup runs slower (bench/NOTES.md,
+        experiments), and machine drift spreads evenly over all of them.
         Returns stats() per fn; a fn that raises gets the exception instead."""
         reps, out = [], [[] for _ in fns]
         for i, fn in enumerate(fns):

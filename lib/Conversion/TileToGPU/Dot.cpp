@@ -144,8 +144,8 @@ void KernelEmitter::findAsyncOperands() {
   // each warpgroup (4 warps) taking 64-row blocks of the accumulator in
   // turn, when the instruction (N up to 256) and the 128-byte swizzle (rows
   // of 64 elements) take its shapes, and when each warpgroup's share is at
-  // least a 64x64x64 product (attention at D=64, both dots: 0.48 -> 0.69 of
-  // cuDNN; bench/NOTES.md, session 6).
+  // least a 64x64x64 product (attention at D=64, both dots; bench/NOTES.md,
+  // experiments).
   if (wgmmaAvailable && numWarps % 4 == 0)
     kernel.walk([&](DotOp dot) {
       auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
@@ -551,7 +551,7 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   // and LBO) varies: it is computed in 32 bits and paired with the constant
   // high word. With the warp index uniform (emit), CUDA 13.0's ptxas folded
   // a 64-bit add of the whole descriptor into its uniform datapath and
-  // dropped the high word (wrong results; bench/NOTES.md, session 6).
+  // dropped the high word (wrong results; bench/NOTES.md, experiments).
   // The start moves by constants per instruction: stages lie within the
   // 256 KiB its 14 bits address.
   Type i32Type = b.getI32Type();

@@ -117,7 +117,7 @@ SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
   // Over loaded values, a chain in register order, which is load order:
   // each step needs one more run, so the reduction proceeds while later
   // loads are still in flight, where a tree waits for all of them (softmax
-  // bf16 rows of 16384: 1.004 -> 1.015 of Triton, bench/NOTES.md). Values
+  // bf16 rows of 16384: bench/NOTES.md, experiments). Values
   // ready at once take the shallower tree.
   bool chain = fillsInLoadOrder(op.getSource());
   std::map<int64_t, Value> partial;

@@ -291,7 +291,7 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   // LLVM splits the latter back into scalar cvts where the halves are used
   // apart (an edge path), and ptxas serializes every wgmma of a kernel
   // whose scalar cvts read accumulator registers (C7514: matmul writing
-  // bf16 C ran at 0.65 of cuBLAS, bench/NOTES.md, session 8).
+  // bf16 C ran at 0.65 of cuBLAS, bench/NOTES.md, experiments).
   if (auto trunc = dyn_cast<arith::TruncFOp>(op);
       trunc && count % 2 == 0 &&
       cast<RankedTensorType>(trunc.getIn().getType())

@@ -1,12 +1,36 @@
 #!/usr/bin/env python3
-"""Why do run.py and ab.py time the same kernels differently? Session 8:
-softmax f32 8192x4096, Triton and the bundle without a prefetch took 67.4 us
-in run.py and 69.3 us in ab.py (every buffer placement tried), the
-prefetching bundle 67.6 in both. Times the same implementations, same
-tensors, under each harness in turn, printing wall-clock marks so that a
-clock/power log taken beside it (nvidia-smi -lms) can be lined up.
+"""Checks bench/run.py's timer on one softmax: Triton and TileGym bundles
+timed on the same tensors under several harnesses and L2 flushes.
 
-    python3 harness.py --kit KIT --shape 8192,4096 --bundles A.tgb B.tgb
+A DRAM-bound kernel must start each timed run from an L2 that holds none
+of its inputs, and the harness must not favour the implementation timed
+first or last. Each mode below times Triton's softmax and the given bundles
+in rounds, the order rotating, and prints each one's median and its ratio
+to Triton, with wall-clock marks so that a clock/power log taken beside it
+(nvidia-smi -lms) can be lined up:
+
+  (default)        ab.py's compare (H1), run.py's Timer.interleaved (H2),
+                   and rounds of 20 or 50 flushed runs with and without
+                   warm-ups (H3-H5): the harnesses should agree
+  --flushes        H2 with run.py's write flush, with an idle spin after
+                   it, and with a read flush: what the flush's dirty lines
+                   cost the timed kernel
+  --sticky         H2 fresh, after 50 untimed runs of torch.compile's
+                   softmax (it loads its input evict_last), and after
+                   cuCtxResetPersistingL2Cache; run.py's Timer resets
+                   before every flush, so the times should not move
+  --compile-state  H2 while another process holds a CUDA context, and
+                   after a torch.compile of an unrelated function
+  --thermal        H2 after 30 s idle and after 30 s of load
+  --carve          allocate as run.py does before the case (its flush
+                   buffer, then two 2 GiB blocks freed)
+
+Run on the GPU machine from the repository, with a kit made by
+bench/make-kit.sh (run, tilegym and triton_kernels are imported from it):
+
+    python3 bench/timer_check.py --kit KIT --shape 8192,4096 --bundles A.tgb B.tgb [--flushes]
+
+Output of each mode on the H200: docs/results/bench-timing.md.
 """
 import argparse
 import os
@@ -14,20 +38,22 @@ import statistics
 import sys
 import time
 
-import torch
-
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--kit", required=True)
-    ap.add_argument("--shape", required=True)
-    ap.add_argument("--dtype", default="f32")
-    ap.add_argument("--bundles", nargs="+", required=True)
-    ap.add_argument("--rounds", type=int, default=21)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kit", required=True,
+                    help="a bench kit (bench/make-kit.sh): run.py, tilegym.py, triton_kernels.py "
+                         "and libtilegym_bundle.so are taken from it")
+    ap.add_argument("--shape", required=True, help="softmax rows,columns, e.g. 8192,4096")
+    ap.add_argument("--dtype", default="f32", help="f32 or bf16 (default f32)")
+    ap.add_argument("--bundles", nargs="+", required=True,
+                    help="softmax bundles to time beside Triton's kernel")
+    ap.add_argument("--rounds", type=int, default=21, help="rounds per measurement (default 21)")
     ap.add_argument("--carve", action="store_true",
                     help="allocate as run.py does: the flush buffer, then two 2 GiB "
                          "blocks freed before the case (its tensors come out of them)")
-    ap.add_argument("--only-h2", action="store_true")
+    ap.add_argument("--only-h2", action="store_true", help="only run.py's Timer.interleaved (H2)")
     ap.add_argument("--flushes", action="store_true",
                     help="H2 with the write flush, with a spin after it, with a read flush")
     ap.add_argument("--compile-state", action="store_true",
@@ -39,6 +65,7 @@ def main():
     ap.add_argument("--thermal", action="store_true",
                     help="H2 hot, after 30 s idle, then after 30 s of load")
     args = ap.parse_args()
+    import torch  # after parsing: --help needs no GPU stack
     sys.path.insert(0, args.kit)
     import run
     import tilegym
