@@ -52,9 +52,9 @@ CASES=(
   "matmul (tf32)|matmul.tile|-D T=f32|"
   "attention D64|attention.tile|-D T=bf16|"
   "attention D64|attention.tile|-D T=f16|"
-  "attention D64 causal|attention.tile|-D T=bf16 -D CAUSAL=1|"
+  "attention D64 causal|attention.tile|-D T=bf16 -D CAUSAL=1|--reference attention_causal"
   "attention D128|attention.tile|-D T=bf16 -D D=128|--size D=128"
-  "attention D128 causal|attention.tile|-D T=f16 -D D=128 -D CAUSAL=1|--size D=128"
+  "attention D128 causal|attention.tile|-D T=f16 -D D=128 -D CAUSAL=1|--reference attention_causal --size D=128"
 )
 
 rm -rf "$OUT"

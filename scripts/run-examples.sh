@@ -29,9 +29,9 @@ CASES=(
   "matmul (tf32)|matmul.tile|-D T=f32"
   "attention D64|attention.tile|-D T=bf16"
   "attention D64|attention.tile|-D T=f16"
-  "attention D64 causal|attention.tile|-D T=bf16 -D CAUSAL=1"
+  "attention D64 causal|attention.tile|-D T=bf16 -D CAUSAL=1 --reference=attention_causal"
   "attention D128|attention.tile|-D T=bf16 -D D=128 --size D=128"
-  "attention D128 causal|attention.tile|-D T=f16 -D D=128 -D CAUSAL=1 --size D=128"
+  "attention D128 causal|attention.tile|-D T=f16 -D D=128 -D CAUSAL=1 --reference=attention_causal --size D=128"
 )
 pass=0; fail=0
 printf '\n%-30s %-44s %-10s %s\n' program arguments verdict rel_err

@@ -226,8 +226,9 @@ bool ManifestReader::readParam(const Value &v, const std::string &where,
 }
 
 static const std::set<std::string> kBinaryOps = {
-    "addi",      "subi",       "muli",  "divsi", "divui", "remsi", "remui",
-    "ceildivsi", "floordivsi", "maxsi", "minsi", "maxui", "minui", "cdiv"};
+    "addi",  "subi",      "muli",       "divsi", "divui", "remsi",
+    "remui", "ceildivsi", "floordivsi", "maxsi", "minsi", "maxui",
+    "minui", "andi",      "ori",        "xori",  "cdiv"};
 static const std::set<std::string> kPredicates = {
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
 

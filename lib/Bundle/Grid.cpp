@@ -87,6 +87,12 @@ struct Evaluator {
       r = std::max(ua, ub);
     else if (n == "minui")
       r = std::min(ua, ub);
+    else if (n == "andi")
+      r = uint64_t(a) & uint64_t(b);
+    else if (n == "ori")
+      r = uint64_t(a) | uint64_t(b);
+    else if (n == "xori")
+      r = uint64_t(a) ^ uint64_t(b);
     else { // cdiv: tile.cdiv is defined for lhs >= 0, rhs > 0.
       if (a < 0 || b <= 0)
         return fail(i, "cdiv(" + std::to_string(a) + ", " + std::to_string(b) +

@@ -7,7 +7,21 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
 using namespace tilegym;
+
+bool tilegym::parseFloatLiteral(llvm::StringRef text, double &value) {
+  if (text.empty() || std::isspace((unsigned char)text.front()))
+    return false;
+  std::string copy = text.str(); // strtod needs a NUL-terminated string
+  char *end = nullptr;
+  errno = 0;
+  value = std::strtod(copy.c_str(), &end);
+  return end == copy.c_str() + copy.size();
+}
 
 Lexer::Lexer(llvm::StringRef buffer)
     : cur(buffer.begin()), end(buffer.end()), lineStart(buffer.begin()) {}

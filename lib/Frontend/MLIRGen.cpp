@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilegym/Frontend/MLIRGen.h"
+#include "tilegym/Frontend/Lexer.h"
 
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Frontend/AST.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/ScopedHashTable.h"
 #include "llvm/ADT/StringSet.h"
@@ -168,6 +170,9 @@ private:
                                    Location loc);
   Type resolveType(StringRef name, Location loc);
   Type genType(const TypeAST &type);
+  Value genIntegerDivision(bool quotient, Value a, Value b, Location loc);
+  /// Tile shapes within kMaxTileElements and kMaxRank, sizes positive.
+  LogicalResult checkShape(ArrayRef<int64_t> shape, Location loc);
   LogicalResult genKernel(const KernelAST &kernel, ModuleOp module);
   LogicalResult genGridFunction(const KernelAST &kernel,
                                 ArrayRef<Type> paramTypes, StringRef name,
@@ -269,9 +274,18 @@ std::optional<Const> MLIRGenImpl::parseDefine(StringRef name, StringRef text,
   double f;
   if (!text.getAsInteger(0, i))
     return Const::ofInt(i);
+  // Digits alone that did not convert are an integer out of range, not a
+  // float: BLOCK=99999999999999999999 must not become 1e20.
+  StringRef digits = text.starts_with("-") ? text.drop_front() : text;
+  if (!digits.empty() &&
+      digits.find_first_not_of("0123456789") == StringRef::npos) {
+    error(loc) << "-D " << name << "=" << text
+               << ": integer out of range (64-bit signed)";
+    return std::nullopt;
+  }
   if (text == "true" || text == "false")
     return Const::ofBool(text == "true");
-  if (!text.getAsDouble(f))
+  if (parseFloatLiteral(text, f))
     return Const::ofFloat(f);
   for (StringRef ty : {"f32", "f16", "bf16", "i32", "i1", "index"})
     if (text == ty)
@@ -338,6 +352,53 @@ Type MLIRGenImpl::resolveType(StringRef name, Location loc) {
   return {};
 }
 
+/// Integer `/` and `%` truncate, as C does, and are defined everywhere:
+/// x / 0 = 0 and x % 0 = x; MIN / -1 wraps to MIN and MIN % -1 = 0. The
+/// hardware divides only by a divisor that is neither 0 nor -1 (x86 traps on
+/// both, PTX leaves them unspecified); a constant divisor folds the guards
+/// away.
+Value MLIRGenImpl::genIntegerDivision(bool quotient, Value a, Value b,
+                                      Location loc) {
+  // A constant divisor other than 0 and -1 needs no guard (0 and -1 still
+  // take the general path, which folds to the defined result).
+  APInt divisor;
+  Value scalar = b;
+  if (auto splat = b.getDefiningOp<t::SplatOp>())
+    scalar = splat.getOperand();
+  if (matchPattern(scalar, m_ConstantInt(&divisor)) && !divisor.isZero() &&
+      !divisor.isAllOnes()) {
+    if (quotient)
+      return arith::DivSIOp::create(builder, loc, a, b);
+    return arith::RemSIOp::create(builder, loc, a, b);
+  }
+  Type type = a.getType();
+  Value zero = materialize(Const::ofInt(0), type, loc);
+  Value one = materialize(Const::ofInt(1), type, loc);
+  Value minusOne = materialize(Const::ofInt(-1), type, loc);
+  auto eq = [&](Value x, Value y) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, x, y);
+  };
+  Value byZero = eq(b, zero), byMinusOne = eq(b, minusOne);
+  Value safe = arith::SelectOp::create(
+      builder, loc, arith::OrIOp::create(builder, loc, byZero, byMinusOne), one,
+      b);
+  if (!quotient) {
+    Value r = arith::RemSIOp::create(builder, loc, a, safe);
+    return arith::SelectOp::create(builder, loc, byZero, a, r);
+  }
+  Value q = arith::DivSIOp::create(builder, loc, a, safe);
+  Value negated = arith::SubIOp::create(builder, loc, zero, a);
+  q = arith::SelectOp::create(builder, loc, byMinusOne, negated, q);
+  return arith::SelectOp::create(builder, loc, byZero, zero, q);
+}
+
+LogicalResult MLIRGenImpl::checkShape(ArrayRef<int64_t> shape, Location loc) {
+  std::string message;
+  if (!t::checkTileShape(shape, message))
+    return error(loc) << message;
+  return success();
+}
+
 Type MLIRGenImpl::genType(const TypeAST &type) {
   Type element = resolveType(type.getElementType(), type.getLoc());
   if (!element || !type.isView())
@@ -352,6 +413,11 @@ Type MLIRGenImpl::genType(const TypeAST &type) {
     shape.push_back(d == TypeAST::kDynamic ? ShapedType::kDynamic : d);
   if (shape.empty()) {
     error(type.getLoc()) << "view must have at least one dimension";
+    return {};
+  }
+  if (int64_t(shape.size()) > t::kMaxRank) {
+    error(type.getLoc()) << "view rank " << shape.size()
+                         << " exceeds the limit of " << t::kMaxRank;
     return {};
   }
   return t::ViewType::get(builder.getContext(), shape, element);
@@ -1235,10 +1301,8 @@ Val MLIRGenImpl::genBinaryOp(BinaryOp op, Val lhs, Val rhs, Location loc) {
         r = arith::SubIOp::create(builder, loc, a, b);
       else if (op == BinaryOp::Mul)
         r = arith::MulIOp::create(builder, loc, a, b);
-      else if (op == BinaryOp::Div)
-        r = arith::DivSIOp::create(builder, loc, a, b);
       else
-        r = arith::RemSIOp::create(builder, loc, a, b);
+        r = genIntegerDivision(op == BinaryOp::Div, a, b, loc);
     }
     break;
   case BinaryOp::And:
@@ -1598,13 +1662,8 @@ Val MLIRGenImpl::genCall(const CallExprAST &call) {
     if (failed(checkArgs(call, isFull ? 3 : 2, isFull ? 3 : 2, {})))
       return Val::failure();
     auto shape = constIntList(*args[0], "shape");
-    if (!shape)
+    if (!shape || failed(checkShape(*shape, args[0]->getLoc())))
       return Val::failure();
-    for (int64_t d : *shape)
-      if (d <= 0) {
-        error(args[0]->getLoc()) << "shape sizes must be positive, got " << d;
-        return Val::failure();
-      }
     Type element = constType(*args.back(), "element type");
     if (!element)
       return Val::failure();
@@ -1635,6 +1694,8 @@ Val MLIRGenImpl::genCall(const CallExprAST &call) {
       error(args[0]->getLoc()) << "arange size must be positive, got " << *n;
       return Val::failure();
     }
+    if (failed(checkShape({*n}, args[0]->getLoc())))
+      return Val::failure();
     return Val{
         t::IotaOp::create(builder, loc,
                           RankedTensorType::get({*n}, builder.getI32Type())),
@@ -1827,11 +1888,8 @@ MLIRGenImpl::tileShapeArg(const ExprAST &expr, t::ViewType view) {
                          << " entries but the view has rank " << view.getRank();
     return std::nullopt;
   }
-  for (int64_t d : *shape)
-    if (d <= 0) {
-      error(expr.getLoc()) << "tile sizes must be positive, got " << d;
-      return std::nullopt;
-    }
+  if (failed(checkShape(*shape, expr.getLoc())))
+    return std::nullopt;
   return shape;
 }
 
@@ -2133,6 +2191,8 @@ Val MLIRGenImpl::genShapeOp(const CallExprAST &call) {
     }
     SmallVector<int64_t> shape(type.getShape());
     shape.insert(shape.begin() + *axis, 1);
+    if (failed(checkShape(shape, loc)))
+      return Val::failure();
     return Val{t::ReshapeOp::create(builder, loc,
                                     RankedTensorType::get(shape, element), x),
                {}};
@@ -2163,12 +2223,8 @@ Val MLIRGenImpl::genShapeOp(const CallExprAST &call) {
                                     *list),
                {}};
   }
-  for (int64_t d : *list)
-    if (d <= 0) {
-      error(call.getArgs()[1]->getLoc())
-          << "shape sizes must be positive, got " << d;
-      return Val::failure();
-    }
+  if (failed(checkShape(*list, call.getArgs()[1]->getLoc())))
+    return Val::failure();
   auto result = RankedTensorType::get(*list, element);
   if (name == "reshape") {
     if (result.getNumElements() != type.getNumElements()) {

@@ -76,6 +76,8 @@ std::string describe(const Reference &ref) {
     s += " " + param.name + "=" + std::to_string(param.defaultValue);
   for (const auto &[name, value] : ref.defaultOptions)
     s += " -D " + name + "=" + value;
+  for (const auto &[name, value] : ref.fixedOptions)
+    s += " " + name + "=" + value + " (fixed)";
   if (!ref.aliases.empty()) {
     s += " (aliases:";
     for (size_t i = 0; i < ref.aliases.size(); ++i)
@@ -173,6 +175,8 @@ bool checkSignature(const Reference &ref, const std::vector<DType> &dtypes,
 Options effectiveOptions(const Reference &ref, const Options &defines) {
   Options options = ref.defaultOptions;
   for (const auto &[name, value] : defines)
+    options[name] = value;
+  for (const auto &[name, value] : ref.fixedOptions)
     options[name] = value;
   return options;
 }

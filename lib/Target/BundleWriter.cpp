@@ -208,7 +208,7 @@ private:
         "arith.addi",       "arith.subi",  "arith.muli",  "arith.divsi",
         "arith.divui",      "arith.remsi", "arith.remui", "arith.ceildivsi",
         "arith.floordivsi", "arith.maxsi", "arith.minsi", "arith.maxui",
-        "arith.minui"};
+        "arith.minui",      "arith.andi",  "arith.ori",   "arith.xori"};
     llvm::StringRef name = op.getName().getStringRef();
     if (!binaryOps.contains(name))
       return unsupported(&op, "cannot be evaluated by the runtime");

@@ -16,6 +16,12 @@
 
 namespace tilegym {
 
+/// Converts a float literal (any number of digits) to the nearest double;
+/// overflow gives inf. False if `text` is not a float. Unlike APFloat's
+/// conversion (behind StringRef::getAsDouble), whose stack buffers overflow
+/// on literals of tens of thousands of digits, this is strtod's.
+bool parseFloatLiteral(llvm::StringRef text, double &value);
+
 struct Token {
   enum Kind {
     eof,

@@ -75,9 +75,13 @@ struct Reference {
   std::string description;
   std::vector<SizeParam> sizes;
   std::vector<ArgSpec> args;
-  /// Defines the program implies unless the kernel's defines override them
-  /// (attention_causal: CAUSAL=1).
+  /// Defines the program implies unless the kernel's defines override them.
   Options defaultOptions;
+  /// Options the reference's own definition fixes: a kernel's consts do not
+  /// override them (attention_causal is causal whatever the kernel says), so
+  /// that a kernel built with the other setting FAILs instead of being
+  /// checked against a reference that adapted to it.
+  Options fixedOptions;
   ComputeFn compute = nullptr;
   /// Null: defaultTolerance(precision).
   ToleranceFn tolerance = nullptr;
@@ -108,7 +112,7 @@ bool checkSignature(const Reference &ref, const std::vector<DType> &dtypes,
                     const std::vector<int64_t> &ranks, std::string &error);
 
 /// The defines in effect: the program's defaultOptions overridden by
-/// `defines`.
+/// `defines`, then by its fixedOptions.
 Options effectiveOptions(const Reference &ref, const Options &defines);
 
 /// Whether define `name` is set to something other than "0" or "false".

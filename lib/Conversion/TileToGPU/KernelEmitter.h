@@ -50,6 +50,9 @@ using namespace mlir;
 using namespace tilegym::tile;
 
 constexpr int64_t kWarpSize = 32;
+/// The most elements of one tile a thread may hold: 256, the register file
+/// of one thread (255 registers of 32 bits). A tile past it does not fit.
+constexpr int64_t kMaxTileElementsPerThread = 256;
 constexpr unsigned kGlobal = 1, kShared = 3;
 
 /// Bytes an element occupies in memory (i1 takes a byte).

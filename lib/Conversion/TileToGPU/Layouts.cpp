@@ -13,6 +13,14 @@ namespace tilegym::detail {
 Layout blockedLayout(ArrayRef<int64_t> maxShape, int64_t numWarps,
                      int64_t minElementBytes) {
   int64_t rank = maxShape.size(), last = rank - 1;
+  if (rank == 0) {
+    // A 0-d tile is one element, held by every thread (no basis vectors):
+    // reductions to it already leave their result in all lanes and warps.
+    Layout l;
+    l.rank = 0;
+    l.finish();
+    return l;
+  }
   SmallVector<int64_t> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
   spt[last] = std::max<int64_t>(
       1, std::min<int64_t>(16 / minElementBytes, maxShape[last]));
@@ -113,6 +121,22 @@ LogicalResult KernelEmitter::assignLayouts() {
         ok = false;
         return;
       }
+    // Every element of a tile is a register of some thread: past the limit,
+    // ptxas would spill most of them and the unrolled code would take
+    // minutes to compile.
+    int64_t threads = numWarps * kWarpSize;
+    int64_t perThread = (tile.getNumElements() + threads - 1) / threads;
+    if (perThread > kMaxTileElementsPerThread) {
+      if (ok)
+        op->emitOpError() << "tile " << tile << " needs " << perThread
+                          << " registers per thread over " << numWarps
+                          << " warps; the GPU limit is "
+                          << kMaxTileElementsPerThread
+                          << " elements per thread per tile: use a smaller "
+                             "tile or more warps";
+      ok = false;
+      return;
+    }
     classes.insert(v);
     tileValues.push_back(v);
   };

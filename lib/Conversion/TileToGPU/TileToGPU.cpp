@@ -683,9 +683,9 @@ struct ConvertTileToGPUPass
       return signalPassFailure();
     }
     // LLVM's default PTX ISA for sm_90 (7.8) predates Hopper's bulk copies
-    // and prefetches (PTX 8.0); sm_90a's default is 8.0 already. No op the
-    // emitter produces for sm_90 or later needs more than PTX 8.0.
-    std::string features = version >= 90 ? ", features = \"+ptx80\"" : "";
+    // and prefetches (PTX 8.0); sm_90a's default is 8.0 already, and later
+    // chips' defaults are newer still (a feature here would lower them).
+    std::string features = chip == "sm_90" ? ", features = \"+ptx80\"" : "";
     Attribute targetAttr = parseAttribute(
         "#nvvm.target<chip = \"" + chip + "\"" + features + ", O = 3>", ctx);
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),

@@ -122,3 +122,25 @@ func.func @dot_too_much_shared(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32
   tile.store %d, %x[%c0, %c0] : tensor<256x256xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// Every element of a tile is a register of some thread: 65536 f32 over 128
+// threads would be 512 each, past the register file.
+func.func @tile_past_registers(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op tile 'tensor<65536xf32>' needs 512 registers per thread over 4 warps; the GPU limit is 256 elements per thread per tile: use a smaller tile or more warps}}
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<65536xf32>
+  tile.store %t, %x[%c0] : tensor<65536xf32>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// At the limit it compiles: 32768 over 128 threads is 256 each.
+func.func @tile_at_register_limit(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<32768xf32>
+  tile.store %t, %x[%c0] : tensor<32768xf32>, !tile.view<?xf32>
+  return
+}

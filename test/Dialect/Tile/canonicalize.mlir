@@ -132,3 +132,19 @@ func.func @prefetch_kept(%x: !tile.view<?x?xf32>, %i: index) {
   tile.prefetch %x[%i, %i] shape [1, 64] : !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// Folds near the top of the 64-bit range do not wrap: ceil(a / b) is
+// computed as a / b + (a % b != 0), never as (a + b - 1) / b.
+// CHECK-LABEL: func @fold_without_overflow
+func.func @fold_without_overflow(%x: !tile.view<10xf32>) -> (index, index) {
+  // CHECK-DAG: %[[HALF:.+]] = arith.constant 4611686018427387904 : index
+  // CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : index
+  // CHECK: return %[[HALF]], %[[ONE]]
+  %big = arith.constant 9223372036854775807 : index
+  %two = arith.constant 2 : index
+  %0 = tile.cdiv %big, %two : index
+  %1 = tile.num_tiles %x[0] by 9223372036854775807 : !tile.view<10xf32>
+  return %0, %1 : index, index
+}

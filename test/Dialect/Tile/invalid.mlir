@@ -363,3 +363,102 @@ func.func @dot_precision(%a: tensor<16x32xbf16>, %b: tensor<32x8xbf16>, %c: tens
   %0 = tile.dot %a, %b, %c {precision = 0 : i32} : tensor<16x32xbf16>, tensor<32x8xbf16>, tensor<16x8xf32>
   return
 }
+
+// -----
+
+// The generated getter reads the I64Attr as unsigned; the verifier must not.
+func.func @num_tiles_negative(%x: !tile.view<10xf32>) {
+  // expected-error @+1 {{'tile.num_tiles' op tile size must be positive, got -4}}
+  %0 = tile.num_tiles %x[0] by -4 : !tile.view<10xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{view element type must be f32, f16, bf16, i32 or i1, got 'ui32'}}
+func.func @view_unsigned(%x: !tile.view<?xui32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{view rank 9 exceeds the limit of 8}}
+func.func @view_rank(%x: !tile.view<?x?x?x?x?x?x?x?x?xf32>) {
+  return
+}
+
+// -----
+
+func.func @tile_too_large() {
+  %c = arith.constant 0.0 : f32
+  // expected-error @+1 {{'tile.splat' op result: tile [2048, 1024] exceeds the limit of 1048576 (2^20) elements per tile}}
+  %0 = tile.splat %c : tensor<2048x1024xf32>
+  return
+}
+
+// -----
+
+func.func @tile_product_wraps(%x: !tile.view<?x?xf32>) {
+  %i = arith.constant 0 : index
+  // The product of the sizes would wrap a 64-bit integer; it is refused.
+  // expected-error @+1 {{'tile.load' op result: tile [4294967296, 4294967296] exceeds the limit of 1048576 (2^20) elements per tile}}
+  %0 = tile.load %x[%i, %i] : !tile.view<?x?xf32> -> tensor<4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+func.func @tile_rank() {
+  // expected-error @+1 {{'tile.iota' op result: tile rank 9 exceeds the limit of 8}}
+  %0 = tile.iota : tensor<1x1x1x1x1x1x1x1x1xi32>
+  return
+}
+
+// -----
+
+// Kernel symbols name PTX entries and bundle files: identifiers only.
+// expected-error @+1 {{kernel name '../evil' must be an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 255 characters)}}
+func.func @"../evil"() attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel name '' must be an identifier}}
+func.func @""() attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel 'decl' is only a declaration; a kernel needs a body}}
+func.func private @decl() attributes {tile.kernel}
+
+// -----
+
+func.func @not_a_function() {
+  // expected-error @+1 {{'tile.kernel' is only valid on a function}}
+  %0 = arith.constant {tile.kernel} 0 : index
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.num_warps' must be a power of two from 1 to 32, got 3}}
+func.func @warps() attributes {tile.kernel, tile.num_warps = 3 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.pipeline_stages' must be from 2 to 4, got 9}}
+func.func @stages() attributes {tile.kernel, tile.pipeline_stages = 9 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.min_blocks_per_sm' must be an integer}}
+func.func @blocks() attributes {tile.kernel, tile.min_blocks_per_sm = "two"} {
+  return
+}

@@ -3,6 +3,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -33,6 +35,56 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
   return nullptr;
 }
 
+/// A kernel's symbol names its PTX entry, its bundle files and its C
+/// symbol: it must be a C identifier, as a `.tile` kernel's name is.
+static bool isIdentifier(StringRef name) {
+  if (name.empty() || name.size() > 255 ||
+      !(llvm::isAlpha(name[0]) || name[0] == '_'))
+    return false;
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  auto intIn = [&](int64_t lo, int64_t hi, bool powerOfTwo) -> LogicalResult {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value)
+      return op->emitError() << "'" << name << "' must be an integer";
+    int64_t v = value.getValue().getSExtValue();
+    if (v < lo || v > hi || (powerOfTwo && (v & (v - 1))))
+      return op->emitError() << "'" << name << "' must be "
+                             << (powerOfTwo ? "a power of two " : "") << "from "
+                             << lo << " to " << hi << ", got " << v;
+    return success();
+  };
+  if (name == kKernelAttr) {
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (!func)
+      return op->emitError() << "'" << name << "' is only valid on a function";
+    if (!isIdentifier(SymbolTable::getSymbolName(op).getValue()))
+      return op->emitError()
+             << "kernel name '" << SymbolTable::getSymbolName(op).getValue()
+             << "' must be an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 255 "
+                "characters)";
+    if (func.isExternal())
+      return op->emitError()
+             << "kernel '" << SymbolTable::getSymbolName(op).getValue()
+             << "' is only a declaration; a kernel needs a body";
+    return success();
+  }
+  if (name == kNumWarpsAttr)
+    return intIn(1, 32, /*powerOfTwo=*/true);
+  if (name == kMinBlocksPerSMAttr)
+    return intIn(0, 32, false);
+  if (name == kPipelineBytesAttr)
+    return intIn(0, INT32_MAX, false);
+  if (name == kPipelineStagesAttr)
+    return intIn(kMinPipelineStages, kMaxPipelineStages, false);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // ViewType: `!tile.view<?x128xf32>`
 //===----------------------------------------------------------------------===//
@@ -56,12 +108,45 @@ void ViewType::print(AsmPrinter &printer) const {
   printer << getElementType() << ">";
 }
 
+bool tilegym::tile::checkTileShape(ArrayRef<int64_t> shape,
+                                   std::string &message) {
+  if (int64_t(shape.size()) > kMaxRank) {
+    message = "tile rank " + std::to_string(shape.size()) +
+              " exceeds the limit of " + std::to_string(kMaxRank);
+    return false;
+  }
+  int64_t elements = 1;
+  for (int64_t d : shape) {
+    if (d <= 0) {
+      message = "tile sizes must be positive, got " + std::to_string(d);
+      return false;
+    }
+    // Checked before multiplying: the product must not wrap.
+    if (d > kMaxTileElements / elements) {
+      std::string sizes;
+      for (int64_t s : shape)
+        sizes += (sizes.empty() ? "" : ", ") + std::to_string(s);
+      message = "tile [" + sizes + "] exceeds the limit of " +
+                std::to_string(kMaxTileElements) + " (2^20) elements per tile";
+      return false;
+    }
+    elements *= d;
+  }
+  return true;
+}
+
 LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape, Type elementType) {
   if (shape.empty())
     return emitError() << "view must have rank at least 1";
+  if (int64_t(shape.size()) > kMaxRank)
+    return emitError() << "view rank " << shape.size()
+                       << " exceeds the limit of " << kMaxRank;
+  for (int64_t d : shape)
+    if (d < 0 && !ShapedType::isDynamic(d))
+      return emitError() << "view sizes must be >= 0 or ?, got " << d;
   if (!elementType.isF32() && !elementType.isF16() && !elementType.isBF16() &&
-      !elementType.isInteger(32) && !elementType.isInteger(1))
+      !elementType.isSignlessInteger(32) && !elementType.isSignlessInteger(1))
     return emitError() << "view element type must be f32, f16, bf16, i32 or "
                           "i1, got "
                        << elementType;

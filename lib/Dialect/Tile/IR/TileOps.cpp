@@ -33,6 +33,9 @@ static LogicalResult verifyStaticTile(Operation *op, RankedTensorType type,
   if (!type.hasStaticShape())
     return op->emitOpError()
            << what << " must have a static shape, got " << type;
+  std::string message;
+  if (!checkTileShape(type.getShape(), message))
+    return op->emitOpError() << what << ": " << message;
   return success();
 }
 
@@ -111,7 +114,8 @@ OpFoldResult DimOp::fold(FoldAdaptor) {
   return IntegerAttr::get(IndexType::get(getContext()), size);
 }
 
-static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+/// ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b.
+static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 OpFoldResult CdivOp::fold(FoldAdaptor adaptor) {
   // Only fold the well-defined case: lhs >= 0, rhs > 0.
@@ -126,8 +130,10 @@ OpFoldResult CdivOp::fold(FoldAdaptor adaptor) {
 }
 
 LogicalResult NumTilesOp::verify() {
-  if (getTileSize() <= 0)
-    return emitOpError() << "tile size must be positive, got " << getTileSize();
+  // The generated getter reads an I64Attr as unsigned: take the signed value.
+  int64_t size = getTileSizeAttr().getInt();
+  if (size <= 0)
+    return emitOpError() << "tile size must be positive, got " << size;
   return verifyAxis(*this, getAxis(), getView().getType().getRank(), "view");
 }
 

@@ -23,6 +23,9 @@ def Tile_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // tile.kernel and the kernel settings beside it are checked wherever they
+  // appear: a kernel is a defined function whose name is an identifier.
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
 }

@@ -36,6 +36,17 @@ constexpr llvm::StringLiteral kPipelineBytesAttr = "tile.pipeline_bytes";
 /// from kMinPipelineStages to kMaxPipelineStages.
 constexpr llvm::StringLiteral kPipelineStagesAttr = "tile.pipeline_stages";
 constexpr int64_t kMinPipelineStages = 2, kMaxPipelineStages = 4;
+
+/// The most elements a tile may hold (2^20, Triton's limit too): a tile is
+/// one block's working set, in registers on the GPU; past this, compiling
+/// and running it would take unbounded time and memory.
+constexpr int64_t kMaxTileElements = int64_t(1) << 20;
+/// The highest rank of a tile or a view (the runtime's TG_MAX_RANK).
+constexpr int64_t kMaxRank = 8;
+
+/// Checks `shape` against those limits, each size positive; on failure
+/// returns false and sets `message` ("tile of 2097152 elements exceeds ...").
+bool checkTileShape(llvm::ArrayRef<int64_t> shape, std::string &message);
 /// On a lowered gpu.func: the dynamic shared memory per block its launch
 /// must ask for (async dot operand stages).
 constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
