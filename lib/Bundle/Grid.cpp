@@ -204,16 +204,12 @@ bool bundle::evaluateGrid(const KernelInfo &kernel, const tg_arg *args,
     error = eval.error;
     return false;
   }
-  static const char *axes[] = {"x", "y", "z"};
-  const int64_t limits[] = {(int64_t(1) << 31) - 1, 65535, 65535};
-  for (int d = 0; d < 3; ++d) {
+  for (int d = 0; d < 3; ++d)
     grid[d] = eval.values[kernel.grid.results[d]];
-    if (grid[d] < 0 || grid[d] > limits[d]) {
-      error = "kernel '" + kernel.name + "': grid size " + axes[d] + " = " +
-              std::to_string(grid[d]) + " is outside [0, " +
-              std::to_string(limits[d]) + "]";
-      return false;
-    }
+  std::string limit;
+  if (!runtime::checkGridLimits(grid.data(), limit)) {
+    error = "kernel '" + kernel.name + "': " + limit;
+    return false;
   }
   return true;
 }

@@ -501,10 +501,21 @@ LogicalResult MLIRGenImpl::genGridFunction(const KernelAST &kernel,
       return failure();
   SmallVector<Value> sizes;
   llvm::SaveAndRestore<bool> gridScope(inGrid, true);
+  static const char *axes[] = {"x", "y", "z"};
+  const int64_t limits[] = {(int64_t(1) << 31) - 1, 65535, 65535};
   for (const auto &expr : kernel.getGrid()) {
     Val v = genExpr(*expr);
     if (v.failed())
       return failure();
+    // A constant size is checked against CUDA's launch limits here, where
+    // the source can be pointed at; runtime sizes are checked at launch.
+    if (v.isConst() && v.cst->kind == Const::Kind::Int) {
+      size_t d = sizes.size();
+      if (v.cst->i < 1 || v.cst->i > limits[d])
+        return error(expr->getLoc())
+               << "grid size " << axes[d] << " = " << v.cst->i
+               << " is outside [1, " << limits[d] << "] (CUDA's launch limit)";
+    }
     Value size = indexValue(v, expr->getLoc(), "grid size");
     if (!size)
       return failure();
@@ -1635,6 +1646,11 @@ Val MLIRGenImpl::genCall(const CallExprAST &call) {
       }
       int64_t x = a.cst->i, y = b.cst->i;
       return Val{{}, Const::ofInt(x / y + (x % y != 0))};
+    }
+    if (b.isConst() && b.cst->kind == Const::Kind::Int && b.cst->i <= 0) {
+      error(args[1]->getLoc())
+          << "cdiv needs a divisor b > 0, got " << b.cst->i;
+      return Val::failure();
     }
     Value x = indexValue(a, args[0]->getLoc(), "cdiv operand");
     Value y = x ? indexValue(b, args[1]->getLoc(), "cdiv operand") : Value();

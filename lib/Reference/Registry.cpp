@@ -5,6 +5,7 @@
 #include <charconv>
 #include <random>
 #include <set>
+#include <unistd.h>
 
 namespace tilegym::ref {
 
@@ -147,6 +148,33 @@ bool parseSizes(const Reference &ref, std::string_view text, Sizes &sizes,
     if (comma == std::string_view::npos)
       break;
     text.remove_prefix(comma + 1);
+  }
+  // Each element costs its own bytes plus a float64 for the reference and
+  // the comparison: 16 bytes is a safe bound for every dtype.
+  double totalBytes = 0;
+  for (const ArgSpec &arg : ref.args) {
+    int64_t elements = 1;
+    for (int64_t d : arg.shape(parsed)) {
+      if (d > kMaxArgumentElements / elements) {
+        error = "argument " + arg.name + formatDims(arg) +
+                " would hold more than " +
+                std::to_string(kMaxArgumentElements) +
+                " (2^31 - 1) elements, the limit of 32-bit element offsets";
+        return false;
+      }
+      elements *= d;
+    }
+    totalBytes += 16.0 * double(elements);
+  }
+  double memory =
+      double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  if (memory > 0 && totalBytes > memory) {
+    error = "these sizes need about " +
+            std::to_string(int64_t(totalBytes / (1 << 20))) +
+            " MiB of host memory for the arguments and the reference; this "
+            "machine has " +
+            std::to_string(int64_t(memory / (1 << 20))) + " MiB";
+    return false;
   }
   sizes = std::move(parsed);
   return true;

@@ -68,6 +68,19 @@ static std::string dtypeText(tg_dtype dtype) {
                           : "unknown dtype " + std::to_string(int(dtype));
 }
 
+bool checkGridLimits(const int64_t grid[3], std::string &error) {
+  static const char *axes[] = {"x", "y", "z"};
+  const int64_t limits[] = {(int64_t(1) << 31) - 1, 65535, 65535};
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] < 0 || grid[d] > limits[d]) {
+      error = std::string("grid size ") + axes[d] + " = " +
+              std::to_string(grid[d]) + " is outside [0, " +
+              std::to_string(limits[d]) + "]";
+      return false;
+    }
+  return true;
+}
+
 Status checkSignature(const std::vector<Param> &params) {
   for (size_t i = 0; i < params.size(); ++i) {
     const Param &p = params[i];

@@ -277,36 +277,42 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
         func->setAttr(name, mlir::IntegerAttr::get(
                                 mlir::IntegerType::get(&context, 64), value));
   };
-  if (numWarps) {
-    if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
-      mlir::emitError(module->getLoc())
-          << "--num-warps must be a power of two from 1 to 32";
-      return mlir::failure();
-    }
+  if (numWarps.getNumOccurrences())
     setOnKernels(tilegym::tile::kNumWarpsAttr, numWarps);
-  }
-  if (minBlocksPerSM >= 0) {
-    if (minBlocksPerSM > 32) {
-      mlir::emitError(module->getLoc())
-          << "--min-blocks-per-sm must be from 0 to 32";
-      return mlir::failure();
-    }
+  if (minBlocksPerSM.getNumOccurrences())
     setOnKernels(tilegym::tile::kMinBlocksPerSMAttr, minBlocksPerSM);
-  }
-  if (pipelineBytes >= 0)
+  if (pipelineBytes.getNumOccurrences())
     setOnKernels(tilegym::tile::kPipelineBytesAttr, pipelineBytes);
-  if (pipelineStages) {
-    if (pipelineStages < tilegym::tile::kMinPipelineStages ||
-        pipelineStages > tilegym::tile::kMaxPipelineStages) {
-      mlir::emitError(module->getLoc())
-          << "--pipeline-stages must be from "
-          << tilegym::tile::kMinPipelineStages << " to "
-          << tilegym::tile::kMaxPipelineStages;
-      return mlir::failure();
-    }
+  if (pipelineStages.getNumOccurrences())
     setOnKernels(tilegym::tile::kPipelineStagesAttr, pipelineStages);
-  }
   return emitGpu(*module, options, os);
+}
+
+/// The kernel settings given on the command line, checked before any input
+/// is read: a value out of range is an error, never "unset". Returns the
+/// message, or "" when every value is valid.
+static std::string checkKernelOptions() {
+  if (numWarps.getNumOccurrences() &&
+      (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))))
+    return "--num-warps must be a power of two from 1 to 32, got " +
+           std::to_string(numWarps);
+  if (minBlocksPerSM.getNumOccurrences() &&
+      (minBlocksPerSM < 0 || minBlocksPerSM > 32))
+    return "--min-blocks-per-sm must be from 0 to 32, got " +
+           std::to_string(minBlocksPerSM);
+  if (pipelineBytes.getNumOccurrences() && pipelineBytes < 0)
+    return "--pipeline-bytes must be >= 0 (0 turns look-ahead off), got " +
+           std::to_string(pipelineBytes);
+  if (pipelineStages.getNumOccurrences() &&
+      (pipelineStages < tilegym::tile::kMinPipelineStages ||
+       pipelineStages > tilegym::tile::kMaxPipelineStages))
+    return "--pipeline-stages must be from " +
+           std::to_string(tilegym::tile::kMinPipelineStages) + " to " +
+           std::to_string(tilegym::tile::kMaxPipelineStages) + ", got " +
+           std::to_string(pipelineStages);
+  if (outputFilename.getNumOccurrences() && outputFilename.empty())
+    return "-o is empty; expected a file (or a folder for --emit=bundle)";
+  return "";
 }
 
 /// Sets up diagnostics for one buffer and compiles it.
@@ -333,6 +339,10 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv, "tilegym-cc: compiles a .tile file of consts and kernels\n");
 
+  if (std::string bad = checkKernelOptions(); !bad.empty()) {
+    llvm::WithColor::error(llvm::errs(), "tilegym-cc") << bad << "\n";
+    return 1;
+  }
   CompileOptions options{emitKind, target, {}};
   std::string defineError;
   if (!tilegym::parseDefines(defineArgs, options.defines, defineError)) {

@@ -210,6 +210,17 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: no input file (see --help)\n";
     return 1;
   }
+  // An option given with an empty value is a mistake, not "unset".
+  for (auto [option, name, expected] :
+       {std::tuple<cl::opt<std::string> *, const char *, const char *>{
+            &sizes, "--size", "NAME=VALUE[,NAME=VALUE...]"},
+        {&kernelName, "--kernel", "a kernel name"},
+        {&referenceName, "--reference", "a reference name"}})
+    if (option->getNumOccurrences() && option->empty()) {
+      llvm::errs() << "error: " << name << " is empty; expected " << expected
+                   << "\n";
+      return 1;
+    }
   Defines defines;
   std::string defineError;
   if (!parseDefines(defineList, defines, defineError)) {
@@ -270,6 +281,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::array<int64_t, 3> grid = (*compiled)->grid(views);
+  if (!runtime::checkGridLimits(grid.data(), error)) {
+    llvm::errs() << "error: kernel '" << kernel.getSymName() << "': " << error
+                 << "; nothing was run\n";
+    return 1;
+  }
 
   std::cout << "kernel " << kernel.getSymName().str() << " (" << inputFile
             << ") backend=cpu reference=" << reference->name << " sizes=";

@@ -100,8 +100,16 @@ std::string describe(const Reference &ref);
 Sizes defaultSizes(const Reference &ref);
 
 /// Parses "M=4096,N=512" (spaces allowed around items) and overrides those
-/// entries of `sizes`; an empty string changes nothing. On error returns
-/// false, leaves `sizes` unchanged and sets `error`.
+/// entries of `sizes`; an empty string changes nothing. The sizes must give
+/// every argument at most kMaxArgumentElements elements, and all of them
+/// together must fit the host's memory (checked without overflow, before
+/// anything is allocated). On error returns false, leaves `sizes`
+/// unchanged and sets `error`.
+/// The most elements of one argument: 2^31 - 1, as the GPU's 32-bit
+/// element offsets allow (the CPU keeps the same limit, so that a size runs
+/// on both).
+constexpr int64_t kMaxArgumentElements = 2147483647;
+
 bool parseSizes(const Reference &ref, std::string_view text, Sizes &sizes,
                 std::string &error);
 

@@ -104,6 +104,11 @@ Status checkSignature(const std::vector<Param> &params);
 /// Checks each argument's kind, dtype, rank, sizes (>= 0, equal to the static
 /// ones) and that a non-empty view has a non-null pointer. Strides are not
 /// checked. Messages: "argument 2 'y': expected rank 2, got 1".
+/// CUDA's launch limits on a grid: x in [0, 2^31 - 1], y and z in
+/// [0, 65535]. tilegym-run applies them on the CPU too, so that a grid runs
+/// on both. Errors read "grid size y = 70000 is outside [0, 65535]".
+bool checkGridLimits(const int64_t grid[3], std::string &error);
+
 Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
                       size_t numArgs);
 
