@@ -13,6 +13,7 @@
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Frontend/AST.h"
+#include "tilegym/Frontend/Diagnostics.h"
 #include "tilegym/Frontend/Frontend.h"
 #include "tilegym/Frontend/Parser.h"
 #include "tilegym/Target/BundleWriter.h"
@@ -315,17 +316,44 @@ static std::string checkKernelOptions() {
   return "";
 }
 
+/// A chunk of --split-input-file, named by MLIR "within split at FILE:LINE
+/// offset ", becomes a buffer named FILE whose text starts at line LINE (the
+/// lines before it left empty): diagnostics then read FILE:LINE:COL of the
+/// whole file, as without the split. Whole files pass through unchanged.
+static std::unique_ptr<llvm::MemoryBuffer>
+asWholeFileLines(std::unique_ptr<llvm::MemoryBuffer> chunk) {
+  llvm::StringRef name = chunk->getBufferIdentifier();
+  if (!name.consume_front("within split at ") || !name.consume_back(" offset "))
+    return chunk;
+  size_t colon = name.rfind(':');
+  unsigned line;
+  if (colon == llvm::StringRef::npos ||
+      name.drop_front(colon + 1).getAsInteger(10, line) || line == 0)
+    return chunk;
+  std::string text(line - 1, '\n');
+  text += chunk->getBuffer().str();
+  return llvm::MemoryBuffer::getMemBufferCopy(text, name.take_front(colon));
+}
+
 /// Sets up diagnostics for one buffer and compiles it.
 static mlir::LogicalResult
 processChunk(std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream &os,
              mlir::MLIRContext &context, const CompileOptions &options) {
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(chunk), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(asWholeFileLines(std::move(chunk)),
+                               llvm::SMLoc());
+  bool tileSource = !llvm::StringRef(inputFilename).ends_with(".mlir");
   if (!verifyDiagnostics) {
     mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    std::optional<tilegym::LanguageDiagnosticHandler> language;
+    if (tileSource)
+      language.emplace(&context);
     return processBuffer(sourceMgr, context, options, os);
   }
   mlir::SourceMgrDiagnosticVerifierHandler handler(sourceMgr, &context);
+  std::optional<tilegym::LanguageDiagnosticHandler> language;
+  if (tileSource)
+    language.emplace(&context);
   // Success here means the diagnostics matched the expectations, whether or
   // not compilation succeeded.
   (void)processBuffer(sourceMgr, context, options, os);
@@ -334,6 +362,7 @@ processChunk(std::unique_ptr<llvm::MemoryBuffer> chunk, llvm::raw_ostream &os,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  tilegym::installFatalErrorHandler("tilegym-cc");
   // libLLVM registers many options of its own; --help shows only ours.
   cl::HideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(

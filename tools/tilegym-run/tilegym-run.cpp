@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilegym/Bundle/GpuVerify.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Frontend/Diagnostics.h"
 #include "tilegym/Frontend/Frontend.h"
 #include "tilegym/JIT/CpuKernel.h"
 #include "tilegym/Reference/Reference.h"
@@ -194,6 +195,7 @@ static int runOnGpu(ModuleOp module, func::FuncOp kernel,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  installFatalErrorHandler("tilegym-run");
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "TileGym verification JIT\n");
 
@@ -233,6 +235,9 @@ int main(int argc, char **argv) {
   if (!addSourceFile(sourceMgr, inputFile))
     return 1;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  std::optional<LanguageDiagnosticHandler> language;
+  if (!llvm::StringRef(inputFile).ends_with(".mlir"))
+    language.emplace(&context);
   OwningOpRef<ModuleOp> module = loadTileModule(sourceMgr, context, defines);
   if (!module)
     return 1;

@@ -128,7 +128,7 @@ LogicalResult KernelEmitter::assignLayouts() {
     int64_t perThread = (tile.getNumElements() + threads - 1) / threads;
     if (perThread > kMaxTileElementsPerThread) {
       if (ok)
-        op->emitOpError() << "tile " << tile << " needs " << perThread
+        op->emitOpError() << tile << " needs " << perThread
                           << " registers per thread over " << numWarps
                           << " warps; the GPU limit is "
                           << kMaxTileElementsPerThread

@@ -129,7 +129,7 @@ func.func @dot_too_much_shared(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32
 // threads would be 512 each, past the register file.
 func.func @tile_past_registers(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.load' op tile 'tensor<65536xf32>' needs 512 registers per thread over 4 warps; the GPU limit is 256 elements per thread per tile: use a smaller tile or more warps}}
+  // expected-error @+1 {{'tile.load' op 'tensor<65536xf32>' needs 512 registers per thread over 4 warps; the GPU limit is 256 elements per thread per tile: use a smaller tile or more warps}}
   %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<65536xf32>
   tile.store %t, %x[%c0] : tensor<65536xf32>, !tile.view<?xf32>
   return
