@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make-gpu-kit.sh OUT_DIR: builds tilegym-runner and the bundles of every
-# flagship example (the cases of scripts/run-examples.sh) for sm_90a into
-# OUT_DIR, a folder to carry to a GPU machine that has no LLVM:
+# flagship example (the cases of scripts/run-examples.sh) and the kernels of
+# test/Examples/edge-semantics.test, for sm_90a, into OUT_DIR, a folder to
+# carry to a GPU machine that has no LLVM:
 #
 #   OUT_DIR/bin/tilegym-runner   MLIR-free runner (libc, libstdc++, libdl)
 #   OUT_DIR/bundles/*.tgb        one bundle per example and variant
@@ -55,6 +56,8 @@ CASES=(
   "attention D64 causal|attention.tile|-D T=bf16 -D CAUSAL=1|--reference attention_causal"
   "attention D128|attention.tile|-D T=bf16 -D D=128|--size D=128"
   "attention D128 causal|attention.tile|-D T=f16 -D D=128 -D CAUSAL=1|--reference attention_causal --size D=128"
+  "integer division by 0, MIN/-1|test/Examples/Inputs/vector_add_divide_by_zero.tile||--size N=1000"
+  "0-d tiles|test/Examples/Inputs/vector_add_zero_d.tile||--size N=1000"
 )
 
 rm -rf "$OUT"
@@ -67,11 +70,13 @@ for c in "${CASES[@]}"; do
   bundle=$(basename "$file" .tile) # e.g. attention-T_bf16-D_128-CAUSAL_1
   for d in $defines; do [ "$d" = -D ] || bundle+="-${d/=/_}"; done
   # shellcheck disable=SC2086
-  if "$CC" "examples/$file" $defines --target="$TARGET" --emit=bundle \
+  # A file without a folder is an example; test inputs name their path.
+  [[ "$file" == */* ]] || file="examples/$file"
+  if "$CC" "$file" $defines --target="$TARGET" --emit=bundle \
       -o "$OUT/bundles/$bundle.tgb"; then
     table+="$name|$bundle|$defines${args:+ $args}|$args"$'\n'
   else
-    echo "error: examples/$file $defines did not compile; left out of the kit" >&2
+    echo "error: $file $defines did not compile; left out of the kit" >&2
     rm -rf "$OUT/bundles/$bundle.tgb"
     failed=$((failed + 1))
   fi
