@@ -473,9 +473,13 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
   builder.setInsertionPointToStart(entry);
 
   Scope body(*this);
-  for (auto [param, arg] : llvm::zip(kernel.getParams(), entry->getArguments()))
+  for (auto [param, arg] :
+       llvm::zip(kernel.getParams(), entry->getArguments())) {
+    // Each argument keeps its parameter's location, for errors about it.
+    arg.setLoc(param.loc);
     if (failed(declare(param.name, Val{arg, {}}, false, param.loc)))
       return failure();
+  }
   if (failed(genBlock(kernel.getBody(), /*kernelBody=*/true)))
     return failure();
   func::ReturnOp::create(builder, loc);
@@ -1567,8 +1571,21 @@ std::optional<TypedAttr> MLIRGenImpl::paddingAttr(const CallExprAST &call,
   }
   const Const &c = *v.cst;
   if (auto ft = dyn_cast<FloatType>(element))
-    if (c.isNumber())
+    if (c.isNumber()) {
+      // A finite pad that rounds to infinity in the element type would pad
+      // with a value the source never wrote.
+      APFloat value(c.asDouble());
+      bool losesInfo;
+      value.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+      if (value.isInfinity() && std::isfinite(c.asDouble())) {
+        error(pad->getLoc())
+            << "pad value " << c.asDouble() << " is out of range for "
+            << element << " (it would round to infinity)";
+        return std::nullopt;
+      }
       return TypedAttr(builder.getFloatAttr(ft, c.asDouble()));
+    }
   if (element.isInteger(32) && c.kind == Const::Kind::Int &&
       c.i >= std::numeric_limits<int32_t>::min() &&
       c.i <= std::numeric_limits<int32_t>::max())

@@ -259,6 +259,14 @@ static llvm::Error collectKernel(ModuleOp module, func::FuncOp kernel,
       return errorAt(kernel.getLoc(), "kernel '" + name + "': parameter " +
                                           llvm::Twine(i) +
                                           " has an unsupported type");
+    // The runtime binds 32- and 64-bit scalars (tg_arg holds i32, i64, f32,
+    // f64): refuse here what no launch could pass.
+    if (*dtype != "i32" && *dtype != "i64" && *dtype != "f32")
+      return errorAt(kernel.getArgument(i).getLoc(),
+                     "kernel '" + name + "': scalar parameter " +
+                         llvm::Twine(i) + " is " + *dtype +
+                         "; GPU kernels take i32, index or f32 scalars (pass "
+                         "an f32 and cast it in the kernel)");
     entry.params.push_back(compact({{"kind", "scalar"}, {"dtype", *dtype}}));
   }
 

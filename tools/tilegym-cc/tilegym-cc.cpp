@@ -193,7 +193,23 @@ static mlir::LogicalResult emitBundle(mlir::ModuleOp module,
     dir = ((stem == "-" ? "stdin" : stem) + ".tgb").str();
   }
   if (llvm::Error err = tilegym::compileBundle(dir, module, chip)) {
-    mlir::emitError(module.getLoc()) << llvm::toString(std::move(err));
+    // The writer names the source position as "FILE:LINE:COL: message":
+    // report it there, with the source line, not at the file's start.
+    std::string message = llvm::toString(std::move(err));
+    llvm::SmallVector<llvm::StringRef, 4> parts;
+    llvm::StringRef(message).split(parts, ": ", /*MaxSplit=*/1);
+    mlir::Location loc = module.getLoc();
+    if (parts.size() == 2) {
+      auto [rest, col] = parts[0].rsplit(':');
+      auto [file, line] = rest.rsplit(':');
+      unsigned l, c;
+      if (!file.empty() && !line.getAsInteger(10, l) &&
+          !col.getAsInteger(10, c)) {
+        loc = mlir::FileLineColLoc::get(module.getContext(), file, l, c);
+        message = parts[1].str();
+      }
+    }
+    mlir::emitError(loc) << message;
     return mlir::failure();
   }
   return mlir::success();
