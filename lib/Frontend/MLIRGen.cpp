@@ -544,6 +544,12 @@ OwningOpRef<ModuleOp> MLIRGenImpl::generate(const ModuleAST &ast) {
   llvm::StringSet<> kernelNames;
   for (const auto &decl : ast.getDecls()) {
     if (auto *c = dyn_cast<ConstDeclAST>(decl.get())) {
+      // A file-level const whose value is not constant (`block_id(0) - 1`)
+      // builds runtime ops before it is refused: they go into a scratch
+      // block, destroyed with it, instead of leaking unattached.
+      Block scratch;
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(&scratch);
       (void)genConstDecl(*c);
       continue;
     }
