@@ -48,8 +48,13 @@ struct Evaluator {
   }
 
   bool binary(size_t i, const GridOp &op, int64_t &out) {
-    int64_t a = values[op.lhs], b = values[op.rhs];
+    // Both operands are read at the lhs's width (arith's operands share one
+    // type; a manifest may disagree): the checks below then see the very
+    // values divided, and a divisor that is zero only at that width (65536
+    // as 16 bits) is caught instead of trapping.
     int w = kernel.grid.ops[op.lhs].bits;
+    int64_t a = wrap(uint64_t(values[op.lhs]), w),
+            b = wrap(uint64_t(values[op.rhs]), w);
     uint64_t ua = zext(a, w), ub = zext(b, w);
     const std::string &n = op.name;
     bool isDivision = n == "divsi" || n == "divui" || n == "remsi" ||
@@ -104,8 +109,13 @@ struct Evaluator {
   }
 
   bool compare(const GridOp &op) {
-    int64_t a = values[op.lhs], b = values[op.rhs];
+    // Both operands are read at the lhs's width (arith's operands share one
+    // type; a manifest may disagree): the checks below then see the very
+    // values divided, and a divisor that is zero only at that width (65536
+    // as 16 bits) is caught instead of trapping.
     int w = kernel.grid.ops[op.lhs].bits;
+    int64_t a = wrap(uint64_t(values[op.lhs]), w),
+            b = wrap(uint64_t(values[op.rhs]), w);
     uint64_t ua = zext(a, w), ub = zext(b, w);
     const std::string &p = op.predicate;
     if (p == "eq")
