@@ -47,15 +47,25 @@ struct Evaluator {
     return false;
   }
 
-  bool binary(size_t i, const GridOp &op, int64_t &out) {
-    // Both operands are read at the lhs's width (arith's operands share one
-    // type; a manifest may disagree): the checks below then see the very
-    // values divided, and a divisor that is zero only at that width (65536
-    // as 16 bits) is caught instead of trapping.
+  /// The operands of a binary op or a compare, both read at the lhs's width
+  /// (arith's operands share one type; a manifest may disagree), signed and
+  /// zero-extended: a division's checks then see the very values divided,
+  /// and a divisor zero only at that width (65536 as 16 bits) is caught
+  /// instead of trapping.
+  struct Operands {
+    int w;
+    int64_t a, b;
+    uint64_t ua, ub;
+  };
+  Operands operandsOf(const GridOp &op) const {
     int w = kernel.grid.ops[op.lhs].bits;
     int64_t a = wrap(uint64_t(values[op.lhs]), w),
             b = wrap(uint64_t(values[op.rhs]), w);
-    uint64_t ua = zext(a, w), ub = zext(b, w);
+    return {w, a, b, zext(a, w), zext(b, w)};
+  }
+
+  bool binary(size_t i, const GridOp &op, int64_t &out) {
+    auto [w, a, b, ua, ub] = operandsOf(op);
     const std::string &n = op.name;
     bool isDivision = n == "divsi" || n == "divui" || n == "remsi" ||
                       n == "remui" || n == "ceildivsi" || n == "floordivsi";
@@ -109,14 +119,7 @@ struct Evaluator {
   }
 
   bool compare(const GridOp &op) {
-    // Both operands are read at the lhs's width (arith's operands share one
-    // type; a manifest may disagree): the checks below then see the very
-    // values divided, and a divisor that is zero only at that width (65536
-    // as 16 bits) is caught instead of trapping.
-    int w = kernel.grid.ops[op.lhs].bits;
-    int64_t a = wrap(uint64_t(values[op.lhs]), w),
-            b = wrap(uint64_t(values[op.rhs]), w);
-    uint64_t ua = zext(a, w), ub = zext(b, w);
+    auto [w, a, b, ua, ub] = operandsOf(op);
     const std::string &p = op.predicate;
     if (p == "eq")
       return a == b;
