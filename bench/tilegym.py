@@ -46,7 +46,8 @@ class Arg(ctypes.Structure):
 class Param(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_int),
                 ("dtype", ctypes.c_int), ("rank", ctypes.c_int32),
-                ("sizes", ctypes.c_int64 * TG_MAX_RANK)]
+                ("sizes", ctypes.c_int64 * TG_MAX_RANK),
+                ("dims", ctypes.c_char_p * TG_MAX_RANK)]
 
 
 class Dim3(ctypes.Structure):

@@ -201,6 +201,14 @@ bool ManifestReader::readParam(const Value &v, const std::string &where,
     return fail(where + ".dtype", "unknown dtype \"" + dtype + "\"");
   if (kind == "scalar") {
     param.kind = TG_ARG_SCALAR;
+    if (!stringMember(v, where, "default", param.defaultValue,
+                      /*optional=*/true))
+      return false;
+    tg_arg value;
+    std::string error;
+    if (v.get("default") &&
+        !runtime::parseScalar(param.dtype, param.defaultValue, value, error))
+      return fail(where + ".default", error);
     return true;
   }
   if (kind != "view")
@@ -222,6 +230,31 @@ bool ManifestReader::readParam(const Value &v, const std::string &where,
                   "sizes must be integers >= 0, or -1 for dynamic");
     param.sizes.push_back(s.asInt());
   }
+  const Value *dims;
+  if (!member(v, where, "dims", Value::Kind::Array, dims, /*optional=*/true))
+    return false;
+  if (dims) {
+    if (int64_t(dims->asArray().size()) != rank)
+      return fail(where + ".dims",
+                  "has " + std::to_string(dims->asArray().size()) +
+                      " entries for rank " + std::to_string(rank));
+    for (const Value &d : dims->asArray()) {
+      if (!d.isString() ||
+          (!d.asString().empty() && !isSymbolName(d.asString())))
+        return fail(where + ".dims", "entries must be \"\" or identifiers");
+      param.dims.push_back(d.asString());
+    }
+  }
+  std::string access = "readwrite";
+  if (!stringMember(v, where, "access", access, /*optional=*/true))
+    return false;
+  if (access != "read" && access != "write" && access != "readwrite" &&
+      access != "none")
+    return fail(where + ".access", "expected \"read\", \"write\", "
+                                   "\"readwrite\" or \"none\", got \"" +
+                                       access + "\"");
+  param.read = access == "read" || access == "readwrite";
+  param.written = access == "write" || access == "readwrite";
   return true;
 }
 

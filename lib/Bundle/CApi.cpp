@@ -288,6 +288,9 @@ tg_status tgb_kernel_param(const tgb_bundle *b, const char *name, size_t index,
   param->rank = int32_t(p.sizes.size());
   for (size_t d = 0; d < p.sizes.size() && d < TG_MAX_RANK; ++d)
     param->sizes[d] = p.sizes[d];
+  // The strings live as long as the bundle.
+  for (size_t d = 0; d < p.dims.size() && d < TG_MAX_RANK; ++d)
+    param->dims[d] = p.dims[d].empty() ? nullptr : p.dims[d].c_str();
   return ok();
 }
 

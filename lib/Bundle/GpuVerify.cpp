@@ -99,9 +99,12 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
     return fail(error);
   // The reference's argument names make the runtime's errors readable.
   std::vector<runtime::Param> params = kernel.params;
-  for (size_t i = 0; i < params.size(); ++i)
+  for (size_t i = 0; i < params.size(); ++i) {
     if (params[i].name.empty())
       params[i].name = reference->args[i].name;
+    params[i].written = reference->args[i].role == ref::Role::Output;
+    params[i].read = !params[i].written;
+  }
 
   uint64_t seed = opt.hasSeed ? opt.seed : std::random_device{}();
   std::vector<ref::HostTensor> args =
@@ -137,110 +140,161 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
     return 0;
   }
 
-  runtime::Status st = runtime::initDriver();
-  if (!st.ok()) {
-    std::cerr << "cannot run on the GPU: " << st.message << "\n";
-    return kExitNoGpu;
-  }
-  runtime::DeviceInfo device;
-  if (!(st = runtime::deviceInfo(0, device)).ok())
-    return check(st);
-  bundle::Image image;
-  if (!bundle::selectImage(bundle, kernel, device.ccMajor, device.ccMinor,
-                           image, error))
-    return fail(error);
-
-  std::unique_ptr<runtime::Context> ctx;
-  if (!(st = runtime::Context::create(0, ctx)).ok())
-    return check(st);
-  std::unique_ptr<runtime::Module> module;
-  if (!(st = runtime::Module::load(*ctx, image.bytes.data(), image.bytes.size(),
-                                   module))
-           .ok())
-    return check(st);
-  runtime::Kernel *gpuKernel;
-  if (!(st = module->getKernel(kernel.entry, params, gpuKernel)).ok())
-    return check(st);
-
-  // Outputs go over poisoned too, so that unwritten elements show.
-  DeviceBuffers buffers{*ctx, {}};
-  for (size_t i = 0; i < args.size(); ++i) {
-    uint64_t ptr = 0;
-    if (args[i].sizeInBytes()) {
-      if (!(st = ctx->allocate(args[i].sizeInBytes(), ptr)).ok())
-        return check(st);
-      buffers.pointers.push_back(ptr);
-      if (!(st = ctx->copyToDevice(ptr, args[i].data(), args[i].sizeInBytes()))
-               .ok())
-        return check(st);
-    }
-    launchArgs[i].data = ptr;
-  }
-
-  tg_dim3 gridDim = {uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2])};
-  bool empty = grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
-  auto launch = [&]() {
-    return gpuKernel->launch(gridDim, kernel.block, kernel.sharedBytes,
-                             launchArgs.data(), launchArgs.size());
-  };
-  std::unique_ptr<runtime::Event> start, end;
-  if (!(st = runtime::Event::create(*ctx, start)).ok() ||
-      !(st = runtime::Event::create(*ctx, end)).ok())
-    return check(st);
-  float ms = 0;
-  if (!empty) {
-    if (!(st = start->record()).ok() || !(st = launch()).ok() ||
-        !(st = end->record()).ok() || !(st = ctx->synchronize()).ok() ||
-        !(st = runtime::Event::elapsedMs(*start, *end, ms)).ok())
-      return check(st);
-  }
+  std::vector<tg_arg> hostArgs;
   for (size_t i = 0; i < args.size(); ++i)
-    if (reference->args[i].role == ref::Role::Output && args[i].sizeInBytes())
-      if (!(st = ctx->copyToHost(args[i].data(), launchArgs[i].data,
-                                 args[i].sizeInBytes()))
-               .ok())
-        return check(st);
-
+    hostArgs.push_back(tg_view(params[i].dtype,
+                               reinterpret_cast<uint64_t>(args[i].data()),
+                               int32_t(args[i].rank()), args[i].shape().data(),
+                               args[i].strides().data()));
+  KernelInfo named = kernel;
+  named.params = params;
+  GpuRun run;
+  if (int rc = runOnGpu(bundle, named, hostArgs, 0, run, error))
+    return rc == kExitNoGpu ? (std::cerr << error << "\n", rc) : fail(error);
   ref::Options options = ref::effectiveOptions(*reference, bundle.consts);
   auto expected = ref::runReference(*reference, problem, options, args);
   auto results = ref::compareOutputs(*reference, problem, args, expected);
-  std::cout << "gpu " << device.name << " (" << device.target << ") image "
-            << image.path << (image.isCubin ? " (cubin)" : " (PTX, JIT)")
-            << "\n";
-  if (empty)
-    std::cout << "gpu time 0 ms: the grid is empty, nothing launched\n";
-  else
-    std::cout << "gpu time " << ms << " ms (first launch)\n";
+  printGpuRun(run);
   bool pass = ref::printVerdict(std::cout, results);
-  if (!opt.bench || empty)
+  if (!opt.bench || run.empty)
     return pass ? 0 : 1;
   if (!pass) {
     std::cout << "bench: skipped, the kernel failed verification\n";
     return 1;
   }
+  // Timed in a run of its own, so that a kernel failing verification is
+  // never launched again.
+  if (int rc = runOnGpu(bundle, named, hostArgs, opt.runs, run, error))
+    return fail(error), rc;
+  std::printf(
+      "bench: median %.4f ms (min %.4f, max %.4f, %d runs): %s\n",
+      run.medianMs(), run.times.front(), run.times.back(),
+      int(run.times.size()),
+      throughput(*reference, problem, options, args, run.medianMs()).c_str());
+  return 0;
+}
 
+double tilegym::bundle::GpuRun::medianMs() const {
+  if (times.empty())
+    return 0;
+  size_t n = times.size();
+  return n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+}
+
+void tilegym::bundle::printGpuRun(const GpuRun &run) {
+  std::cout << "gpu " << run.device << " (" << run.target << ") image "
+            << run.image << (run.isCubin ? " (cubin)" : " (PTX, JIT)") << "\n";
+  if (run.empty)
+    std::cout << "gpu time 0 ms: the grid is empty, nothing launched\n";
+  else
+    std::cout << "gpu time " << run.firstMs << " ms (first launch)\n";
+}
+
+int tilegym::bundle::runOnGpu(const Bundle &bundle, const KernelInfo &kernel,
+                              const std::vector<tg_arg> &hostArgs,
+                              int benchRuns, GpuRun &run, std::string &error) {
+  auto failed = [&](const runtime::Status &st) {
+    error = st.message;
+    return 1;
+  };
+  if (!bundle::evaluateGrid(kernel, hostArgs.data(), hostArgs.size(), run.grid,
+                            error))
+    return 1;
+  runtime::Status st = runtime::initDriver();
+  if (!st.ok()) {
+    error = "cannot run on the GPU: " + st.message;
+    return kExitNoGpu;
+  }
+  runtime::DeviceInfo device;
+  if (!(st = runtime::deviceInfo(0, device)).ok())
+    return failed(st);
+  run.device = device.name;
+  run.target = device.target;
+  bundle::Image image;
+  if (!bundle::selectImage(bundle, kernel, device.ccMajor, device.ccMinor,
+                           image, error))
+    return 1;
+  run.image = image.path;
+  run.isCubin = image.isCubin;
+  std::unique_ptr<runtime::Context> ctx;
+  if (!(st = runtime::Context::create(0, ctx)).ok())
+    return failed(st);
+  std::unique_ptr<runtime::Module> module;
+  if (!(st = runtime::Module::load(*ctx, image.bytes.data(), image.bytes.size(),
+                                   module))
+           .ok())
+    return failed(st);
+  runtime::Kernel *gpuKernel;
+  if (!(st = module->getKernel(kernel.entry, kernel.params, gpuKernel)).ok())
+    return failed(st);
+  // Every view goes over as it is on the host (outputs poisoned, so that
+  // unwritten elements show); the views the kernel writes come back after
+  // the first launch.
+  auto bytesOf = [](const tg_arg &a) {
+    size_t n = runtime::dtypeSize(a.dtype);
+    for (int32_t d = 0; d < a.rank; ++d)
+      n *= size_t(a.sizes[d]);
+    return n;
+  };
+  std::vector<tg_arg> deviceArgs = hostArgs;
+  DeviceBuffers buffers{*ctx, {}};
+  for (tg_arg &a : deviceArgs) {
+    if (a.kind != TG_ARG_VIEW)
+      continue;
+    size_t bytes = bytesOf(a);
+    uint64_t ptr = 0;
+    if (bytes) {
+      if (!(st = ctx->allocate(bytes, ptr)).ok())
+        return failed(st);
+      buffers.pointers.push_back(ptr);
+      if (!(st = ctx->copyToDevice(ptr, reinterpret_cast<const void *>(a.data),
+                                   bytes))
+               .ok())
+        return failed(st);
+    }
+    a.data = ptr;
+  }
+  tg_dim3 gridDim = {uint32_t(run.grid[0]), uint32_t(run.grid[1]),
+                     uint32_t(run.grid[2])};
+  run.empty = run.grid[0] == 0 || run.grid[1] == 0 || run.grid[2] == 0;
+  auto launch = [&]() {
+    return gpuKernel->launch(gridDim, kernel.block, kernel.sharedBytes,
+                             deviceArgs.data(), deviceArgs.size());
+  };
+  std::unique_ptr<runtime::Event> start, end;
+  if (!(st = runtime::Event::create(*ctx, start)).ok() ||
+      !(st = runtime::Event::create(*ctx, end)).ok())
+    return failed(st);
+  if (!run.empty) {
+    if (!(st = start->record()).ok() || !(st = launch()).ok() ||
+        !(st = end->record()).ok() || !(st = ctx->synchronize()).ok() ||
+        !(st = runtime::Event::elapsedMs(*start, *end, run.firstMs)).ok())
+      return failed(st);
+  }
+  for (size_t i = 0; i < deviceArgs.size(); ++i)
+    if (deviceArgs[i].kind == TG_ARG_VIEW && kernel.params[i].written &&
+        bytesOf(deviceArgs[i]))
+      if (!(st = ctx->copyToHost(reinterpret_cast<void *>(hostArgs[i].data),
+                                 deviceArgs[i].data, bytesOf(deviceArgs[i])))
+               .ok())
+        return failed(st);
+  if (benchRuns <= 0 || run.empty)
+    return 0;
   // Warm-up (clocks, caches, lazy driver work), then one event pair per
   // run: the median resists the odd slow launch.
   for (int i = 0; i < 3; ++i)
     if (!(st = launch()).ok())
-      return check(st);
+      return failed(st);
   if (!(st = ctx->synchronize()).ok())
-    return check(st);
-  std::vector<float> times;
-  for (int i = 0; i < opt.runs; ++i) {
+    return failed(st);
+  for (int i = 0; i < benchRuns; ++i) {
+    float ms;
     if (!(st = start->record()).ok() || !(st = launch()).ok() ||
         !(st = end->record()).ok() ||
         !(st = runtime::Event::elapsedMs(*start, *end, ms)).ok())
-      return check(st);
-    times.push_back(ms);
+      return failed(st);
+    run.times.push_back(ms);
   }
-  std::sort(times.begin(), times.end());
-  double median =
-      times.size() % 2
-          ? times[times.size() / 2]
-          : 0.5 * (times[times.size() / 2 - 1] + times[times.size() / 2]);
-  std::printf("bench: median %.4f ms (min %.4f, max %.4f, %d runs): %s\n",
-              median, times.front(), times.back(), opt.runs,
-              throughput(*reference, problem, options, args, median).c_str());
+  std::sort(run.times.begin(), run.times.end());
   return 0;
 }

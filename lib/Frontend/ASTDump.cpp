@@ -92,6 +92,21 @@ private:
       return;
     }
     os << "view<";
+    if (llvm::any_of(type.getDimNames(),
+                     [](const std::string &n) { return !n.empty(); })) {
+      os << "[";
+      for (auto [i, dim] : llvm::enumerate(type.getDims())) {
+        os << (i ? ", " : "");
+        if (!type.getDimNames()[i].empty())
+          os << type.getDimNames()[i];
+        else if (dim == TypeAST::kDynamic)
+          os << "?";
+        else
+          os << dim;
+      }
+      os << "], " << type.getElementType() << ">";
+      return;
+    }
     for (int64_t dim : type.getDims()) {
       if (dim == TypeAST::kDynamic)
         os << "?";
@@ -123,6 +138,10 @@ private:
       line() << "Param " << param.name << ": ";
       printType(param.type);
       printLoc(param.loc);
+      if (param.defaultValue) {
+        Indent defaultScope(*this);
+        dump(*param.defaultValue, "default");
+      }
     }
     for (const std::unique_ptr<ExprAST> &size : kernel.getGrid())
       dump(*size, "grid");

@@ -37,7 +37,8 @@ bool tilegym::addSourceFile(llvm::SourceMgr &sourceMgr, llvm::StringRef path) {
 
 OwningOpRef<ModuleOp> tilegym::loadTileModule(llvm::SourceMgr &sourceMgr,
                                               MLIRContext &context,
-                                              const Defines &defines) {
+                                              const Defines &defines,
+                                              const FrontendOptions &options) {
   loadTileDialects(context);
   unsigned id = sourceMgr.getMainFileID();
   llvm::StringRef name = sourceMgr.getMemoryBuffer(id)->getBufferIdentifier();
@@ -52,5 +53,5 @@ OwningOpRef<ModuleOp> tilegym::loadTileModule(llvm::SourceMgr &sourceMgr,
   std::unique_ptr<ModuleAST> ast = parseModule(sourceMgr, id, context);
   if (!ast)
     return nullptr;
-  return mlirGen(context, *ast, defines);
+  return mlirGen(context, *ast, defines, options);
 }

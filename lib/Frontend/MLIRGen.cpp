@@ -127,14 +127,16 @@ bool isFloatLike(Type type) { return isa<FloatType>(elementTypeOf(type)); }
 
 class MLIRGenImpl {
 public:
-  MLIRGenImpl(MLIRContext &context, const Defines &defines)
-      : builder(&context), defines(defines) {}
+  MLIRGenImpl(MLIRContext &context, const Defines &defines,
+              const FrontendOptions &options)
+      : builder(&context), defines(defines), options(options) {}
 
   OwningOpRef<ModuleOp> generate(const ModuleAST &ast);
 
 private:
   OpBuilder builder;
   const Defines &defines;
+  const FrontendOptions &options;
   llvm::StringSet<> usedDefines;
   unsigned numErrors = 0;
   /// File-level consts, recorded on the module for runtimes and bundles.
@@ -168,12 +170,23 @@ private:
   LogicalResult genConstDecl(const ConstDeclAST &decl);
   std::optional<Const> parseDefine(StringRef name, StringRef text,
                                    Location loc);
+  /// A type name, with floats promoted to f64 under floatsAsF64.
   Type resolveType(StringRef name, Location loc);
+  Type resolveTypeAsWritten(StringRef name, Location loc);
+  /// The default float type: f32, or f64 under floatsAsF64.
+  Type defaultFloatType() {
+    return options.floatsAsF64 ? Type(builder.getF64Type())
+                               : Type(builder.getF32Type());
+  }
   Type genType(const TypeAST &type);
   Value genIntegerDivision(bool quotient, Value a, Value b, Location loc);
   /// Tile shapes within kMaxTileElements and kMaxRank, sizes positive.
   LogicalResult checkShape(ArrayRef<int64_t> shape, Location loc);
   LogicalResult genKernel(const KernelAST &kernel, ModuleOp module);
+  LogicalResult declareDimNames(const KernelAST &kernel, Block *entry,
+                                func::FuncOp kernelFn);
+  LogicalResult genParamDefaults(const KernelAST &kernel,
+                                 func::FuncOp kernelFn);
   LogicalResult genGridFunction(const KernelAST &kernel,
                                 ArrayRef<Type> paramTypes, StringRef name,
                                 ModuleOp module);
@@ -328,6 +341,13 @@ LogicalResult MLIRGenImpl::genConstDecl(const ConstDeclAST &decl) {
 }
 
 Type MLIRGenImpl::resolveType(StringRef name, Location loc) {
+  Type type = resolveTypeAsWritten(name, loc);
+  if (options.floatsAsF64 && isa_and_nonnull<FloatType>(type))
+    return builder.getF64Type();
+  return type;
+}
+
+Type MLIRGenImpl::resolveTypeAsWritten(StringRef name, Location loc) {
   MLIRContext *ctx = builder.getContext();
   if (name == "f32")
     return Float32Type::get(ctx);
@@ -409,8 +429,31 @@ Type MLIRGenImpl::genType(const TypeAST &type) {
     return {};
   }
   SmallVector<int64_t> shape;
-  for (int64_t d : type.getDims())
-    shape.push_back(d == TypeAST::kDynamic ? ShapedType::kDynamic : d);
+  for (auto [d, name] : llvm::zip(type.getDims(), type.getDimNames())) {
+    if (name.empty()) {
+      shape.push_back(d == TypeAST::kDynamic ? ShapedType::kDynamic : d);
+      continue;
+    }
+    // A name is a const (the size is static) or a size the launch gives.
+    Binding *b = symbols.lookup(name);
+    if (!b) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    if (!b->val.isConst() || b->val.cst->kind != Const::Kind::Int) {
+      error(type.getLoc()) << "view dimension '" << name << "' names a "
+                           << (b->val.isConst() ? kindName(*b->val.cst)
+                                                : StringRef("parameter"))
+                           << "; expected a new size name or an integer const";
+      return {};
+    }
+    if (b->val.cst->i < 0) {
+      error(type.getLoc()) << "view dimension '" << name << "' is "
+                           << b->val.cst->i << "; a size cannot be negative";
+      return {};
+    }
+    shape.push_back(b->val.cst->i);
+  }
   if (shape.empty()) {
     error(type.getLoc()) << "view must have at least one dimension";
     return {};
@@ -467,6 +510,10 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
   func->setAttr(t::kGridFnAttr,
                 FlatSymbolRefAttr::get(builder.getContext(), gridName));
   func->setAttr(t::kNumWarpsAttr, builder.getI64IntegerAttr(warps));
+  SmallVector<Attribute> names;
+  for (const ParamAST &param : kernel.getParams())
+    names.push_back(builder.getStringAttr(param.name));
+  func->setAttr(t::kParamNamesAttr, builder.getArrayAttr(names));
   if (stages)
     func->setAttr(t::kPipelineStagesAttr, builder.getI64IntegerAttr(*stages));
   Block *entry = func.addEntryBlock();
@@ -480,9 +527,97 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
     if (failed(declare(param.name, Val{arg, {}}, false, param.loc)))
       return failure();
   }
+  if (failed(declareDimNames(kernel, entry, func)) ||
+      failed(genParamDefaults(kernel, func)))
+    return failure();
   if (failed(genBlock(kernel.getBody(), /*kernelBody=*/true)))
     return failure();
   func::ReturnOp::create(builder, loc);
+  return success();
+}
+
+/// Binds each dynamic dimension name to its size (`tile.dim` of the first
+/// view that names it), as an index scalar usable in the body and the grid;
+/// on the kernel function (`kernelFn`), records the names as kDimNamesAttr.
+LogicalResult MLIRGenImpl::declareDimNames(const KernelAST &kernel,
+                                           Block *entry,
+                                           func::FuncOp kernelFn) {
+  llvm::StringSet<> bound;
+  for (auto [i, param] : llvm::enumerate(kernel.getParams())) {
+    if (!param.type.isView())
+      continue;
+    const std::vector<std::string> &names = param.type.getDimNames();
+    if (llvm::all_of(names, [](const std::string &n) { return n.empty(); }))
+      continue;
+    Value view = entry->getArgument(i);
+    auto viewType = cast<t::ViewType>(view.getType());
+    SmallVector<Attribute> attrs;
+    for (auto [axis, name] : llvm::enumerate(names)) {
+      // A name given by a const made the dimension static: nothing to bind.
+      bool isSizeName = !name.empty() && viewType.isDynamicDim(axis);
+      attrs.push_back(builder.getStringAttr(isSizeName ? name : ""));
+      if (!isSizeName || !bound.insert(name).second)
+        continue;
+      if (declared.back().contains(name))
+        return error(param.loc)
+               << "view dimension '" << name << "' has the name of a parameter";
+      Value size = t::DimOp::create(builder, param.loc, view, axis);
+      if (failed(declare(name, Val{size, {}}, false, param.loc)))
+        return failure();
+    }
+    if (kernelFn)
+      kernelFn.setArgAttr(i, t::kDimNamesAttr, builder.getArrayAttr(attrs));
+  }
+  return success();
+}
+
+/// Folds each scalar parameter's `= expr` to a constant of its type and
+/// records it as the argument's kDefaultAttr.
+LogicalResult MLIRGenImpl::genParamDefaults(const KernelAST &kernel,
+                                            func::FuncOp kernelFn) {
+  for (auto [i, param] : llvm::enumerate(kernel.getParams())) {
+    if (!param.defaultValue)
+      continue;
+    Type type = kernelFn.getArgumentTypes()[i];
+    Val v;
+    {
+      // Folding builds no ops, but a runtime expression would: keep them
+      // out of the kernel.
+      Block scratch;
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(&scratch);
+      v = genExpr(*param.defaultValue);
+    }
+    if (v.failed())
+      return failure();
+    Location loc = param.defaultValue->getLoc();
+    if (!v.isConst() || v.cst->kind == Const::Kind::Type)
+      return error(loc) << "default of '" << param.name
+                        << "' must be a compile-time number or boolean";
+    const Const &c = *v.cst;
+    TypedAttr attr;
+    if (auto f = dyn_cast<FloatType>(type)) {
+      if (!c.isNumber())
+        return error(loc) << "default of '" << param.name << "' must be a "
+                          << "number for a " << describe(type) << " parameter";
+      attr = builder.getFloatAttr(f, c.asDouble());
+    } else if (type.isInteger(1)) {
+      if (c.kind != Const::Kind::Bool)
+        return error(loc) << "default of '" << param.name
+                          << "' must be true or false for an i1 parameter";
+      attr = builder.getBoolAttr(c.b);
+    } else {
+      if (c.kind != Const::Kind::Int)
+        return error(loc) << "default of '" << param.name
+                          << "' must be an integer for a " << describe(type)
+                          << " parameter";
+      if (type.isInteger(32) && (c.i < INT32_MIN || c.i > INT32_MAX))
+        return error(loc) << "default " << c.i << " of '" << param.name
+                          << "' does not fit in i32";
+      attr = builder.getIntegerAttr(type, c.i);
+    }
+    kernelFn.setArgAttr(i, t::kDefaultAttr, attr);
+  }
   return success();
 }
 
@@ -503,6 +638,8 @@ LogicalResult MLIRGenImpl::genGridFunction(const KernelAST &kernel,
   for (auto [param, arg] : llvm::zip(kernel.getParams(), entry->getArguments()))
     if (failed(declare(param.name, Val{arg, {}}, false, param.loc)))
       return failure();
+  if (failed(declareDimNames(kernel, entry, /*kernelFn=*/{})))
+    return failure();
   SmallVector<Value> sizes;
   llvm::SaveAndRestore<bool> gridScope(inGrid, true);
   static const char *axes[] = {"x", "y", "z"};
@@ -875,7 +1012,7 @@ Value MLIRGenImpl::materializeDefault(Val v, Location loc) {
   case Const::Kind::Int:
     return materialize(*v.cst, builder.getIndexType(), loc);
   case Const::Kind::Float:
-    return materialize(*v.cst, builder.getF32Type(), loc);
+    return materialize(*v.cst, defaultFloatType(), loc);
   case Const::Kind::Bool:
     return materialize(*v.cst, builder.getI1Type(), loc);
   case Const::Kind::Type:
@@ -2093,14 +2230,16 @@ Val MLIRGenImpl::genDot(Value a, Value b, Value acc, Location loc) {
     return Val::failure();
   }
   Type element = at.getElementType();
-  if (element != bt.getElementType() ||
-      !(element.isF16() || element.isBF16() || element.isF32())) {
+  if (element != bt.getElementType() || !(element.isF16() || element.isBF16() ||
+                                          element.isF32() || element.isF64())) {
     error(loc) << "dot needs two f16, two bf16 or two f32 tiles, got "
                << describe(at) << " and " << describe(bt);
     return Val::failure();
   }
-  auto accType = RankedTensorType::get({at.getDimSize(0), bt.getDimSize(1)},
-                                       builder.getF32Type());
+  // f64 only arises under floatsAsF64, where the accumulator is f64 too.
+  auto accType =
+      RankedTensorType::get({at.getDimSize(0), bt.getDimSize(1)},
+                            element.isF64() ? element : defaultFloatType());
   if (!acc)
     acc = materialize(Const::ofFloat(0), accType, loc);
   else if (acc.getType() != accType) {
@@ -2302,6 +2441,7 @@ bool tilegym::parseDefines(const std::vector<std::string> &args,
 
 OwningOpRef<ModuleOp> tilegym::mlirGen(MLIRContext &context,
                                        const ModuleAST &module,
-                                       const Defines &defines) {
-  return MLIRGenImpl(context, defines).generate(module);
+                                       const Defines &defines,
+                                       const FrontendOptions &options) {
+  return MLIRGenImpl(context, defines, options).generate(module);
 }

@@ -242,6 +242,7 @@ private:
   std::unique_ptr<ConstDeclAST> parseConstDecl();
   std::unique_ptr<KernelAST> parseKernel();
   std::optional<ParamAST> parseParam();
+  std::optional<TypeAST> parseNamedViewType(mlir::Location loc);
   bool parseParenExprList(llvm::StringRef keyword, unsigned maxExprs,
                           ExprList &exprs);
   std::optional<TypeAST> parseType();
@@ -412,7 +413,7 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
                                      std::move(stages), std::move(body), loc);
 }
 
-// param ::= IDENT ':' type
+// param ::= IDENT ':' type ['=' expr]
 std::optional<ParamAST> Parser::parseParam() {
   if (!tok.is(Token::identifier)) {
     expected("parameter name");
@@ -426,7 +427,18 @@ std::optional<ParamAST> Parser::parseParam() {
   std::optional<TypeAST> type = parseType();
   if (!type)
     return std::nullopt;
-  return ParamAST{std::move(name), std::move(*type), loc};
+  ParamAST param{std::move(name), std::move(*type), loc, nullptr};
+  if (consumeIf(Token::equal)) {
+    if (param.type.isView()) {
+      error(loc, "view parameter '" + param.name +
+                     "' cannot have a default; only scalars can");
+      return std::nullopt;
+    }
+    param.defaultValue = parseExpr();
+    if (!param.defaultValue)
+      return std::nullopt;
+  }
+  return param;
 }
 
 // '(' expr [',' expr]... ')' with 1 to `maxExprs` expressions, after
@@ -459,7 +471,8 @@ std::optional<TypeAST> Parser::parseType() {
 }
 
 // 'view' '<' (dim 'x')* scalar-type '>'
-// dim ::= '?' | INT
+// 'view' '<' '[' named-dim (',' named-dim)* ']' ',' scalar-type '>'
+// dim ::= '?' | INT          named-dim ::= '?' | INT | IDENT
 std::optional<TypeAST> Parser::parseViewType() {
   mlir::Location loc = getLoc();
   consume(); // 'view'
@@ -468,6 +481,8 @@ std::optional<TypeAST> Parser::parseViewType() {
     return std::nullopt;
   }
   consumeInViewShape(&Lexer::lexViewDim);
+  if (tok.is(Token::l_square))
+    return parseNamedViewType(loc);
 
   std::vector<int64_t> dims;
   while (tok.is(Token::question) || tok.is(Token::integer)) {
@@ -496,6 +511,45 @@ std::optional<TypeAST> Parser::parseViewType() {
   if (!expect(Token::greater, "'>' to close view type"))
     return std::nullopt;
   return TypeAST::getView(std::move(elementType), std::move(dims), loc);
+}
+
+// After 'view' '<': '[' named-dim (',' named-dim)* ']' ',' scalar-type '>'
+std::optional<TypeAST> Parser::parseNamedViewType(mlir::Location loc) {
+  consume(); // '['
+  std::vector<int64_t> dims;
+  std::vector<std::string> names;
+  do {
+    if (tok.is(Token::question)) {
+      dims.push_back(TypeAST::kDynamic);
+      names.emplace_back();
+    } else if (tok.is(Token::integer)) {
+      std::optional<int64_t> size = getIntValue(tok);
+      if (!size)
+        return std::nullopt;
+      dims.push_back(*size);
+      names.emplace_back();
+    } else if (tok.is(Token::identifier)) {
+      dims.push_back(TypeAST::kDynamic);
+      names.push_back(tok.spelling.str());
+    } else {
+      expected("a dimension name, '?' or an integer size");
+      return std::nullopt;
+    }
+    consume();
+  } while (consumeIf(Token::comma));
+  if (!expect(Token::r_square, "']' or ',' in view dimensions") ||
+      !expect(Token::comma, "',' and the element type after ']'"))
+    return std::nullopt;
+  if (!tok.is(Token::identifier)) {
+    expected("element type");
+    return std::nullopt;
+  }
+  std::string elementType = tok.spelling.str();
+  consume();
+  if (!expect(Token::greater, "'>' to close view type"))
+    return std::nullopt;
+  return TypeAST::getView(std::move(elementType), std::move(dims), loc,
+                          std::move(names));
 }
 
 //===----------------------------------------------------------------------===//

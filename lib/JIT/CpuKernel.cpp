@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <thread>
 
 using namespace mlir;
@@ -19,42 +20,54 @@ using namespace tilegym;
 
 /// The packed-call interface passes a pointer to every scalar of the lowered
 /// signature; a memref expands to (allocated, aligned, offset, sizes...,
-/// strides...). This holds those scalars for one call.
+/// strides...), a scalar is itself. This holds those values for one call,
+/// each in an 8-byte slot written with its own type's bytes.
 struct PackedArgs {
   std::vector<void *> ptrs;
-  std::vector<int64_t> scalars;
-  std::vector<void *> bases;
-
-  PackedArgs(const std::vector<ViewArg> &args, size_t extra) {
+  std::vector<uint64_t> slots;
+  PackedArgs(const std::vector<tg_arg> &args, size_t extra) {
     size_t n = extra;
-    for (const ViewArg &a : args)
-      n += 1 + 2 * a.sizes.size();
-    // Fixed capacity: pointers into these vectors must stay valid.
-    scalars.reserve(n);
-    bases.reserve(args.size());
-    for (const ViewArg &a : args) {
-      bases.push_back(a.data);
-      ptrs.push_back(&bases.back()); // allocated
-      ptrs.push_back(&bases.back()); // aligned
-      scalars.push_back(0);          // offset
-      ptrs.push_back(&scalars.back());
-      for (int64_t s : a.sizes) {
-        scalars.push_back(s);
-        ptrs.push_back(&scalars.back());
+    for (const tg_arg &a : args)
+      n += a.kind == TG_ARG_VIEW ? 3 + 2 * size_t(a.rank) : 1;
+    // Fixed capacity: pointers into the vector must stay valid.
+    slots.reserve(n);
+    auto put = [&](auto value) {
+      slots.push_back(0);
+      std::memcpy(&slots.back(), &value, sizeof(value));
+      ptrs.push_back(&slots.back());
+    };
+    for (const tg_arg &a : args) {
+      if (a.kind == TG_ARG_SCALAR) {
+        switch (a.dtype) {
+        case TG_I32:
+          put(int32_t(a.int_value));
+          break;
+        case TG_I64:
+          put(int64_t(a.int_value));
+          break;
+        case TG_F32:
+          put(float(a.float_value));
+          break;
+        default:
+          put(double(a.float_value));
+          break;
+        }
+        continue;
       }
-      for (int64_t s : a.strides) {
-        scalars.push_back(s);
-        ptrs.push_back(&scalars.back());
-      }
+      put(reinterpret_cast<void *>(a.data)); // allocated
+      put(reinterpret_cast<void *>(a.data)); // aligned
+      put(int64_t(0));                       // offset
+      for (int32_t d = 0; d < a.rank; ++d)
+        put(a.sizes[d]);
+      for (int32_t d = 0; d < a.rank; ++d)
+        put(a.strides[d]);
     }
-    for (size_t i = 0; i < extra; ++i) {
-      scalars.push_back(0);
-      ptrs.push_back(&scalars.back());
-    }
+    for (size_t i = 0; i < extra; ++i)
+      put(int64_t(0));
   }
   /// The trailing scalars (block ids and grid sizes of a kernel call).
   int64_t *extra(size_t count) {
-    return scalars.data() + scalars.size() - count;
+    return reinterpret_cast<int64_t *>(slots.data() + slots.size() - count);
   }
 };
 
@@ -119,7 +132,7 @@ CpuKernel::compile(ModuleOp module, llvm::StringRef kernel) {
   return result;
 }
 
-std::array<int64_t, 3> CpuKernel::grid(const std::vector<ViewArg> &args) const {
+std::array<int64_t, 3> CpuKernel::grid(const std::vector<tg_arg> &args) const {
   PackedArgs packed(args, 0);
   struct {
     int64_t x, y, z;
@@ -129,7 +142,7 @@ std::array<int64_t, 3> CpuKernel::grid(const std::vector<ViewArg> &args) const {
   return {result.x, result.y, result.z};
 }
 
-void CpuKernel::run(const std::vector<ViewArg> &args,
+void CpuKernel::run(const std::vector<tg_arg> &args,
                     std::array<int64_t, 3> grid, unsigned threads) const {
   int64_t total = grid[0] * grid[1] * grid[2];
   if (total <= 0)

@@ -29,11 +29,13 @@ int precisionRank(DType type) {
     return 1;
   case DType::F32:
     return 2;
+  case DType::F64:
+    return 3;
   case DType::I32:
   case DType::I1:
     break;
   }
-  return 3;
+  return 4;
 }
 
 } // namespace
@@ -46,6 +48,8 @@ Tolerance defaultTolerance(DType precision) {
     return {1e-3, 2e-3, 2e-3};
   case DType::BF16:
     return {1e-2, 2e-2, 1e-2};
+  case DType::F64:
+    return {1e-12, 1e-10, 1e-10};
   case DType::I32:
   case DType::I1:
     break;
@@ -63,13 +67,15 @@ DType leastPreciseDType(const std::vector<DType> &dtypes) {
 
 CompareResult compare(const std::string &name, const HostTensor &out,
                       const std::vector<double> &ref,
-                      const Tolerance &tolerance) {
+                      const Tolerance &tolerance,
+                      const std::vector<double> *scale) {
   CompareResult result;
   result.name = name;
   result.shape = out.shape();
   result.dtype = out.dtype();
   result.tolerance = tolerance;
-  if (static_cast<int64_t>(ref.size()) != out.numel()) {
+  if (static_cast<int64_t>(ref.size()) != out.numel() ||
+      (scale && scale->size() != ref.size())) {
     result.error = "output has " + std::to_string(out.numel()) +
                    " elements but the reference has " +
                    std::to_string(ref.size());
@@ -85,14 +91,19 @@ CompareResult compare(const std::string &name, const HostTensor &out,
     }
     double got = out.get(i), expected = ref[i];
     double diff = std::fabs(got - expected);
+    // The conditioning of the element: |ref|, or the reference on |inputs|
+    // where that is larger and finite (a sum's or dot's error bound).
+    double magnitude = std::fabs(expected);
+    if (scale && std::isfinite((*scale)[i]))
+      magnitude = std::max(magnitude, std::fabs((*scale)[i]));
     diffSq += diff * diff;
-    refSq += expected * expected;
+    refSq += magnitude * magnitude;
     result.maxAbsErr = std::isnan(diff)
                            ? std::numeric_limits<double>::infinity()
                            : std::max(result.maxAbsErr, diff);
     // `got == expected` admits matching infinities; NaN fails both tests.
-    bool ok = got == expected ||
-              diff <= tolerance.atol + tolerance.rtol * std::fabs(expected);
+    bool ok =
+        got == expected || diff <= tolerance.atol + tolerance.rtol * magnitude;
     if (!ok && result.mismatches++ == 0) {
       result.firstMismatch = i;
       result.firstMismatchGot = got;

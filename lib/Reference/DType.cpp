@@ -20,6 +20,8 @@ std::optional<DType> parseDType(std::string_view name) {
     return DType::I32;
   if (name == "i1")
     return DType::I1;
+  if (name == "f64")
+    return DType::F64;
   return std::nullopt;
 }
 
@@ -35,6 +37,8 @@ const char *dtypeName(DType type) {
     return "i32";
   case DType::I1:
     return "i1";
+  case DType::F64:
+    return "f64";
   }
   return "?";
 }
@@ -49,12 +53,15 @@ size_t dtypeSize(DType type) {
     return 2;
   case DType::I1:
     return 1;
+  case DType::F64:
+    return 8;
   }
   return 0;
 }
 
 bool isFloat(DType type) {
-  return type == DType::F32 || type == DType::F16 || type == DType::BF16;
+  return type == DType::F32 || type == DType::F16 || type == DType::BF16 ||
+         type == DType::F64;
 }
 
 namespace {

@@ -103,6 +103,8 @@ double HostTensor::get(int64_t linear) const {
     return loadAt<int32_t>(base, linear);
   case DType::I1:
     return loadAt<uint8_t>(base, linear) != 0 ? 1.0 : 0.0;
+  case DType::F64:
+    return loadAt<double>(base, linear);
   }
   return 0.0;
 }
@@ -124,6 +126,9 @@ void HostTensor::set(int64_t linear, double value) {
     return;
   case DType::I1:
     storeAt<uint8_t>(base, linear, value != 0.0);
+    return;
+  case DType::F64:
+    storeAt(base, linear, value);
     return;
   }
 }
@@ -148,6 +153,8 @@ void HostTensor::fillPoison() {
     return fillPattern(base, numel_, kPoisonI32);
   case DType::I1:
     return fillPattern(base, numel_, kPoisonI1);
+  case DType::F64:
+    return fillPattern(base, numel_, kPoisonF64);
   }
 }
 
@@ -164,6 +171,8 @@ bool HostTensor::isPoison(int64_t linear) const {
     return loadAt<uint16_t>(base, linear) == kPoisonBF16;
   case DType::I1:
     return loadAt<uint8_t>(base, linear) == kPoisonI1;
+  case DType::F64:
+    return loadAt<uint64_t>(base, linear) == kPoisonF64;
   }
   return false;
 }
@@ -182,10 +191,34 @@ void HostTensor::fillUniform(std::mt19937_64 &rng, double lo, double hi) {
     return;
   }
   double first = std::ceil(lo);
+  if (std::floor(hi) < first)
+    return fill(first);
   uint64_t count = static_cast<uint64_t>(std::floor(hi) - first) + 1;
   // The modulo bias is below count / 2^64: irrelevant for test data.
   for (int64_t i = 0; i < numel_; ++i)
     set(i, first + static_cast<double>(rng() % count));
+}
+
+} // namespace tilegym::ref
+
+namespace tilegym::ref {
+
+void HostTensor::fill(double value) {
+  for (int64_t i = 0; i < numel_; ++i)
+    set(i, value);
+}
+
+// Box-Muller on two draws of the engine, for the same reason as
+// fillUniform: the transform is fixed here, so a seed gives the same data
+// everywhere.
+void HostTensor::fillNormal(std::mt19937_64 &rng, double mean, double stddev) {
+  const double twoPi = 6.283185307179586;
+  for (int64_t i = 0; i < numel_; ++i) {
+    // u1 in (0, 1]: log(u1) stays finite.
+    double u1 = std::ldexp(static_cast<double>((rng() >> 11) + 1), -53);
+    double u2 = std::ldexp(static_cast<double>(rng() >> 11), -53);
+    set(i, mean + stddev * std::sqrt(-2 * std::log(u1)) * std::cos(twoPi * u2));
+  }
 }
 
 } // namespace tilegym::ref

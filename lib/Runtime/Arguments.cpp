@@ -8,7 +8,10 @@
 #include "tilegym/Runtime/Runtime.h"
 #include <cstdint>
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 
 namespace tilegym::runtime {
 
@@ -81,6 +84,38 @@ bool checkGridLimits(const int64_t grid[3], std::string &error) {
   return true;
 }
 
+bool parseScalar(tg_dtype dtype, const std::string &text, tg_arg &arg,
+                 std::string &error) {
+  auto bad = [&](const std::string &why) {
+    error = "'" + text + "' is not " + why;
+    return false;
+  };
+  if (text.empty() || text.size() > 64 ||
+      text.find_first_of(" \t\n") != std::string::npos)
+    return bad(std::string("a value of type ") + dtypeName(dtype));
+  errno = 0;
+  char *end = nullptr;
+  if (dtype == TG_I32 || dtype == TG_I64) {
+    long long v = std::strtoll(text.c_str(), &end, 10);
+    if (*end || errno == ERANGE)
+      return bad(std::string("an integer in range of ") + dtypeName(dtype));
+    if (dtype == TG_I32 && (v < INT32_MIN || v > INT32_MAX))
+      return bad("an integer in range of i32");
+    arg = tg_scalar_int(dtype, v);
+    return true;
+  }
+  if (dtype == TG_F32 || dtype == TG_F64) {
+    // strtod takes hex floats and "infinity" too; both are harmless.
+    double v = std::strtod(text.c_str(), &end);
+    if (*end)
+      return bad(std::string("a number (") + dtypeName(dtype) + ")");
+    arg = tg_scalar_float(dtype, dtype == TG_F32 ? double(float(v)) : v);
+    return true;
+  }
+  return bad(std::string("bindable: scalars of type ") + dtypeName(dtype) +
+             " are not supported (i32, i64, f32, f64)");
+}
+
 Status checkSignature(const std::vector<Param> &params) {
   for (size_t i = 0; i < params.size(); ++i) {
     const Param &p = params[i];
@@ -101,6 +136,10 @@ Status checkSignature(const std::vector<Param> &params) {
     if (p.sizes.size() > TG_MAX_RANK)
       return invalid("rank " + std::to_string(p.sizes.size()) + " exceeds " +
                      std::to_string(TG_MAX_RANK));
+    if (!p.dims.empty() && p.dims.size() != p.sizes.size())
+      return invalid(std::to_string(p.dims.size()) +
+                     " dimension names for rank " +
+                     std::to_string(p.sizes.size()));
     for (size_t d = 0; d < p.sizes.size(); ++d)
       if (p.sizes[d] < 0 && p.sizes[d] != TG_DYNAMIC)
         return invalid("size[" + std::to_string(d) + "] is " +
@@ -119,6 +158,8 @@ Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
   if (numArgs && !args)
     return Status::error(TG_ERROR_INVALID_VALUE, "the argument array is null");
 
+  // The first argument giving each dimension name its size.
+  std::map<std::string, std::pair<size_t, int64_t>> named;
   for (size_t i = 0; i < numArgs; ++i) {
     const Param &p = params[i];
     const tg_arg &a = args[i];
@@ -153,6 +194,17 @@ Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
       if (p.sizes[d] != TG_DYNAMIC && a.sizes[d] != p.sizes[d])
         return mismatch("expected " + dim + " = " + std::to_string(p.sizes[d]) +
                         ", got " + std::to_string(a.sizes[d]));
+      if (size_t(d) < p.dims.size() && !p.dims[d].empty()) {
+        auto [it, isNew] =
+            named.try_emplace(p.dims[d], std::make_pair(i, a.sizes[d]));
+        if (!isNew && it->second.second != a.sizes[d])
+          return mismatch("dimension " + p.dims[d] + " (" + dim + ") is " +
+                          std::to_string(a.sizes[d]) + ", but " +
+                          label("argument", it->second.first,
+                                params[it->second.first].name) +
+                          " has " + p.dims[d] + " = " +
+                          std::to_string(it->second.second));
+      }
       empty = empty || a.sizes[d] == 0;
     }
     // A rank-0 view holds one element, so it needs memory too.

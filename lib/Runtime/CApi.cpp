@@ -44,10 +44,20 @@ Status toParams(const tg_param *params, size_t numParams,
                                (name.empty() ? "" : " '" + name + "'") +
                                ": rank " + std::to_string(p.rank) +
                                " is outside 0.." + std::to_string(TG_MAX_RANK));
-    std::vector<int64_t> sizes;
-    if (p.kind == TG_ARG_VIEW)
-      sizes.assign(p.sizes, p.sizes + p.rank);
-    out.push_back({std::move(name), p.kind, p.dtype, std::move(sizes)});
+    Param param;
+    param.name = std::move(name);
+    param.kind = p.kind;
+    param.dtype = p.dtype;
+    if (p.kind == TG_ARG_VIEW) {
+      param.sizes.assign(p.sizes, p.sizes + p.rank);
+      bool anyName = false;
+      for (int32_t d = 0; d < p.rank; ++d)
+        anyName = anyName || (p.dims[d] && *p.dims[d]);
+      if (anyName)
+        for (int32_t d = 0; d < p.rank; ++d)
+          param.dims.push_back(p.dims[d] ? p.dims[d] : "");
+    }
+    out.push_back(std::move(param));
   }
   return checkSignature(out);
 }

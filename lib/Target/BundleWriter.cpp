@@ -5,6 +5,7 @@
 #include "tilegym/Bundle/Bundle.h"
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Target/Signature.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -44,20 +45,6 @@ static llvm::Error errorAt(Location loc, const llvm::Twine &message) {
 
 /// Element and scalar type names as the runtime spells them; index is 64-bit
 /// on the GPU.
-static std::optional<std::string> dtypeName(Type type) {
-  if (type.isF32())
-    return "f32";
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isIndex())
-    return "i64";
-  if (type.isInteger(1) || type.isInteger(32) || type.isInteger(64))
-    return "i" + std::to_string(type.getIntOrFloatBitWidth());
-  return std::nullopt;
-}
-
 /// Width of an integer or index value; 0 for anything else.
 static unsigned bitsOf(Type type) {
   if (type.isIndex())
@@ -238,36 +225,34 @@ static llvm::Error collectKernel(ModuleOp module, func::FuncOp kernel,
   llvm::StringRef name = kernel.getSymName();
   if (binary.ptx.empty())
     return errorAt(kernel.getLoc(), "kernel '" + name + "' has no PTX");
-  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
-    if (auto view = dyn_cast<tile::ViewType>(type)) {
-      auto dtype = dtypeName(view.getElementType());
-      if (!dtype)
-        return errorAt(kernel.getLoc(), "kernel '" + name + "': parameter " +
-                                            llvm::Twine(i) +
-                                            " has an unsupported element type");
-      llvm::json::Array sizes;
-      for (int64_t s : view.getShape())
-        sizes.push_back(ShapedType::isDynamic(s) ? int64_t(-1) : s);
-      entry.params.push_back(compact({{"kind", "view"},
-                                      {"dtype", *dtype},
-                                      {"rank", view.getRank()},
-                                      {"sizes", std::move(sizes)}}));
+  auto signature = kernelSignature(kernel);
+  if (!signature)
+    return signature.takeError();
+  for (const runtime::Param &p : *signature) {
+    Fields fields{{"kind", p.kind == TG_ARG_VIEW ? "view" : "scalar"},
+                  {"dtype", runtime::dtypeName(p.dtype)}};
+    if (!p.name.empty())
+      fields.push_back({"name", p.name});
+    if (p.kind == TG_ARG_SCALAR) {
+      if (!p.defaultValue.empty())
+        fields.push_back({"default", p.defaultValue});
+      entry.params.push_back(compact(fields));
       continue;
     }
-    auto dtype = dtypeName(type);
-    if (!dtype)
-      return errorAt(kernel.getLoc(), "kernel '" + name + "': parameter " +
-                                          llvm::Twine(i) +
-                                          " has an unsupported type");
-    // The runtime binds 32- and 64-bit scalars (tg_arg holds i32, i64, f32,
-    // f64): refuse here what no launch could pass.
-    if (*dtype != "i32" && *dtype != "i64" && *dtype != "f32")
-      return errorAt(kernel.getArgument(i).getLoc(),
-                     "kernel '" + name + "': scalar parameter " +
-                         llvm::Twine(i) + " is " + *dtype +
-                         "; GPU kernels take i32, index or f32 scalars (pass "
-                         "an f32 and cast it in the kernel)");
-    entry.params.push_back(compact({{"kind", "scalar"}, {"dtype", *dtype}}));
+    llvm::json::Array sizes, dims;
+    for (int64_t s : p.sizes)
+      sizes.push_back(s);
+    for (const std::string &d : p.dims)
+      dims.push_back(d);
+    fields.push_back({"rank", int64_t(p.sizes.size())});
+    fields.push_back({"sizes", std::move(sizes)});
+    if (!p.dims.empty())
+      fields.push_back({"dims", std::move(dims)});
+    fields.push_back({"access", p.read && p.written ? "readwrite"
+                                : p.written         ? "write"
+                                : p.read            ? "read"
+                                                    : "none"});
+    entry.params.push_back(compact(fields));
   }
 
   auto gridRef = kernel->getAttrOfType<FlatSymbolRefAttr>(tile::kGridFnAttr);

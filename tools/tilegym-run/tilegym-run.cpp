@@ -1,12 +1,17 @@
 //===- tilegym-run.cpp - the verification JIT -----------------------------===//
 //
 // Compiles a tile kernel, draws fresh random inputs, poisons the outputs,
-// runs the kernel, and compares every output with an independent float64
-// reference. Exit code 0 only on PASS.
+// runs the kernel, and compares every output with a float64 reference: a
+// built-in one (lib/Reference) for the flagship programs, or a reference
+// kernel the user writes in the language (--ref), or the CPU JIT of the same
+// kernel (--compare=cpu). Exit code 0 only on PASS.
 //
 //   tilegym-run examples/softmax.tile -D T=bf16 --size M=100,N=1000
+//   tilegym-run rmsnorm.tile --size M=100,N=777 --ref rmsnorm_ref.tile
 //
 //===----------------------------------------------------------------------===//
+#include "UserKernel.h"
+
 #include "tilegym/Bundle/GpuVerify.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Frontend/Diagnostics.h"
@@ -20,6 +25,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -29,6 +35,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <thread>
 
@@ -65,10 +72,10 @@ static cl::opt<Backend> backend(
                           "GPU 0: compiled to a bundle for its target and "
                           "verified as tilegym-runner does")),
     cl::cat(category));
-static cl::opt<std::string> sizes(
+static cl::list<std::string> sizeList(
     "size",
-    cl::desc("Problem sizes, e.g. --size M=4096,N=512 (names and defaults: "
-             "--list-references)"),
+    cl::desc("Sizes of named dimensions (view<[M, N], T>) or of a built-in "
+             "reference's problem, e.g. --size M=4096,N=512"),
     cl::value_desc("NAME=N,..."), cl::cat(category));
 static cl::opt<std::string>
     referenceName("reference",
@@ -86,6 +93,40 @@ static cl::opt<bool>
     bench("bench",
           cl::desc("GPU: after a PASS, time the kernel (median of 20 runs)"),
           cl::cat(category));
+static cl::list<std::string>
+    shapeList("shape",
+              cl::desc("Sizes of view arguments by parameter name, e.g. "
+                       "--shape x=4096x1024,w=1024"),
+              cl::value_desc("NAME=AxB,..."), cl::cat(category));
+static cl::list<std::string>
+    argList("arg", cl::desc("Value of a scalar parameter, e.g. --arg eps=1e-5"),
+            cl::value_desc("NAME=VALUE,..."), cl::cat(category));
+static cl::list<std::string>
+    initList("init",
+             cl::desc("Distribution of an input view: normal, normal(M,S), "
+                      "uniform(A,B), randint(A,B), zeros, ones, full(V)"),
+             cl::value_desc("NAME=DIST"), cl::cat(category));
+static cl::list<std::string>
+    inputList("input", cl::desc("Read an input view from a .npy file"),
+              cl::value_desc("NAME=FILE.npy,..."), cl::cat(category));
+static cl::opt<std::string>
+    dumpDir("dump",
+            cl::desc("Write inputs (NAME.npy), outputs (NAME.out.npy) and "
+                     "the check's outputs (NAME.ref.npy) into DIR"),
+            cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<std::string> refKernel(
+    "ref",
+    cl::desc("Check against a reference kernel written in .tile, run in "
+             "float64 on the CPU (KERNEL defaults to the kernel's name, or "
+             "the file's only kernel)"),
+    cl::value_desc("FILE.tile[:KERNEL]"), cl::cat(category));
+enum class Compare { None, Cpu };
+static cl::opt<Compare> compareWith(
+    "compare", cl::desc("Check against another run of the same kernel"),
+    cl::init(Compare::None),
+    cl::values(clEnumValN(Compare::Cpu, "cpu",
+                          "the CPU JIT of the kernel, on the same inputs")),
+    cl::cat(category));
 static cl::opt<bool>
     listReferences("list-references",
                    cl::desc("List the reference programs and exit"),
@@ -184,7 +225,7 @@ static int runOnGpu(ModuleOp module, func::FuncOp kernel,
   }
   bundle::VerifyOptions options;
   options.label = inputFile;
-  options.sizes = sizes;
+  options.sizes = llvm::join(sizeList, ",");
   options.reference = referenceName;
   options.hasSeed = seed.getNumOccurrences() != 0;
   options.seed = seed;
@@ -215,14 +256,28 @@ int main(int argc, char **argv) {
   // An option given with an empty value is a mistake, not "unset".
   for (auto [option, name, expected] :
        {std::tuple<cl::opt<std::string> *, const char *, const char *>{
-            &sizes, "--size", "NAME=VALUE[,NAME=VALUE...]"},
-        {&kernelName, "--kernel", "a kernel name"},
+            &kernelName, "--kernel", "a kernel name"},
+        {&dumpDir, "--dump", "a folder"},
+        {&refKernel, "--ref", "FILE.tile[:KERNEL]"},
         {&referenceName, "--reference", "a reference name"}})
     if (option->getNumOccurrences() && option->empty()) {
       llvm::errs() << "error: " << name << " is empty; expected " << expected
                    << "\n";
       return 1;
     }
+  std::pair<cl::list<std::string> *, const char *> lists[] = {
+      {std::addressof(sizeList), "--size"},
+      {std::addressof(shapeList), "--shape"},
+      {std::addressof(argList), "--arg"},
+      {std::addressof(initList), "--init"},
+      {std::addressof(inputList), "--input"}};
+  for (auto [list, name] : lists)
+    for (const std::string &value : *list)
+      if (llvm::StringRef(value).trim().empty()) {
+        llvm::errs() << "error: " << name
+                     << " is empty; expected NAME=VALUE[,NAME=VALUE...]\n";
+        return 1;
+      }
   Defines defines;
   std::string defineError;
   if (!parseDefines(defineList, defines, defineError)) {
@@ -247,10 +302,55 @@ int main(int argc, char **argv) {
 
   // auto: the GPU when there is one the backend targets, else the CPU.
   runtime::Environment env = runtime::queryEnvironment();
-  if (backend == Backend::Gpu ||
-      (backend == Backend::Auto && env.autoTarget != "cpu"))
-    return runOnGpu(*module, kernel,
-                    env.autoTarget == "cpu" ? "sm_90a" : env.autoTarget);
+  bool gpu = backend == Backend::Gpu ||
+             (backend == Backend::Auto && env.autoTarget != "cpu");
+  std::string chip = env.autoTarget == "cpu" ? "sm_90a" : env.autoTarget;
+  unsigned nthreads = cpuThreads
+                          ? unsigned(cpuThreads)
+                          : std::max(1u, std::thread::hardware_concurrency());
+  uint64_t inputSeed =
+      seed.getNumOccurrences() ? uint64_t(seed) : std::random_device{}();
+
+  // A built-in reference checks the flagship programs; any other kernel,
+  // or any run that asks for its own check or arguments, goes the general
+  // way.
+  bool general = !refKernel.empty() || compareWith != Compare::None ||
+                 !shapeList.empty() || !argList.empty() || !initList.empty() ||
+                 !inputList.empty() || !dumpDir.empty() ||
+                 (referenceName.empty() &&
+                  !ref::lookupReference(kernel.getSymName().str()));
+  if (general) {
+    if (!referenceName.empty())
+      return (llvm::errs() << "error: --reference names a built-in program; "
+                              "it does not combine with --ref, --compare, "
+                              "--shape, --arg, --init, --input or --dump\n",
+              1);
+    if (compareWith == Compare::Cpu && !gpu)
+      return (llvm::errs() << "error: --compare=cpu checks a GPU run against "
+                              "the CPU JIT; this run is on the CPU (use "
+                              "--backend=gpu)\n",
+              1);
+    UserRunOptions options;
+    options.label = inputFile;
+    options.choices = {
+        std::vector<std::string>(shapeList.begin(), shapeList.end()),
+        std::vector<std::string>(sizeList.begin(), sizeList.end()),
+        std::vector<std::string>(argList.begin(), argList.end()),
+        std::vector<std::string>(initList.begin(), initList.end()),
+        std::vector<std::string>(inputList.begin(), inputList.end())};
+    options.seed = inputSeed;
+    options.gpu = gpu;
+    options.chip = chip;
+    options.reference = refKernel;
+    options.compareCpu = compareWith == Compare::Cpu;
+    options.dumpDir = dumpDir;
+    options.defines = defines;
+    options.cpuThreads = nthreads;
+    options.bench = bench;
+    return runUserKernel(*module, kernel, options);
+  }
+  if (gpu)
+    return runOnGpu(*module, kernel, chip);
 
   std::vector<ref::DType> dtypes;
   std::vector<int64_t> ranks;
@@ -266,19 +366,19 @@ int main(int argc, char **argv) {
   }
   std::string error;
   ref::Sizes problem = ref::defaultSizes(*reference);
-  if (!ref::parseSizes(*reference, sizes, problem, error) ||
+  if (!ref::parseSizes(*reference, llvm::join(sizeList, ","), problem, error) ||
       !ref::checkSignature(*reference, dtypes, ranks, error)) {
     llvm::errs() << "error: " << error << "\n";
     return 1;
   }
 
-  uint64_t inputSeed =
-      seed.getNumOccurrences() ? uint64_t(seed) : std::random_device{}();
   std::vector<ref::HostTensor> args =
       ref::makeArguments(*reference, problem, dtypes, inputSeed);
-  std::vector<ViewArg> views;
-  for (ref::HostTensor &t : args)
-    views.push_back({t.data(), t.shape(), t.strides()});
+  std::vector<tg_arg> views;
+  for (auto [i, t] : llvm::enumerate(args))
+    views.push_back(tg_view(tg_dtype(0), reinterpret_cast<uint64_t>(t.data()),
+                            int32_t(t.rank()), t.shape().data(),
+                            t.strides().data()));
 
   auto compiled = CpuKernel::compile(*module, kernel.getSymName());
   if (!compiled) {
@@ -299,9 +399,6 @@ int main(int argc, char **argv) {
   std::cout << " grid=" << grid[0] << "x" << grid[1] << "x" << grid[2]
             << " seed=" << inputSeed << "\n";
 
-  unsigned nthreads = cpuThreads
-                          ? unsigned(cpuThreads)
-                          : std::max(1u, std::thread::hardware_concurrency());
   auto start = std::chrono::steady_clock::now();
   (*compiled)->run(views, grid, nthreads);
   double ms = std::chrono::duration<double, std::milli>(

@@ -13,8 +13,10 @@
 
 #include "tilegym/Bundle/Bundle.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tilegym::bundle {
 
@@ -31,6 +33,29 @@ struct VerifyOptions {
   bool dryRun = false; ///< Check everything and print the launch only.
   int runs = 20;
 };
+
+/// One run of a bundle kernel on GPU 0.
+struct GpuRun {
+  std::string device, target, image;
+  bool isCubin = false;
+  std::array<int64_t, 3> grid = {0, 0, 0};
+  bool empty = false; ///< A grid size was 0: nothing launched.
+  float firstMs = 0;
+  std::vector<float> times; ///< Sorted; empty without benchmarking.
+  double medianMs() const;
+};
+
+/// Runs `kernel` on GPU 0 with `hostArgs` (views at host addresses, as
+/// ref::BoundArguments::hostArgs gives them; scalars by value): evaluates
+/// the grid, copies every view to the device, launches once, copies the
+/// views the kernel writes (Param::written) back; then, with `benchRuns`, times
+/// that many launches after three warm-up ones. Returns 0, 1 on an error (in
+/// `error`), or kExitNoGpu.
+int runOnGpu(const Bundle &bundle, const KernelInfo &kernel,
+             const std::vector<tg_arg> &hostArgs, int benchRuns, GpuRun &run,
+             std::string &error);
+/// "gpu NAME (TARGET) image ..." and "gpu time ... ms" lines.
+void printGpuRun(const GpuRun &run);
 
 /// Verifies `kernel` of `bundle` on GPU 0. Returns 0 on PASS, 1 on FAIL or
 /// any error (reported on stderr), kExitNoGpu without a driver or a GPU.

@@ -41,9 +41,15 @@ public:
   static TypeAST getScalar(std::string elementType, mlir::Location loc) {
     return TypeAST(Kind::Scalar, std::move(elementType), {}, loc);
   }
+  /// `dimNames`, when given, has one entry per dimension: the name written
+  /// for it in `view<[M, N], T>` ("" for '?' or an integer size).
   static TypeAST getView(std::string elementType, std::vector<int64_t> dims,
-                         mlir::Location loc) {
-    return TypeAST(Kind::View, std::move(elementType), std::move(dims), loc);
+                         mlir::Location loc,
+                         std::vector<std::string> dimNames = {}) {
+    TypeAST type(Kind::View, std::move(elementType), std::move(dims), loc);
+    type.dimNames = std::move(dimNames);
+    type.dimNames.resize(type.dims.size());
+    return type;
   }
 
   Kind getKind() const { return kind; }
@@ -53,6 +59,9 @@ public:
   llvm::StringRef getElementType() const { return elementType; }
   /// View sizes, outermost first; kDynamic for '?'. Empty for scalars.
   const std::vector<int64_t> &getDims() const { return dims; }
+  /// Per view dimension, the name it was given ("" for none). A name is a
+  /// size shared by every dimension of that name, or a const (then static).
+  const std::vector<std::string> &getDimNames() const { return dimNames; }
   mlir::Location getLoc() const { return loc; }
 
 private:
@@ -64,6 +73,7 @@ private:
   Kind kind;
   std::string elementType;
   std::vector<int64_t> dims;
+  std::vector<std::string> dimNames;
   mlir::Location loc;
 };
 
@@ -464,6 +474,8 @@ struct ParamAST {
   std::string name;
   TypeAST type;
   mlir::Location loc;
+  /// `= expr` after a scalar parameter: its value when a launch gives none.
+  std::unique_ptr<ExprAST> defaultValue;
 };
 
 /// `kernel name(params) grid(...) warps(...) stages(...) { body }`.

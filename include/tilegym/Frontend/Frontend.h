@@ -24,9 +24,9 @@ bool addSourceFile(llvm::SourceMgr &sourceMgr, llvm::StringRef path);
 /// Compiles the main buffer of `sourceMgr` to tile IR: `.mlir` buffers are
 /// parsed as MLIR, anything else as a .tile program with `defines`. Errors go
 /// to the context's diagnostic handler; returns null on failure.
-mlir::OwningOpRef<mlir::ModuleOp> loadTileModule(llvm::SourceMgr &sourceMgr,
-                                                 mlir::MLIRContext &context,
-                                                 const Defines &defines);
+mlir::OwningOpRef<mlir::ModuleOp>
+loadTileModule(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
+               const Defines &defines, const FrontendOptions &options = {});
 
 } // namespace tilegym
 

@@ -25,9 +25,18 @@ bool parseDefines(const std::vector<std::string> &args, Defines &defines,
 /// marked `tile.kernel` plus a grid function `@<kernel>__grid`. Errors are
 /// reported through the context's diagnostic engine at source locations;
 /// returns null if there were any, or if the module fails to verify.
+/// How the source is compiled, beyond its text and defines.
+struct FrontendOptions {
+  /// Every floating type (f32, f16, bf16, in views, tiles, scalars and
+  /// casts) becomes f64: a kernel compiled this way is a float64 reference
+  /// of itself, for the CPU JIT (`tilegym-run --ref`).
+  bool floatsAsF64 = false;
+};
+
 mlir::OwningOpRef<mlir::ModuleOp> mlirGen(mlir::MLIRContext &context,
                                           const ModuleAST &module,
-                                          const Defines &defines);
+                                          const Defines &defines,
+                                          const FrontendOptions &options = {});
 
 } // namespace tilegym
 

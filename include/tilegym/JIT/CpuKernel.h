@@ -9,6 +9,8 @@
 #ifndef TILEGYM_JIT_CPUKERNEL_H
 #define TILEGYM_JIT_CPUKERNEL_H
 
+#include "tilegym/Runtime/tilegym_runtime.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
@@ -23,14 +25,6 @@ class ExecutionEngine;
 
 namespace tilegym {
 
-/// A strided tensor in host memory: what a `!tile.view` argument receives.
-/// Sizes and strides count elements.
-struct ViewArg {
-  void *data = nullptr;
-  std::vector<int64_t> sizes;
-  std::vector<int64_t> strides;
-};
-
 class CpuKernel {
 public:
   /// Compiles `kernel` of `module` (tile dialect; the module is cloned, not
@@ -40,10 +34,13 @@ public:
   ~CpuKernel();
 
   /// Evaluates the kernel's launch grid for these arguments.
-  std::array<int64_t, 3> grid(const std::vector<ViewArg> &args) const;
+  /// Arguments are the runtime's tg_arg, with host addresses for views
+  /// (data, sizes and strides in elements) and scalars by value; they must
+  /// have passed runtime::checkArguments against the kernel's signature.
+  std::array<int64_t, 3> grid(const std::vector<tg_arg> &args) const;
 
   /// Runs every block of `grid` on up to `threads` threads.
-  void run(const std::vector<ViewArg> &args, std::array<int64_t, 3> grid,
+  void run(const std::vector<tg_arg> &args, std::array<int64_t, 3> grid,
            unsigned threads) const;
 
 private:

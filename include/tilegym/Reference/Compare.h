@@ -56,8 +56,8 @@ struct Tolerance {
 /// The table above.
 Tolerance defaultTolerance(DType precision);
 
-/// The least precise float type among `dtypes` (bf16 < f16 < f32); I32 when
-/// there is no float type.
+/// The least precise float type among `dtypes` (bf16 < f16 < f32 < f64); I32
+/// when there is no float type.
 DType leastPreciseDType(const std::vector<DType> &dtypes);
 
 struct CompareResult {
@@ -85,10 +85,16 @@ struct CompareResult {
   bool pass = false;
 };
 
-/// Compares `out` with `ref` (row-major, out.numel() values).
+/// Compares `out` with `ref` (row-major, out.numel() values). With
+/// `scale`, each element's magnitude (in the element test and in the norm
+/// that divides the relative error) is max(|ref|, |scale|) where scale is
+/// finite: pass the reference evaluated on |inputs| for outputs that are
+/// sums or dot products, whose rounding error grows with sum |terms|, not
+/// with |sum| (docs/verification.md).
 CompareResult compare(const std::string &name, const HostTensor &out,
                       const std::vector<double> &ref,
-                      const Tolerance &tolerance);
+                      const Tolerance &tolerance,
+                      const std::vector<double> *scale = nullptr);
 
 /// One line per output, e.g.
 ///   c [1000003] f32: max_abs_err=2.4e-07 rel_err=4.1e-08 mismatches=0

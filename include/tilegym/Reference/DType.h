@@ -17,9 +17,11 @@
 
 namespace tilegym::ref {
 
-enum class DType { F32, F16, BF16, I32, I1 };
+/// F64 holds float64 references (reference kernels and their outputs).
+enum class DType { F32, F16, BF16, I32, I1, F64 };
 
-/// "f32", "f16", "bf16", "i32" or "i1"; std::nullopt for anything else.
+/// "f64", "f32", "f16", "bf16", "i32" or "i1"; std::nullopt for anything
+/// else.
 std::optional<DType> parseDType(std::string_view name);
 const char *dtypeName(DType type);
 

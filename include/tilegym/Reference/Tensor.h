@@ -31,6 +31,7 @@ constexpr uint16_t kPoisonF16 = 0x7ead;
 constexpr uint16_t kPoisonBF16 = 0x7fed;
 constexpr uint32_t kPoisonI32 = 0xdeadbeef; // -559038737 as an i32.
 constexpr uint8_t kPoisonI1 = 0xa5;         // Neither 0 nor 1.
+constexpr uint64_t kPoisonF64 = 0x7ff80000deadbeefull;
 
 /// Number of elements of a shape (1 for rank 0).
 int64_t shapeNumel(const std::vector<int64_t> &shape);
@@ -84,6 +85,11 @@ public:
   /// std::uniform_*_distribution (whose algorithm varies between standard
   /// libraries), so a seed gives the same data on every platform.
   void fillUniform(std::mt19937_64 &rng, double lo, double hi);
+  /// Fills with normal values (Box-Muller, defined here like fillUniform),
+  /// rounded to the element type.
+  void fillNormal(std::mt19937_64 &rng, double mean, double stddev);
+  /// Sets every element to `value`, rounded to the element type.
+  void fill(double value);
 
 private:
   struct AlignedDelete {

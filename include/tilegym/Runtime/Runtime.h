@@ -88,22 +88,46 @@ struct Param {
   tg_arg_kind kind = TG_ARG_VIEW;
   tg_dtype dtype = TG_F32;
   std::vector<int64_t> sizes; // views: rank = sizes.size()
+  /// Views: empty, or one name per dimension ("" for unnamed). Dimensions
+  /// of one name, across all views, must have equal sizes at launch.
+  std::vector<std::string> dims;
+  /// What the kernel does with a view (from its body). Not checked at
+  /// launch; verifiers use it to draw inputs and compare outputs.
+  bool read = true, written = true;
+  /// Scalars: the source's default, as text ("1e-05", "3"); "" for none.
+  std::string defaultValue;
 
   static Param view(std::string name, tg_dtype dtype,
                     std::vector<int64_t> sizes) {
-    return {std::move(name), TG_ARG_VIEW, dtype, std::move(sizes)};
+    Param p;
+    p.name = std::move(name);
+    p.dtype = dtype;
+    p.sizes = std::move(sizes);
+    return p;
   }
   static Param scalar(std::string name, tg_dtype dtype) {
-    return {std::move(name), TG_ARG_SCALAR, dtype, {}};
+    Param p;
+    p.name = std::move(name);
+    p.kind = TG_ARG_SCALAR;
+    p.dtype = dtype;
+    return p;
   }
 };
+
+/// Parses the text of a scalar argument of type `dtype` (i32, i64: decimal
+/// integers in range; f32, f64: decimal floats, inf and nan; f32 rounds)
+/// into `arg`. On error sets `error` ("'1.5' is not an i32").
+bool parseScalar(tg_dtype dtype, const std::string &text, tg_arg &arg,
+                 std::string &error);
 
 /// Rejects signatures no argument could match: ranks above TG_MAX_RANK,
 /// sizes below TG_DYNAMIC, unsupported scalar types.
 Status checkSignature(const std::vector<Param> &params);
 /// Checks each argument's kind, dtype, rank, sizes (>= 0, equal to the static
-/// ones) and that a non-empty view has a non-null pointer. Strides are not
-/// checked. Messages: "argument 2 'y': expected rank 2, got 1".
+/// ones, equal across dimensions of one name) and that a non-empty view has
+/// a non-null pointer. Strides are not checked. Messages: "argument 2 'y':
+/// expected rank 2, got 1", "argument 3 'w': dimension N (size[0]) is 512,
+/// but argument 1 'x' has N = 1024".
 /// CUDA's launch limits on a grid: x in [0, 2^31 - 1], y and z in
 /// [0, 65535]. tilegym-run applies them on the CPU too, so that a grid runs
 /// on both. Errors read "grid size y = 70000 is outside [0, 65535]".

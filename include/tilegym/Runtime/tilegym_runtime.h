@@ -124,11 +124,16 @@ typedef struct tg_param {
   tg_dtype dtype;
   int32_t rank;               /* views */
   int64_t sizes[TG_MAX_RANK]; /* views: static size, or TG_DYNAMIC */
+  /* views: a dimension's name, or NULL or "" for none. Dimensions of one
+     name must have equal sizes in every launch (tg_check_args, tg_launch). */
+  const char *dims[TG_MAX_RANK];
 } tg_param;
 
 /* Checks `args` against `params` without touching the driver. On mismatch
    returns TG_ERROR_ARGUMENT_MISMATCH with a message such as
-   "argument 2 'y': expected rank 2, got 1" (arguments count from 1). */
+   "argument 2 'y': expected rank 2, got 1" or "argument 3 'w': dimension N
+   (size[0]) is 512, but argument 1 'x' has N = 1024" (arguments count from
+   1). */
 TG_API tg_status tg_check_args(const tg_param *params, size_t num_params,
                                const tg_arg *args, size_t num_args);
 

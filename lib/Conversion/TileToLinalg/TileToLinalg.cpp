@@ -218,6 +218,13 @@ struct FuncOpLowering : OpConversionPattern<func::FuncOp> {
       return failure();
     // setType also pads the argument attributes for the new arguments.
     rewriter.modifyOpInPlace(op, [&] {
+      // Names, dimension names and defaults describe the tile signature,
+      // which launches read before lowering; the memref one has no views.
+      op->removeAttr(kParamNamesAttr);
+      for (unsigned i = 0; i < op.getNumArguments(); ++i) {
+        op.removeArgAttr(i, kDimNamesAttr);
+        op.removeArgAttr(i, kDefaultAttr);
+      }
       op.setType(
           rewriter.getFunctionType(signature.getConvertedTypes(), results));
       if (isKernel)

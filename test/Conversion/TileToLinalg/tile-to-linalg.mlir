@@ -42,9 +42,9 @@ func.func @kernel__grid(%x: !tile.view<?x128xbf16>, %n: i32) -> (index, index, i
 
 // Argument attributes get an entry for each grid argument.
 // CHECK-LABEL: func.func @arg_attrs(
-// CHECK-SAME: {tile.note}, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index)
+// CHECK-SAME: {test.note}, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: index)
 // CHECK-SAME: attributes {tile.grid_args, tile.kernel}
-func.func @arg_attrs(%x: !tile.view<?xf32> {tile.note}) attributes {tile.kernel} {
+func.func @arg_attrs(%x: !tile.view<?xf32> {test.note}) attributes {tile.kernel} {
   return
 }
 

@@ -47,8 +47,8 @@ func.func @view_rank0(%x: !tile.view<f32>) {
 
 // -----
 
-// expected-error @+1 {{view element type must be f32, f16, bf16, i32 or i1, got 'f64'}}
-func.func @view_elem(%x: !tile.view<?xf64>) {
+// expected-error @+1 {{view element type must be f64, f32, f16, bf16, i32 or i1, got 'i64'}}
+func.func @view_elem(%x: !tile.view<?xi64>) {
   return
 }
 
@@ -343,7 +343,7 @@ func.func @dot_mixed(%a: tensor<16x32xf16>, %b: tensor<32x8xbf16>, %c: tensor<16
 // -----
 
 func.func @dot_int(%a: tensor<16x32xi32>, %b: tensor<32x8xi32>, %c: tensor<16x8xf32>) {
-  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16 or f32, got 'i32'}}
+  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16, f32 or f64, got 'i32'}}
   %0 = tile.dot %a, %b, %c : tensor<16x32xi32>, tensor<32x8xi32>, tensor<16x8xf32>
   return
 }
@@ -375,7 +375,7 @@ func.func @num_tiles_negative(%x: !tile.view<10xf32>) {
 
 // -----
 
-// expected-error @+1 {{view element type must be f32, f16, bf16, i32 or i1, got 'ui32'}}
+// expected-error @+1 {{view element type must be f64, f32, f16, bf16, i32 or i1, got 'ui32'}}
 func.func @view_unsigned(%x: !tile.view<?xui32>) {
   return
 }

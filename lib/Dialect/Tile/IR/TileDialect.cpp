@@ -45,9 +45,73 @@ static bool isIdentifier(StringRef name) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+ViewAccess tilegym::tile::getViewAccess(BlockArgument view) {
+  ViewAccess access;
+  for (Operation *user : view.getUsers()) {
+    if (isa<LoadOp, GatherOp>(user))
+      access.read = true;
+    else if (isa<StoreOp, ScatterOp>(user))
+      access.written = true;
+  }
+  return access;
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned region,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kDimNamesAttr && name != kDefaultAttr)
+    return op->emitError() << "unknown tile argument attribute '" << name
+                           << "'";
+  if (op->getNumRegions() <= region || op->getRegion(region).empty() ||
+      op->getRegion(region).getNumArguments() <= argIndex)
+    return op->emitError() << "'" << name << "' on a missing argument";
+  Type type = op->getRegion(region).getArgument(argIndex).getType();
+  if (name == kDimNamesAttr) {
+    auto view = dyn_cast<ViewType>(type);
+    auto names = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!view || !names || int64_t(names.size()) != view.getRank())
+      return op->emitError() << "'" << name
+                             << "' must be an array of one string per "
+                                "dimension of a view argument";
+    for (auto [axis, a] : llvm::enumerate(names)) {
+      auto s = dyn_cast<StringAttr>(a);
+      if (!s || (!s.getValue().empty() && !isIdentifier(s.getValue())))
+        return op->emitError() << "'" << name << "' entry " << axis
+                               << " must be \"\" or an identifier";
+      if (!s.getValue().empty() && !view.isDynamicDim(axis))
+        return op->emitError() << "'" << name << "' names static dimension "
+                               << axis << "; only dynamic ones take a name";
+    }
+    return success();
+  }
+  auto value = dyn_cast<TypedAttr>(attr.getValue());
+  if (!value || value.getType() != type || !isa<IntegerAttr, FloatAttr>(value))
+    return op->emitError() << "'" << name
+                           << "' must be a number of the argument's type ("
+                           << type << ")";
+  return success();
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  if (name == kParamNamesAttr) {
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    auto names = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!func || !names || names.size() != func.getNumArguments())
+      return op->emitError() << "'" << name
+                             << "' must be an array of one string per "
+                                "argument of a function";
+    for (Attribute a : names) {
+      auto s = dyn_cast<StringAttr>(a);
+      if (!s || !isIdentifier(s.getValue()))
+        return op->emitError()
+               << "'" << name << "' entries must be identifiers";
+    }
+    return success();
+  }
   auto intIn = [&](int64_t lo, int64_t hi, bool powerOfTwo) -> LogicalResult {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!value)
@@ -145,10 +209,11 @@ LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t d : shape)
     if (d < 0 && !ShapedType::isDynamic(d))
       return emitError() << "view sizes must be >= 0 or ?, got " << d;
-  if (!elementType.isF32() && !elementType.isF16() && !elementType.isBF16() &&
-      !elementType.isSignlessInteger(32) && !elementType.isSignlessInteger(1))
-    return emitError() << "view element type must be f32, f16, bf16, i32 or "
-                          "i1, got "
+  if (!elementType.isF64() && !elementType.isF32() && !elementType.isF16() &&
+      !elementType.isBF16() && !elementType.isSignlessInteger(32) &&
+      !elementType.isSignlessInteger(1))
+    return emitError() << "view element type must be f64, f32, f16, bf16, "
+                          "i32 or i1, got "
                        << elementType;
   return success();
 }

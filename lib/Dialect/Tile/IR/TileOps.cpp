@@ -402,8 +402,17 @@ LogicalResult DotOp::verify() {
   if (in != rhs.getElementType())
     return emitOpError() << "lhs and rhs element types differ: " << in << " vs "
                          << rhs.getElementType();
+  if (in.isF64()) {
+    // Float64 reference kernels: f64 products summed in f64.
+    if (!acc.getElementType().isF64())
+      return emitOpError() << "accumulator of f64 inputs must be f64, got "
+                           << acc.getElementType();
+    if (getPrecision() != Precision::IEEE)
+      return emitOpError() << "precision applies to f32 inputs only";
+    return success();
+  }
   if (!in.isF16() && !in.isBF16() && !in.isF32())
-    return emitOpError() << "inputs must be f16, bf16 or f32, got " << in;
+    return emitOpError() << "inputs must be f16, bf16, f32 or f64, got " << in;
   if (!acc.getElementType().isF32())
     return emitOpError() << "accumulator must be f32, got "
                          << acc.getElementType();

@@ -26,6 +26,7 @@ def Tile_Dialect : Dialect {
   // tile.kernel and the kernel settings beside it are checked wherever they
   // appear: a kernel is a defined function whose name is an identifier.
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
 }

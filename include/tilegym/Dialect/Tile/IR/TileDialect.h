@@ -53,6 +53,25 @@ constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
     "tile.dynamic_shared_bytes";
 /// Module attribute: the file-level consts a module was compiled with.
 constexpr llvm::StringLiteral kConstsAttr = "tile.consts";
+/// On a kernel's view argument: an array of strings, one per dimension, the
+/// name the source gave it ("" for none). Dimensions sharing a name must
+/// have equal sizes at launch (checked by the runtime, not by the kernel).
+constexpr llvm::StringLiteral kDimNamesAttr = "tile.dims";
+/// On a kernel: an array of strings, each parameter's name in the source,
+/// for launch errors, bundles and the command line (`--shape x=...`).
+constexpr llvm::StringLiteral kParamNamesAttr = "tile.param_names";
+/// On a kernel's scalar argument: a typed attribute, the value a launch
+/// binds when it gives none (`eps: f32 = 1e-5`).
+constexpr llvm::StringLiteral kDefaultAttr = "tile.default";
+
+/// How a kernel uses a view argument: read by load/gather, written by
+/// store/scatter. An argument both read and written is updated in place;
+/// one neither read nor written only gives sizes.
+struct ViewAccess {
+  bool read = false;
+  bool written = false;
+};
+ViewAccess getViewAccess(mlir::BlockArgument view);
 } // namespace tilegym::tile
 
 #endif

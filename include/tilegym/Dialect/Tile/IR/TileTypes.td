@@ -27,13 +27,18 @@ def Tile_ViewType : TypeDef<Tile_Dialect, "View"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getRank() const { return getShape().size(); }
+    bool isDynamicDim(unsigned axis) const {
+      return ::mlir::ShapedType::isDynamic(getShape()[axis]);
+    }
   }];
 }
 
 // Tiles: statically shaped ranked tensors of the element types kernels use.
-def Tile_ElementType : AnyTypeOf<[F32, F16, BF16, I32, I1]>;
-def Tile_FloatElementType : AnyTypeOf<[F32, F16, BF16]>;
-def Tile_Tile : RankedTensorOf<[F32, F16, BF16, I32, I1]>;
+// f64 is for float64 reference kernels on the CPU (the frontend's
+// floatsAsF64); the GPU backend refuses it.
+def Tile_ElementType : AnyTypeOf<[F64, F32, F16, BF16, I32, I1]>;
+def Tile_FloatElementType : AnyTypeOf<[F64, F32, F16, BF16]>;
+def Tile_Tile : RankedTensorOf<[F64, F32, F16, BF16, I32, I1]>;
 def Tile_IndexTile : RankedTensorOf<[I32]>;
 def Tile_MaskTile : RankedTensorOf<[I1]>;
 

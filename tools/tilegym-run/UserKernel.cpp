@@ -1,0 +1,436 @@
+//===- UserKernel.cpp - run and check any kernel --------------------------===//
+
+#include "UserKernel.h"
+
+#include "tilegym/Bundle/Bundle.h"
+#include "tilegym/Bundle/GpuVerify.h"
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Frontend/Frontend.h"
+#include "tilegym/JIT/CpuKernel.h"
+#include "tilegym/Reference/Compare.h"
+#include "tilegym/Target/BundleWriter.h"
+#include "tilegym/Target/Signature.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+
+using namespace mlir;
+using namespace tilegym;
+
+namespace {
+
+int fail(const std::string &message) {
+  llvm::errs() << "error: " << message << "\n";
+  return 1;
+}
+
+/// Host arguments for a run: tensors (one per parameter, empty for scalars)
+/// and scalar values.
+struct HostArgs {
+  std::vector<runtime::Param> params;
+  std::vector<ref::HostTensor> tensors;
+  std::vector<tg_arg> scalars;
+
+  std::vector<tg_arg> launchArgs() {
+    std::vector<tg_arg> args;
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (params[i].kind == TG_ARG_SCALAR) {
+        args.push_back(scalars[i]);
+        continue;
+      }
+      ref::HostTensor &t = tensors[i];
+      args.push_back(
+          tg_view(params[i].dtype, reinterpret_cast<uint64_t>(t.data()),
+                  int32_t(t.rank()), t.shape().data(), t.strides().data()));
+    }
+    return args;
+  }
+};
+
+/// Arguments for a checking kernel with signature `params` (the reference,
+/// promoted to f64, or the kernel itself on the CPU) holding the values the
+/// kernel saw in `inputs`: read views copied (as their absolute values with
+/// `absolute`: the run that gives each output's conditioning), write-only
+/// views poisoned.
+HostArgs checkArgs(const std::vector<runtime::Param> &params,
+                   const std::vector<runtime::Param> &kernelParams,
+                   const std::vector<ref::HostTensor> &inputs,
+                   const std::vector<tg_arg> &scalars, bool absolute) {
+  HostArgs args;
+  args.params = params;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const runtime::Param &p = params[i];
+    if (p.kind == TG_ARG_SCALAR) {
+      args.tensors.emplace_back();
+      tg_arg s = scalars[i];
+      s.dtype = p.dtype;
+      if (p.dtype == TG_F32 || p.dtype == TG_F64) {
+        if (scalars[i].dtype == TG_I32 || scalars[i].dtype == TG_I64)
+          s.float_value = double(scalars[i].int_value);
+        if (absolute)
+          s.float_value = std::fabs(s.float_value);
+      }
+      args.scalars.push_back(s);
+      continue;
+    }
+    args.scalars.push_back({});
+    auto dtype = *ref::parseDType(runtime::dtypeName(p.dtype));
+    ref::HostTensor t(dtype, inputs[i].shape());
+    if (!kernelParams[i].read) {
+      t.fillPoison();
+    } else {
+      bool abs = absolute && ref::isFloat(dtype);
+      for (int64_t e = 0; e < t.numel(); ++e)
+        t.set(e, abs ? std::fabs(inputs[i].get(e)) : inputs[i].get(e));
+    }
+    args.tensors.push_back(std::move(t));
+  }
+  return args;
+}
+
+/// Runs a CPU-JIT kernel on `args`; fails on a grid beyond the launch limits.
+bool runCpu(const CpuKernel &kernel, HostArgs &args, unsigned threads,
+            std::array<int64_t, 3> &grid, std::string &error) {
+  std::vector<tg_arg> launch = args.launchArgs();
+  runtime::Status st =
+      runtime::checkArguments(args.params, launch.data(), launch.size());
+  if (!st.ok()) {
+    error = st.message;
+    return false;
+  }
+  grid = kernel.grid(launch);
+  if (!runtime::checkGridLimits(grid.data(), error))
+    return false;
+  kernel.run(launch, grid, threads);
+  return true;
+}
+
+/// `FILE[:KERNEL]` compiled with every float type promoted to f64.
+struct ReferenceKernel {
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp kernel;
+};
+
+bool loadReference(MLIRContext &context, const std::string &spec,
+                   llvm::StringRef kernelName, const Defines &defines,
+                   ReferenceKernel &out, std::string &error) {
+  std::string file = spec, name;
+  // "FILE:KERNEL", where KERNEL is an identifier (a path may hold ':').
+  size_t colon = spec.rfind(':');
+  if (colon != std::string::npos && colon + 1 < spec.size() &&
+      spec.find('/', colon) == std::string::npos &&
+      bundle::isSymbolName(spec.substr(colon + 1))) {
+    file = spec.substr(0, colon);
+    name = spec.substr(colon + 1);
+  }
+  llvm::SourceMgr sourceMgr;
+  if (!addSourceFile(sourceMgr, file)) {
+    error = "--ref: cannot read " + file;
+    return false;
+  }
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  FrontendOptions options;
+  options.floatsAsF64 = true;
+  // The kernel's -D defines apply to the reference where it has those
+  // consts; a reference need not have them all.
+  Defines applicable;
+  {
+    OwningOpRef<ModuleOp> probe =
+        loadTileModule(sourceMgr, context, {}, options);
+    if (!probe) {
+      error = "--ref: " + file + " does not compile (see above)";
+      return false;
+    }
+    auto consts = probe.get()->getAttrOfType<DictionaryAttr>(tile::kConstsAttr);
+    for (const auto &[k, v] : defines)
+      if (consts && consts.get(k))
+        applicable[k] = v;
+  }
+  out.module = loadTileModule(sourceMgr, context, applicable, options);
+  if (!out.module) {
+    error = "--ref: " + file + " does not compile (see above)";
+    return false;
+  }
+  SmallVector<func::FuncOp> kernels;
+  for (auto f : out.module->getOps<func::FuncOp>())
+    if (f->hasAttr(tile::kKernelAttr))
+      kernels.push_back(f);
+  for (auto f : kernels)
+    if (f.getSymName() == (name.empty() ? kernelName.str() : name))
+      out.kernel = f;
+  if (!out.kernel && name.empty() && kernels.size() == 1)
+    out.kernel = kernels.front();
+  if (!out.kernel) {
+    error = "--ref: " + file + " has no kernel named '" +
+            (name.empty() ? kernelName.str() : name) + "'" +
+            (name.empty() ? "; name one with --ref FILE:KERNEL" : "");
+    return false;
+  }
+  return true;
+}
+
+/// A reference's signature must be the kernel's with floats as f64.
+bool matchSignatures(const std::vector<runtime::Param> &kernel,
+                     const std::vector<runtime::Param> &reference,
+                     std::string &error) {
+  if (kernel.size() != reference.size()) {
+    error = "--ref: the reference takes " + std::to_string(reference.size()) +
+            " parameters, the kernel " + std::to_string(kernel.size());
+    return false;
+  }
+  for (size_t i = 0; i < kernel.size(); ++i) {
+    const runtime::Param &k = kernel[i], &r = reference[i];
+    bool kFloat = k.dtype == TG_F32 || k.dtype == TG_F16 ||
+                  k.dtype == TG_BF16 || k.dtype == TG_F64;
+    std::string why;
+    if (k.kind != r.kind)
+      why = k.kind == TG_ARG_VIEW ? "a view in the kernel, a scalar in the "
+                                    "reference"
+                                  : "a scalar in the kernel, a view in the "
+                                    "reference";
+    else if (k.sizes.size() != r.sizes.size())
+      why = "rank " + std::to_string(k.sizes.size()) + " in the kernel, " +
+            std::to_string(r.sizes.size()) + " in the reference";
+    else if (kFloat ? r.dtype != TG_F64 : r.dtype != k.dtype)
+      why = std::string(runtime::dtypeName(k.dtype)) + " in the kernel, " +
+            runtime::dtypeName(r.dtype) + " in the reference";
+    else if (k.kind == TG_ARG_VIEW && k.written && !r.written)
+      why = "written by the kernel, not by the reference";
+    if (!why.empty()) {
+      error = "--ref: parameter " + std::to_string(i + 1) + " ('" + k.name +
+              "'): " + why;
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Whether the kernel multiplies f32 tiles in tf32 (the tensor cores'
+/// default, which the CPU emulates): its error is tf32's, not f32's.
+bool usesTF32(func::FuncOp kernel) {
+  bool found = false;
+  kernel.walk([&](tile::DotOp dot) {
+    found |=
+        dot.getPrecision() == tile::Precision::TF32 &&
+        cast<RankedTensorType>(dot.getLhs().getType()).getElementType().isF32();
+  });
+  return found;
+}
+
+} // namespace
+
+int tilegym::runUserKernel(ModuleOp module, func::FuncOp kernel,
+                           const UserRunOptions &opt) {
+  auto signature = kernelSignature(kernel);
+  if (!signature)
+    return fail(llvm::toString(signature.takeError()));
+  std::string error;
+  ref::BoundArguments bound;
+  if (!ref::bindArguments(*signature, opt.choices, opt.seed, bound, error))
+    return fail(error);
+  // What the kernel saw, before it writes anything (views may be updated in
+  // place): the checks and --dump start from these.
+  std::vector<ref::HostTensor> inputs;
+  for (const ref::HostTensor &t : bound.tensors)
+    inputs.push_back(t.clone());
+
+  // Load and match the check before running anything.
+  MLIRContext &context = *module.getContext();
+  ReferenceKernel reference;
+  std::optional<std::vector<runtime::Param>> referenceSignature;
+  if (!opt.reference.empty()) {
+    if (!loadReference(context, opt.reference, kernel.getSymName(), opt.defines,
+                       reference, error))
+      return fail(error);
+    auto sig = kernelSignature(reference.kernel);
+    if (!sig)
+      return fail("--ref: " + llvm::toString(sig.takeError()));
+    if (!matchSignatures(*signature, *sig, error))
+      return fail(error);
+    referenceSignature = std::move(*sig);
+  }
+  std::unique_ptr<CpuKernel> checker;
+  if (referenceSignature || opt.compareCpu) {
+    auto compiled =
+        CpuKernel::compile(referenceSignature ? *reference.module : module,
+                           referenceSignature ? reference.kernel.getSymName()
+                                              : kernel.getSymName());
+    if (!compiled)
+      return fail(llvm::toString(compiled.takeError()));
+    checker = std::move(*compiled);
+  }
+
+  std::string check = referenceSignature ? "ref=" + opt.reference
+                      : opt.compareCpu   ? std::string("compare=cpu")
+                                         : std::string("none");
+  std::cout << "kernel " << kernel.getSymName().str() << " (" << opt.label
+            << ") backend=" << (opt.gpu ? "gpu" : "cpu") << " check=" << check
+            << " seed=" << opt.seed << "\n"
+            << "args: " << ref::describeArguments(bound) << "\n";
+
+  std::vector<tg_arg> args = bound.hostArgs();
+  std::array<int64_t, 3> grid;
+  bundle::GpuRun gpuRun;
+  // Kept for --bench, which times the kernel only after it passed.
+  bundle::Bundle gpuBundle;
+  bundle::KernelInfo gpuKernel;
+  llvm::SmallString<128> dir;
+  llvm::scope_exit cleanup([&] {
+    if (!dir.empty())
+      llvm::sys::fs::remove_directories(dir);
+  });
+  if (opt.gpu) {
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("tilegym-run", dir))
+      return fail("cannot create a temporary folder: " + ec.message());
+    std::string bundleDir = (dir + "/kernel.tgb").str();
+    if (llvm::Error err = compileBundle(bundleDir, module, opt.chip))
+      return fail(llvm::toString(std::move(err)));
+    bundle::Bundle loaded;
+    if (!bundle::loadBundle(bundleDir, loaded, error))
+      return fail(error);
+    const bundle::KernelInfo *info =
+        loaded.findKernel(kernel.getSymName().str());
+    if (int rc = bundle::runOnGpu(loaded, *info, args, 0, gpuRun, error)) {
+      llvm::errs() << (rc == bundle::kExitNoGpu ? "" : "error: ") << error
+                   << "\n";
+      return rc;
+    }
+    grid = gpuRun.grid;
+    bundle::printGpuRun(gpuRun);
+    gpuBundle = std::move(loaded);
+    gpuKernel = *info;
+  } else {
+    auto compiled = CpuKernel::compile(module, kernel.getSymName());
+    if (!compiled)
+      return fail(llvm::toString(compiled.takeError()));
+    grid = (*compiled)->grid(args);
+    if (!runtime::checkGridLimits(grid.data(), error))
+      return fail("kernel '" + kernel.getSymName().str() + "': " + error +
+                  "; nothing was run");
+    auto start = std::chrono::steady_clock::now();
+    (*compiled)->run(args, grid, opt.cpuThreads);
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    std::cout << "cpu time " << ms << " ms on " << opt.cpuThreads
+              << " threads\n";
+  }
+  std::cout << "grid=" << grid[0] << "x" << grid[1] << "x" << grid[2] << "\n";
+
+  // The check: the reference (or the CPU JIT) on the same inputs, and on
+  // their absolute values for each output's conditioning.
+  std::vector<std::vector<double>> expected(bound.params.size()),
+      scale(bound.params.size());
+  std::vector<ref::HostTensor> expectedTensors(bound.params.size());
+  if (checker) {
+    const std::vector<runtime::Param> &params =
+        referenceSignature ? *referenceSignature : *signature;
+    for (bool absolute : {false, true}) {
+      HostArgs run =
+          checkArgs(params, *signature, inputs, bound.scalars, absolute);
+      std::array<int64_t, 3> checkGrid;
+      if (!runCpu(*checker, run, opt.cpuThreads, checkGrid, error))
+        return fail(std::string(referenceSignature ? "reference" : "cpu") +
+                    " kernel: " + error);
+      for (size_t i = 0; i < params.size(); ++i) {
+        if (params[i].kind != TG_ARG_VIEW || !(*signature)[i].written)
+          continue;
+        (absolute ? scale : expected)[i] = run.tensors[i].values();
+        if (!absolute)
+          expectedTensors[i] = std::move(run.tensors[i]);
+      }
+    }
+  }
+
+  if (!opt.dumpDir.empty()) {
+    std::vector<const ref::HostTensor *> in, out, ref;
+    for (size_t i = 0; i < bound.params.size(); ++i) {
+      bool view = bound.params[i].kind == TG_ARG_VIEW;
+      in.push_back(view && bound.params[i].read ? &inputs[i] : nullptr);
+      out.push_back(view && bound.params[i].written ? &bound.tensors[i]
+                                                    : nullptr);
+      ref.push_back(view && bound.params[i].written && checker
+                        ? &expectedTensors[i]
+                        : nullptr);
+    }
+    if (!ref::dumpViews(opt.dumpDir, "", bound, in, error) ||
+        !ref::dumpViews(opt.dumpDir, ".out", bound, out, error) ||
+        !ref::dumpViews(opt.dumpDir, ".ref", bound, ref, error))
+      return fail("--dump: " + error);
+    std::cout << "dump: inputs as NAME.npy, outputs as NAME.out.npy"
+              << (checker ? ", the check's outputs as NAME.ref.npy" : "")
+              << " in " << opt.dumpDir << "\n";
+  }
+
+  std::vector<ref::DType> dtypes;
+  for (const ref::HostTensor &t : bound.tensors)
+    if (t.numel() || t.rank())
+      dtypes.push_back(t.dtype());
+  ref::DType precision = ref::leastPreciseDType(dtypes);
+  ref::Tolerance tolerance = ref::defaultTolerance(precision);
+  if (precision == ref::DType::F32 && usesTF32(kernel))
+    tolerance = {1e-5, 2e-3, 2e-3};
+  // The CPU JIT is no float64 reference: both sides carry f32 rounding.
+  if (!referenceSignature && precision == ref::DType::F32)
+    tolerance.atol *= 2, tolerance.rtol *= 2, tolerance.maxRelErr *= 2;
+
+  if (!checker) {
+    int64_t unwritten = 0;
+    for (size_t i = 0; i < bound.params.size(); ++i) {
+      if (bound.params[i].kind != TG_ARG_VIEW || !bound.params[i].written)
+        continue;
+      const ref::HostTensor &t = bound.tensors[i];
+      int64_t count = 0, nan = 0;
+      for (int64_t e = 0; e < t.numel(); ++e) {
+        if (t.isPoison(e))
+          ++count;
+        else if (std::isnan(t.get(e)))
+          ++nan;
+      }
+      unwritten += count;
+      std::cout << ref::paramLabel(bound.params, i) << " "
+                << ref::formatShape(t.shape()) << " "
+                << ref::dtypeName(t.dtype()) << ": unwritten=" << count
+                << " nan=" << nan << "\n";
+    }
+    std::cout << "verdict: UNCHECKED (no reference: give --ref FILE.tile, "
+                 "--compare=cpu or --reference NAME)"
+              << (unwritten ? "; some outputs were not written" : "") << "\n";
+    return unwritten ? 1 : 0;
+  }
+
+  std::vector<ref::CompareResult> results;
+  for (size_t i = 0; i < bound.params.size(); ++i) {
+    if (bound.params[i].kind != TG_ARG_VIEW || !bound.params[i].written)
+      continue;
+    results.push_back(ref::compare(ref::paramLabel(bound.params, i),
+                                   bound.tensors[i], expected[i], tolerance,
+                                   &scale[i]));
+  }
+  if (results.empty()) {
+    std::cout << "verdict: FAIL (the kernel writes no view: nothing to "
+                 "check)\n";
+    return 1;
+  }
+  bool pass = ref::printVerdict(std::cout, results);
+  if (!opt.bench || !opt.gpu || gpuRun.empty)
+    return pass ? 0 : 1;
+  if (!pass) {
+    std::cout << "bench: skipped, the kernel failed verification\n";
+    return 1;
+  }
+  if (int rc = bundle::runOnGpu(gpuBundle, gpuKernel, args, 20, gpuRun, error))
+    return fail(error), rc;
+  if (!gpuRun.times.empty())
+    std::printf("bench: median %.4f ms (min %.4f, max %.4f, %d runs)\n",
+                gpuRun.medianMs(), gpuRun.times.front(), gpuRun.times.back(),
+                int(gpuRun.times.size()));
+  return pass ? 0 : 1;
+}
