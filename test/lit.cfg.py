@@ -28,3 +28,16 @@ ptxas = shutil.which("ptxas") or next(
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# A Python with numpy, for tests that read .npy files back (.ci/run installs
+# python3-numpy). None found: the plain python3, and those tests fail loudly.
+import subprocess
+def _has_numpy(python):
+    try:
+        return subprocess.run([python, "-c", "import numpy"],
+                              capture_output=True).returncode == 0
+    except OSError:
+        return False
+numpy_python = next((p for p in ["/usr/bin/python3", shutil.which("python3")]
+                     if p and _has_numpy(p)), "python3")
+config.substitutions.append(("%numpy-python", numpy_python))

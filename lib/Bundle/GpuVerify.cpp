@@ -1,6 +1,7 @@
 //===- GpuVerify.cpp - run and verify a bundle kernel on the GPU ----------===//
 #include "tilegym/Bundle/GpuVerify.h"
 
+#include "tilegym/Reference/CheckFolder.h"
 #include "tilegym/Reference/Reference.h"
 #include "tilegym/Runtime/Runtime.h"
 
@@ -296,5 +297,87 @@ int tilegym::bundle::runOnGpu(const Bundle &bundle, const KernelInfo &kernel,
     run.times.push_back(ms);
   }
   std::sort(run.times.begin(), run.times.end());
+  return 0;
+}
+
+int tilegym::bundle::runGeneralOnGpu(const Bundle &bundle,
+                                     const KernelInfo &kernel,
+                                     const GeneralRunOptions &opt) {
+  std::string error;
+  ref::ArgumentChoices choices = opt.choices;
+  if (!opt.checkDir.empty() &&
+      !ref::readCheckInputs(opt.checkDir, kernel.params, choices, error))
+    return fail(error);
+  uint64_t seed = opt.hasSeed ? opt.seed : std::random_device{}();
+  ref::BoundArguments bound;
+  if (!ref::bindArguments(kernel.params, choices, seed, bound, error))
+    return fail(error);
+  ref::Expectation expectation;
+  if (!opt.checkDir.empty() &&
+      !ref::readExpectation(opt.checkDir, bound, expectation, error))
+    return fail("--check: " + error);
+  std::vector<ref::HostTensor> inputs;
+  for (const ref::HostTensor &t : bound.tensors)
+    inputs.push_back(t.clone());
+  std::cout << "kernel " << kernel.name << " (" << opt.label
+            << ") backend=gpu check="
+            << (opt.checkDir.empty() ? "none" : "folder " + opt.checkDir)
+            << " seed=" << seed << "\n"
+            << "args: " << ref::describeArguments(bound) << "\n";
+  std::vector<tg_arg> args = bound.hostArgs();
+  if (opt.dryRun) {
+    std::array<int64_t, 3> grid;
+    if (!bundle::evaluateGrid(kernel, args.data(), args.size(), grid, error))
+      return fail(error);
+    std::cout << "grid=" << grid[0] << "x" << grid[1] << "x" << grid[2]
+              << "\ndry run: nothing launched\n";
+    return 0;
+  }
+  GpuRun run;
+  if (int rc = runOnGpu(bundle, kernel, args, 0, run, error))
+    return rc == kExitNoGpu ? (std::cerr << error << "\n", rc) : fail(error);
+  printGpuRun(run);
+  std::cout << "grid=" << run.grid[0] << "x" << run.grid[1] << "x"
+            << run.grid[2] << "\n";
+  if (!opt.dumpDir.empty()) {
+    std::vector<const ref::HostTensor *> in, out;
+    for (size_t i = 0; i < bound.params.size(); ++i) {
+      bool view = bound.params[i].kind == TG_ARG_VIEW;
+      in.push_back(view && bound.params[i].read ? &inputs[i] : nullptr);
+      out.push_back(view && bound.params[i].written ? &bound.tensors[i]
+                                                    : nullptr);
+    }
+    if (!ref::dumpViews(opt.dumpDir, "", bound, in, error) ||
+        !ref::dumpViews(opt.dumpDir, ".out", bound, out, error))
+      return fail("--dump: " + error);
+    std::cout << "dump: inputs as NAME.npy, outputs as NAME.out.npy in "
+              << opt.dumpDir << "\n";
+  }
+  if (opt.checkDir.empty())
+    return ref::printUnchecked(std::cout, bound,
+                               "give --check DIR, written by tilegym-run "
+                               "--ref R.tile --dump DIR")
+               ? 0
+               : 1;
+  std::vector<ref::CompareResult> results =
+      ref::compareWritten(bound, expectation);
+  if (results.empty())
+    return fail("the kernel writes no view: nothing to check");
+  bool pass = ref::printVerdict(std::cout, results);
+  if (!opt.bench || run.empty)
+    return pass ? 0 : 1;
+  if (!pass) {
+    std::cout << "bench: skipped, the kernel failed verification\n";
+    return 1;
+  }
+  if (int rc = runOnGpu(bundle, kernel, args, opt.runs, run, error))
+    return fail(error), rc;
+  double bytes = 0;
+  for (const ref::HostTensor &t : bound.tensors)
+    bytes += double(t.sizeInBytes());
+  std::printf("bench: median %.4f ms (min %.4f, max %.4f, %d runs): %.1f "
+              "GB/s (%.0f bytes of arguments)\n",
+              run.medianMs(), run.times.front(), run.times.back(),
+              int(run.times.size()), bytes / (run.medianMs() * 1e6), bytes);
   return 0;
 }

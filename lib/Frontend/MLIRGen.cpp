@@ -441,9 +441,9 @@ Type MLIRGenImpl::genType(const TypeAST &type) {
       continue;
     }
     if (!b->val.isConst() || b->val.cst->kind != Const::Kind::Int) {
-      error(type.getLoc()) << "view dimension '" << name << "' names a "
+      error(type.getLoc()) << "view dimension '" << name << "' names "
                            << (b->val.isConst() ? kindName(*b->val.cst)
-                                                : StringRef("parameter"))
+                                                : StringRef("a parameter"))
                            << "; expected a new size name or an integer const";
       return {};
     }

@@ -3,11 +3,13 @@
 
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Reference/DType.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <algorithm>
@@ -71,6 +73,32 @@ struct PackedArgs {
   }
 };
 
+/// Compiler-rt's float-to-bfloat16 builtins, which LLVM's x86 and AArch64
+/// backends call where they legalize bf16 values through f32 (a select or
+/// phi of bf16); libgcc has them only from GCC 13. Rounding is to nearest
+/// even, NaN stays NaN. A bf16 is returned in the low 16 bits of the first
+/// floating-point register, where a float's low bits are: the float
+/// return type gives exactly that register.
+static float bf16Result(uint16_t bits) {
+  uint32_t word = bits;
+  float result;
+  std::memcpy(&result, &word, sizeof result);
+  return result;
+}
+
+static float truncSFToBF2(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  if ((bits & 0x7fffffff) > 0x7f800000)
+    return bf16Result(uint16_t((bits >> 16) | 0x40));
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return bf16Result(uint16_t(bits >> 16));
+}
+
+static float truncDFToBF2(double value) {
+  return bf16Result(ref::doubleToBF16Bits(value));
+}
+
 CpuKernel::~CpuKernel() = default;
 
 llvm::Expected<std::unique_ptr<CpuKernel>>
@@ -119,6 +147,16 @@ CpuKernel::compile(ModuleOp module, llvm::StringRef kernel) {
   if (!engine)
     return engine.takeError();
 
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner mangle) {
+    llvm::orc::SymbolMap symbols;
+    symbols[mangle("__truncsfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&truncSFToBF2),
+        llvm::JITSymbolFlags::Exported};
+    symbols[mangle("__truncdfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&truncDFToBF2),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   std::unique_ptr<CpuKernel> result(new CpuKernel());
   result->engine = std::move(*engine);
   auto kernelFn = result->engine->lookupPacked(kernel);

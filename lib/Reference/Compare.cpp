@@ -19,7 +19,9 @@ std::string formatDouble(const char *format, double value) {
 
 /// Enough digits to tell neighbouring f32 values apart.
 std::string formatValue(double value) { return formatDouble("%.9g", value); }
-std::string formatError(double value) { return formatDouble("%.2e", value); }
+std::string formatError(double value) {
+  return std::isnan(value) ? "nan" : formatDouble("%.2e", value);
+}
 
 int precisionRank(DType type) {
   switch (type) {

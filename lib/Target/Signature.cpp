@@ -95,7 +95,9 @@ tilegym::kernelSignature(func::FuncOp kernel) {
       llvm::raw_string_ostream os(p.defaultValue);
       if (auto f = dyn_cast<FloatAttr>(def)) {
         char text[64];
-        std::snprintf(text, sizeof text, "%.17g", f.getValueAsDouble());
+        // Enough digits to round-trip the parameter's own type.
+        std::snprintf(text, sizeof text, f.getType().isF32() ? "%.9g" : "%.17g",
+                      f.getValueAsDouble());
         os << text;
       } else if (auto n = dyn_cast<IntegerAttr>(def)) {
         os << (n.getType().isInteger(1) ? n.getValue().getZExtValue()

@@ -7,10 +7,13 @@
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Frontend/Frontend.h"
 #include "tilegym/JIT/CpuKernel.h"
+#include "tilegym/Reference/CheckFolder.h"
 #include "tilegym/Reference/Compare.h"
 #include "tilegym/Target/BundleWriter.h"
 #include "tilegym/Target/Signature.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -223,6 +226,33 @@ bool usesTF32(func::FuncOp kernel) {
   return found;
 }
 
+/// The least precise float type the kernel rounds to: its outputs' element
+/// types and those of its float arithmetic (a bf16 kernel storing f32 still
+/// rounds every bf16 product). Inputs do not count: the reference sees the
+/// same rounded values. Loads, constants, exact widenings and selects do
+/// not round.
+ref::DType computePrecision(func::FuncOp kernel,
+                            const ref::BoundArguments &bound) {
+  std::vector<ref::DType> dtypes;
+  for (size_t i = 0; i < bound.params.size(); ++i)
+    if (bound.params[i].kind == TG_ARG_VIEW && bound.params[i].written)
+      dtypes.push_back(bound.tensors[i].dtype());
+  kernel.walk([&](Operation *op) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ConstantOp, arith::ExtFOp, arith::SelectOp, arith::CmpFOp,
+            arith::BitcastOp>(op))
+      return;
+    for (Type t : op->getResultTypes()) {
+      Type element = getElementTypeOrSelf(t);
+      if (element.isBF16())
+        dtypes.push_back(ref::DType::BF16);
+      else if (element.isF16())
+        dtypes.push_back(ref::DType::F16);
+    }
+  });
+  return ref::leastPreciseDType(dtypes);
+}
+
 } // namespace
 
 int tilegym::runUserKernel(ModuleOp module, func::FuncOp kernel,
@@ -349,31 +379,7 @@ int tilegym::runUserKernel(ModuleOp module, func::FuncOp kernel,
     }
   }
 
-  if (!opt.dumpDir.empty()) {
-    std::vector<const ref::HostTensor *> in, out, ref;
-    for (size_t i = 0; i < bound.params.size(); ++i) {
-      bool view = bound.params[i].kind == TG_ARG_VIEW;
-      in.push_back(view && bound.params[i].read ? &inputs[i] : nullptr);
-      out.push_back(view && bound.params[i].written ? &bound.tensors[i]
-                                                    : nullptr);
-      ref.push_back(view && bound.params[i].written && checker
-                        ? &expectedTensors[i]
-                        : nullptr);
-    }
-    if (!ref::dumpViews(opt.dumpDir, "", bound, in, error) ||
-        !ref::dumpViews(opt.dumpDir, ".out", bound, out, error) ||
-        !ref::dumpViews(opt.dumpDir, ".ref", bound, ref, error))
-      return fail("--dump: " + error);
-    std::cout << "dump: inputs as NAME.npy, outputs as NAME.out.npy"
-              << (checker ? ", the check's outputs as NAME.ref.npy" : "")
-              << " in " << opt.dumpDir << "\n";
-  }
-
-  std::vector<ref::DType> dtypes;
-  for (const ref::HostTensor &t : bound.tensors)
-    if (t.numel() || t.rank())
-      dtypes.push_back(t.dtype());
-  ref::DType precision = ref::leastPreciseDType(dtypes);
+  ref::DType precision = computePrecision(kernel, bound);
   ref::Tolerance tolerance = ref::defaultTolerance(precision);
   if (precision == ref::DType::F32 && usesTF32(kernel))
     tolerance = {1e-5, 2e-3, 2e-3};
@@ -381,39 +387,48 @@ int tilegym::runUserKernel(ModuleOp module, func::FuncOp kernel,
   if (!referenceSignature && precision == ref::DType::F32)
     tolerance.atol *= 2, tolerance.rtol *= 2, tolerance.maxRelErr *= 2;
 
-  if (!checker) {
-    int64_t unwritten = 0;
+  if (!opt.dumpDir.empty()) {
+    std::vector<const ref::HostTensor *> in, out, ref, scales;
+    std::vector<ref::HostTensor> scaleTensors(bound.params.size());
     for (size_t i = 0; i < bound.params.size(); ++i) {
-      if (bound.params[i].kind != TG_ARG_VIEW || !bound.params[i].written)
-        continue;
-      const ref::HostTensor &t = bound.tensors[i];
-      int64_t count = 0, nan = 0;
-      for (int64_t e = 0; e < t.numel(); ++e) {
-        if (t.isPoison(e))
-          ++count;
-        else if (std::isnan(t.get(e)))
-          ++nan;
+      bool view = bound.params[i].kind == TG_ARG_VIEW;
+      in.push_back(view && bound.params[i].read ? &inputs[i] : nullptr);
+      out.push_back(view && bound.params[i].written ? &bound.tensors[i]
+                                                    : nullptr);
+      bool checked = view && bound.params[i].written && checker;
+      ref.push_back(checked ? &expectedTensors[i] : nullptr);
+      if (checked) {
+        scaleTensors[i] =
+            ref::HostTensor(ref::DType::F64, expectedTensors[i].shape());
+        for (int64_t e = 0; e < scaleTensors[i].numel(); ++e)
+          scaleTensors[i].set(e, scale[i][e]);
       }
-      unwritten += count;
-      std::cout << ref::paramLabel(bound.params, i) << " "
-                << ref::formatShape(t.shape()) << " "
-                << ref::dtypeName(t.dtype()) << ": unwritten=" << count
-                << " nan=" << nan << "\n";
+      scales.push_back(checked ? &scaleTensors[i] : nullptr);
     }
-    std::cout << "verdict: UNCHECKED (no reference: give --ref FILE.tile, "
-                 "--compare=cpu or --reference NAME)"
-              << (unwritten ? "; some outputs were not written" : "") << "\n";
-    return unwritten ? 1 : 0;
+    if (!ref::dumpViews(opt.dumpDir, "", bound, in, error) ||
+        !ref::dumpViews(opt.dumpDir, ".out", bound, out, error) ||
+        !ref::dumpViews(opt.dumpDir, ".ref", bound, ref, error) ||
+        !ref::dumpViews(opt.dumpDir, ".scale", bound, scales, error) ||
+        (checker &&
+         !ref::writeCheckSettings(opt.dumpDir, bound, tolerance, error)))
+      return fail("--dump: " + error);
+    std::cout << "dump: inputs as NAME.npy, outputs as NAME.out.npy"
+              << (checker ? "; the check's outputs, scales, scalars and "
+                            "tolerance for tilegym-runner --check"
+                          : "")
+              << " in " << opt.dumpDir << "\n";
   }
 
-  std::vector<ref::CompareResult> results;
-  for (size_t i = 0; i < bound.params.size(); ++i) {
-    if (bound.params[i].kind != TG_ARG_VIEW || !bound.params[i].written)
-      continue;
-    results.push_back(ref::compare(ref::paramLabel(bound.params, i),
-                                   bound.tensors[i], expected[i], tolerance,
-                                   &scale[i]));
-  }
+  if (!checker)
+    return ref::printUnchecked(std::cout, bound,
+                               "give --ref FILE.tile, --compare=cpu or "
+                               "--reference NAME")
+               ? 0
+               : 1;
+
+  ref::Expectation expectation{expected, scale, tolerance};
+  std::vector<ref::CompareResult> results =
+      ref::compareWritten(bound, expectation);
   if (results.empty()) {
     std::cout << "verdict: FAIL (the kernel writes no view: nothing to "
                  "check)\n";

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilegym/Bundle/GpuVerify.h"
+#include "tilegym/Reference/Reference.h"
 #include "tilegym/Runtime/Runtime.h"
 
 #include <cstring>
@@ -25,7 +26,16 @@ static const char *kUsage =
     "usage: tilegym-runner BUNDLE.tgb [options]\n"
     "  --kernel NAME      kernel to run (default: the bundle's only kernel)\n"
     "  --size M=..,N=..   problem sizes (names and defaults per reference)\n"
-    "  --reference NAME   reference program (default: the kernel's name)\n"
+    "  --reference NAME   built-in reference program (default: the kernel's "
+    "name)\n"
+    "  --shape NAME=AxB   any kernel: sizes of a view argument\n"
+    "  --arg NAME=VALUE   any kernel: a scalar argument\n"
+    "  --init NAME=DIST   any kernel: an input's distribution (normal, "
+    "uniform(a,b), randint(a,b), zeros, ones, full(v))\n"
+    "  --input NAME=F.npy any kernel: an input read from a .npy file\n"
+    "  --check DIR        any kernel: inputs and expected outputs written by "
+    "tilegym-run --ref R.tile --dump DIR\n"
+    "  --dump DIR         any kernel: write inputs and outputs as .npy\n"
     "  --seed N           seed of the random inputs (default: fresh)\n"
     "  --bench            after a PASS, time the kernel: median of --runs\n"
     "  --runs N           timed runs for --bench (default 20)\n"
@@ -37,7 +47,8 @@ static const char *kUsage =
 namespace {
 
 struct Options {
-  std::string bundle, kernel, sizes, reference;
+  std::string bundle, kernel, sizes, reference, checkDir, dumpDir;
+  tilegym::ref::ArgumentChoices choices;
   bool hasSeed = false;
   uint64_t seed = 0;
   bool bench = false, dryRun = false, info = false;
@@ -95,6 +106,27 @@ static bool parseOptions(int argc, char **argv, Options &o,
       if (!takeValue())
         return false;
       o.sizes = value;
+    } else if (arg == "--shape" || arg == "--arg" || arg == "--init" ||
+               arg == "--input") {
+      if (!takeValue())
+        return false;
+      if (value.empty()) {
+        error = arg + " is empty; expected NAME=VALUE[,NAME=VALUE...]";
+        return false;
+      }
+      auto &list = arg == "--shape"  ? o.choices.shapes
+                   : arg == "--arg"  ? o.choices.scalars
+                   : arg == "--init" ? o.choices.inits
+                                     : o.choices.inputs;
+      list.push_back(value);
+    } else if (arg == "--check" || arg == "--dump") {
+      if (!takeValue())
+        return false;
+      if (value.empty()) {
+        error = arg + " is empty; expected a folder";
+        return false;
+      }
+      (arg == "--check" ? o.checkDir : o.dumpDir) = value;
     } else if (arg == "--reference") {
       if (!takeValue())
         return false;
@@ -172,6 +204,28 @@ int main(int argc, char **argv) {
   } else {
     return fail(opt.bundle + " has " + std::to_string(bundle.kernels.size()) +
                 " kernels; pick one with --kernel");
+  }
+  bool general = !opt.checkDir.empty() || !opt.dumpDir.empty() ||
+                 !opt.choices.shapes.empty() || !opt.choices.scalars.empty() ||
+                 !opt.choices.inits.empty() || !opt.choices.inputs.empty() ||
+                 (opt.reference.empty() && !ref::lookupReference(kernel->name));
+  if (general) {
+    if (!opt.reference.empty())
+      return fail("--reference names a built-in program; it does not combine "
+                  "with --check, --dump, --shape, --arg, --init or --input");
+    bundle::GeneralRunOptions run;
+    run.label = opt.bundle;
+    run.choices = opt.choices;
+    if (!opt.sizes.empty())
+      run.choices.sizes.push_back(opt.sizes);
+    run.checkDir = opt.checkDir;
+    run.dumpDir = opt.dumpDir;
+    run.hasSeed = opt.hasSeed;
+    run.seed = opt.seed;
+    run.bench = opt.bench;
+    run.dryRun = opt.dryRun;
+    run.runs = opt.runs;
+    return bundle::runGeneralOnGpu(bundle, *kernel, run);
   }
   bundle::VerifyOptions verify;
   verify.label = opt.bundle;

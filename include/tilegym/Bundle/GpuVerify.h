@@ -12,6 +12,7 @@
 #define TILEGYM_BUNDLE_GPUVERIFY_H
 
 #include "tilegym/Bundle/Bundle.h"
+#include "tilegym/Reference/Arguments.h"
 
 #include <array>
 #include <cstdint>
@@ -56,6 +57,22 @@ int runOnGpu(const Bundle &bundle, const KernelInfo &kernel,
              std::string &error);
 /// "gpu NAME (TARGET) image ..." and "gpu time ... ms" lines.
 void printGpuRun(const GpuRun &run);
+
+/// A run of any kernel, its arguments bound from the signature
+/// (ref::bindArguments), checked against a check folder when there is one.
+struct GeneralRunOptions {
+  std::string label;
+  ref::ArgumentChoices choices;
+  std::string checkDir; ///< --check DIR: inputs and expected outputs.
+  std::string dumpDir;  ///< --dump DIR: inputs and outputs as .npy.
+  bool hasSeed = false;
+  uint64_t seed = 0;
+  bool bench = false;
+  bool dryRun = false;
+  int runs = 20;
+};
+int runGeneralOnGpu(const Bundle &bundle, const KernelInfo &kernel,
+                    const GeneralRunOptions &opt);
 
 /// Verifies `kernel` of `bundle` on GPU 0. Returns 0 on PASS, 1 on FAIL or
 /// any error (reported on stderr), kExitNoGpu without a driver or a GPU.

@@ -144,3 +144,15 @@ func.func @tile_at_register_limit(%x: !tile.view<?xf32>) attributes {tile.kernel
   tile.store %t, %x[%c0] : tensor<32768xf32>, !tile.view<?xf32>
   return
 }
+
+// -----
+
+// f64 exists for float64 reference kernels on the CPU only.
+// expected-error @+1 {{f64 runs on the CPU only (float64 reference kernels); the GPU backend takes f32, f16, bf16, i32 and i1}}
+func.func @f64_view(%x: !tile.view<?xf64>) attributes {tile.kernel, tile.grid = @f64_view__grid} {
+  return
+}
+func.func @f64_view__grid(%x: !tile.view<?xf64>) -> (index, index, index) {
+  %c1 = arith.constant 1 : index
+  return %c1, %c1, %c1 : index, index, index
+}

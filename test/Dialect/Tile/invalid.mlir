@@ -462,3 +462,52 @@ func.func @stages() attributes {tile.kernel, tile.pipeline_stages = 9 : i64} {
 func.func @blocks() attributes {tile.kernel, tile.min_blocks_per_sm = "two"} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.dims' must be an array of one string per dimension of a view argument}}
+func.func @dims_rank(%x: !tile.view<?x?xf32> {tile.dims = ["M"]}) attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.dims' names static dimension 1; only dynamic ones take a name}}
+func.func @dims_static(%x: !tile.view<?x4xf32> {tile.dims = ["M", "N"]}) attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.dims' entry 0 must be "" or an identifier}}
+func.func @dims_name(%x: !tile.view<?xf32> {tile.dims = ["1x"]}) attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.default' must be a number of the argument's type ('i32')}}
+func.func @default_type(%n: i32 {tile.default = 1.5 : f32}) attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown tile argument attribute 'tile.note'}}
+func.func @unknown_arg_attr(%n: i32 {tile.note}) attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.param_names' must be an array of one string per argument of a function}}
+func.func @names_count(%n: i32) attributes {tile.kernel, tile.param_names = ["a", "b"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.param_names' entries must be identifiers}}
+func.func @names_ident(%n: i32) attributes {tile.kernel, tile.param_names = ["a b"]} {
+  return
+}

@@ -128,6 +128,21 @@ static void offline(void) {
   expect(tg_check_args(signature, 3, args, 3), TG_ERROR_ARGUMENT_MISMATCH,
          "argument 3 'n': expected a scalar, got a view", "view for a scalar");
 
+  /* Dimensions of one name must agree across arguments: x is [M, K], y is
+     [M, 128]. */
+  signature[0].dims[0] = "M";
+  signature[0].dims[1] = "K";
+  signature[1].dims[0] = "M";
+  good_args(args);
+  expect(tg_check_args(signature, 3, args, 3), TG_SUCCESS, "",
+         "named dimensions that agree");
+  args[1].sizes[0] = 5;
+  expect(tg_check_args(signature, 3, args, 3), TG_ERROR_ARGUMENT_MISMATCH,
+         "argument 2 'y': dimension M (size[0]) is 5, but argument 1 'x' has "
+         "M = 4",
+         "named dimensions that disagree");
+  make_signature();
+
   good_args(args);
   args[2] = tg_scalar_int(TG_I64, 7);
   expect(tg_check_args(signature, 3, args, 3), TG_ERROR_ARGUMENT_MISMATCH,
