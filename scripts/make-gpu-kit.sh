@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # make-gpu-kit.sh OUT_DIR: builds tilegym-runner and the bundles of every
-# flagship example (the cases of scripts/run-examples.sh) and the kernels of
-# test/Examples/edge-semantics.test, for sm_90a, into OUT_DIR, a folder to
-# carry to a GPU machine that has no LLVM:
+# flagship example (the cases of scripts/run-examples.sh), the kernels of
+# test/Examples/edge-semantics.test and the user kernels of examples/ (with
+# check folders from their .tile references), for sm_90a, into OUT_DIR, a
+# folder to carry to a GPU machine that has no LLVM:
 #
 #   OUT_DIR/bin/tilegym-runner   MLIR-free runner (libc, libstdc++, libdl)
 #   OUT_DIR/bundles/*.tgb        one bundle per example and variant
+#   OUT_DIR/checks/*/            inputs and float64 expected outputs of the
+#                                user kernels (tilegym-run --dump)
 #   OUT_DIR/run.sh               runs every bundle at the default sizes and
 #                                prints a table ending "N passed, N failed"
 #
@@ -60,8 +63,54 @@ CASES=(
   "0-d tiles|test/Examples/Inputs/vector_add_zero_d.tile||--size N=1000"
 )
 
+# Kernels users write (examples/ beside examples/reference/): each case is
+# checked on the GPU against a check folder that tilegym-run writes here,
+# on the CPU, from the kernel's float64 .tile reference (same seed, same
+# inputs): name | file | kernel | -D defines | sizes and inputs
+USER_CASES=(
+  "layernorm|layernorm.tile|layernorm||--size M=64,N=2048"
+  "layernorm (ragged)|layernorm.tile|layernorm|-D T=bf16|--size M=37,N=777"
+  "layernorm (1 element)|layernorm.tile|layernorm||--size M=1,N=1"
+  "rmsnorm|rmsnorm.tile|rmsnorm||--size M=64,N=4096"
+  "rmsnorm (ragged)|rmsnorm.tile|rmsnorm|-D T=bf16|--size M=37,N=777"
+  "rmsnorm (1 element)|rmsnorm.tile|rmsnorm||--size M=1,N=1"
+  "axpy|axpy.tile|axpy||--size N=100003 --arg alpha=-0.75"
+  "axpy (bf16)|axpy.tile|axpy|-D T=bf16|--size N=3001"
+  "axpy (1 element)|axpy.tile|axpy||--size N=1"
+  "transpose|transpose.tile|transpose||--size M=512,N=384"
+  "transpose (ragged)|transpose.tile|transpose|-D T=bf16|--size M=130,N=65"
+  "transpose (1 element)|transpose.tile|transpose||--size M=1,N=1"
+  "colsum|colsum.tile|colsum||--size M=1000,N=777"
+  "colsum (bf16)|colsum.tile|colsum|-D T=bf16|--size M=100,N=130"
+  "colsum (1 element)|colsum.tile|colsum||--size M=1,N=1"
+  "bmm (tf32)|bmm.tile|bmm||--size B=4,M=256,N=256,K=128"
+  "bmm (ragged)|bmm.tile|bmm|-D T=bf16|--size B=3,M=37,N=50,K=100"
+  "bmm (1 element)|bmm.tile|bmm|-D T=bf16|--size B=1,M=1,N=1,K=1"
+  "matmul_nt|matmul_nt.tile|matmul_nt|-D T=bf16|--size M=256,N=256,K=256"
+  "matmul_nt (ragged, tf32)|matmul_nt.tile|matmul_nt||--size M=129,N=77,K=65"
+  "matmul_nt (1 element)|matmul_nt.tile|matmul_nt|-D T=bf16|--size M=1,N=1,K=1"
+  "matmul_bias_relu|matmul_bias_relu.tile|matmul_bias_relu|-D T=bf16|--size M=256,N=256,K=256"
+  "matmul_bias_relu (ragged)|matmul_bias_relu.tile|matmul_bias_relu||--size M=129,N=77,K=65"
+  "matmul_bias_relu (1 element)|matmul_bias_relu.tile|matmul_bias_relu|-D T=bf16|--size M=1,N=1,K=1"
+  "swiglu|swiglu.tile|swiglu||--size M=64,N=4096"
+  "swiglu (ragged)|swiglu.tile|swiglu|-D T=bf16|--size M=37,N=777"
+  "swiglu (1 element)|swiglu.tile|swiglu||--size M=1,N=1"
+  "cross_entropy|cross_entropy.tile|cross_entropy||--size M=64,N=4096 --init t=randint(0,4095)"
+  "cross_entropy (ragged)|cross_entropy.tile|cross_entropy|-D T=bf16|--size M=37,N=777 --init t=randint(0,776)"
+  "cross_entropy (1 element)|cross_entropy.tile|cross_entropy||--size M=1,N=1 --init t=zeros"
+  "rope|rope.tile|rope||--size S=256"
+  "rope (ragged)|rope.tile|rope|-D T=bf16 -D D=64|--size S=100"
+  "rope (1 element)|rope.tile|rope|-D D=2|--size S=1"
+  "fullsum: partial_sums|fullsum.tile|partial_sums||--size N=1000003,P=977"
+  "fullsum: partial_sums (bf16)|fullsum.tile|partial_sums|-D T=bf16|--size N=3001,P=3"
+  "fullsum: total|fullsum.tile|total||--size P=977"
+  "fullsum: total (1 element)|fullsum.tile|total||--size P=1"
+)
+RUN_TOOL="$BUILD/bin/tilegym-run"
+[ -n "${NO_BUILD:-}" ] || ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-run || exit 1
+
 rm -rf "$OUT"
-mkdir -p "$OUT/bin" "$OUT/bundles" || exit 1
+mkdir -p "$OUT/bin" "$OUT/bundles" "$OUT/checks" || exit 1
 cp "$BUILD/bin/tilegym-runner" "$OUT/bin/" || exit 1
 table=""
 failed=0
@@ -81,6 +130,29 @@ for c in "${CASES[@]}"; do
     failed=$((failed + 1))
   fi
 done
+n=0
+for c in "${USER_CASES[@]}"; do
+  IFS='|' read -r name file kernel defines args <<<"$c"
+  n=$((n + 1))
+  bundle=$(basename "$file" .tile)-$kernel-$n
+  # shellcheck disable=SC2086
+  if "$CC" "examples/$file" $defines --target="$TARGET" --emit=bundle \
+      -o "$OUT/bundles/$bundle.tgb" &&
+    "$RUN_TOOL" "examples/$file" --kernel "$kernel" $defines $args \
+      --backend=cpu --seed "$n" --ref "examples/reference/$file" \
+      --dump "$OUT/checks/$bundle" >"$OUT/checks/$bundle.cpu.log" 2>&1; then
+    # The CPU's own outputs stay here: the GPU is checked against the
+    # reference's.
+    rm -f "$OUT/checks/$bundle"/*.out.npy
+    table+="$name|$bundle|$defines $args|--kernel $kernel --check checks/$bundle"$'\n'
+  else
+    echo "error: $file ($kernel) $defines $args did not compile or failed" \
+         "its CPU check; left out of the kit" >&2
+    cat "$OUT/checks/$bundle.cpu.log" >&2 2>/dev/null
+    rm -rf "$OUT/bundles/$bundle.tgb" "$OUT/checks/$bundle"
+    failed=$((failed + 1))
+  fi
+done
 printf '%s' "$table" >"$OUT/cases.txt"
 
 cat >"$OUT/run.sh" <<'RUN'
@@ -93,7 +165,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 mkdir -p logs
 pass=0; fail=0
-printf '\n%-30s %-44s %-10s %s\n' program arguments verdict rel_err
+printf '\n%-34s %-60s %-10s %s\n' program arguments verdict rel_err
 while IFS='|' read -r name bundle shown args; do
   log="logs/$bundle.log"
   # shellcheck disable=SC2086
@@ -105,7 +177,7 @@ while IFS='|' read -r name bundle shown args; do
     *) verdict=FAIL; fail=$((fail + 1)) ;;
   esac
   rel=$(grep -o 'rel_err=[^ ]*' "$log" | head -1 | cut -d= -f2)
-  printf '%-30s %-44s %-10s %s\n' "$name" "$shown" "$verdict" "${rel:--}"
+  printf '%-34s %-60s %-10s %s\n' "$name" "$shown" "$verdict" "${rel:--}"
   [ $rc -eq 0 ] || sed 's/^/    | /' "$log" | tail -8
 done <cases.txt
 echo

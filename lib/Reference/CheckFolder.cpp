@@ -39,13 +39,23 @@ bool writeCheckSettings(const std::string &dir, const BoundArguments &bound,
       std::snprintf(value, sizeof value, "%.17g", a.float_value);
     args << nameOf(bound.params, i) << "=" << value << "\n";
   }
+  // Views the kernel only writes have no .npy input to give their shape.
+  std::ofstream shapes(dir + "/shapes.txt", std::ios::trunc);
+  for (size_t i = 0; i < bound.params.size(); ++i) {
+    if (bound.params[i].kind != TG_ARG_VIEW || bound.params[i].read)
+      continue;
+    shapes << nameOf(bound.params, i) << "=";
+    for (size_t d = 0; d < bound.tensors[i].shape().size(); ++d)
+      shapes << (d ? "x" : "") << bound.tensors[i].shape()[d];
+    shapes << "\n";
+  }
   char line[128];
   std::snprintf(line, sizeof line, "atol=%.17g rtol=%.17g max_rel_err=%.17g\n",
                 tolerance.atol, tolerance.rtol, tolerance.maxRelErr);
   std::ofstream tol(dir + "/tolerance.txt", std::ios::trunc);
   tol << line;
-  if (!args || !tol) {
-    error = "cannot write args.txt or tolerance.txt in " + dir;
+  if (!args || !tol || !shapes) {
+    error = "cannot write args.txt, shapes.txt or tolerance.txt in " + dir;
     return false;
   }
   return true;
@@ -75,6 +85,14 @@ bool readCheckInputs(const std::string &dir,
     }
     choices.inputs.push_back(name + "=" + path);
   }
+  std::ifstream shapes(dir + "/shapes.txt");
+  if (!shapes) {
+    error = "--check: " + dir + "/shapes.txt is missing";
+    return false;
+  }
+  for (std::string line; std::getline(shapes, line);)
+    if (!line.empty() && !given(choices.shapes, line.substr(0, line.find('='))))
+      choices.shapes.push_back(line);
   std::ifstream args(dir + "/args.txt");
   if (!args) {
     error = "--check: " + dir + "/args.txt is missing";

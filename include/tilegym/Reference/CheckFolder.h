@@ -3,11 +3,12 @@
 //
 // A check folder holds everything needed to verify a kernel elsewhere: the
 // inputs it saw (NAME.npy), its scalar arguments (args.txt, NAME=VALUE
-// lines), the reference's outputs (NAME.ref.npy), each output's
-// conditioning (NAME.scale.npy: the reference on |inputs|) and the
-// tolerance (tolerance.txt). `tilegym-run --dump DIR` writes one on a
-// machine with LLVM; `tilegym-runner --check DIR` runs the same kernel on
-// a GPU machine without LLVM and compares with it.
+// lines), the shapes of the views it only writes (shapes.txt, NAME=AxB), the
+// reference's outputs (NAME.ref.npy), each output's conditioning
+// (NAME.scale.npy: the reference on |inputs|) and the tolerance
+// (tolerance.txt). `tilegym-run --dump DIR` writes one on a machine with LLVM;
+// `tilegym-runner --check DIR` runs the same kernel on a GPU machine without
+// LLVM and compares with it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEGYM_REFERENCE_CHECKFOLDER_H
@@ -28,12 +29,13 @@ struct Expectation {
   Tolerance tolerance;
 };
 
-/// Writes args.txt (the scalars of `bound`) and tolerance.txt into `dir`.
+/// Writes args.txt (the scalars of `bound`), shapes.txt (its write-only
+/// views' shapes) and tolerance.txt into `dir`.
 bool writeCheckSettings(const std::string &dir, const BoundArguments &bound,
                         const Tolerance &tolerance, std::string &error);
 
-/// Adds DIR/NAME.npy for every view the kernel reads (unless `choices`
-/// names it already) and args.txt's scalars to `choices`.
+/// Adds DIR/NAME.npy for every view the kernel reads, shapes.txt's shapes
+/// and args.txt's scalars to `choices`, except for names it has already.
 bool readCheckInputs(const std::string &dir,
                      const std::vector<runtime::Param> &params,
                      ArgumentChoices &choices, std::string &error);
