@@ -105,6 +105,8 @@ USER_CASES=(
   "fullsum: partial_sums (bf16)|fullsum.tile|partial_sums|-D T=bf16|--size N=3001,P=3"
   "fullsum: total|fullsum.tile|total||--size P=977"
   "fullsum: total (1 element)|fullsum.tile|total||--size P=1"
+  "fullsum: both, in sequence|fullsum.tile|partial_sums,total||--size N=1000003,P=977"
+  "fullsum: both (bf16, ragged)|fullsum.tile|partial_sums,total|-D T=bf16|--size N=3001,P=3"
 )
 RUN_TOOL="$BUILD/bin/tilegym-run"
 [ -n "${NO_BUILD:-}" ] || ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-run || exit 1
@@ -134,7 +136,7 @@ n=0
 for c in "${USER_CASES[@]}"; do
   IFS='|' read -r name file kernel defines args <<<"$c"
   n=$((n + 1))
-  bundle=$(basename "$file" .tile)-$kernel-$n
+  bundle=$(basename "$file" .tile)-${kernel//,/+}-$n
   # shellcheck disable=SC2086
   if "$CC" "examples/$file" $defines --target="$TARGET" --emit=bundle \
       -o "$OUT/bundles/$bundle.tgb" &&

@@ -300,17 +300,26 @@ int tilegym::bundle::runOnGpu(const Bundle &bundle, const KernelInfo &kernel,
   return 0;
 }
 
-int tilegym::bundle::runGeneralOnGpu(const Bundle &bundle,
-                                     const KernelInfo &kernel,
-                                     const GeneralRunOptions &opt) {
+int tilegym::bundle::runGeneralOnGpu(
+    const Bundle &bundle, const std::vector<const KernelInfo *> &kernels,
+    const GeneralRunOptions &opt) {
   std::string error;
+  std::vector<std::string> names;
+  std::vector<std::vector<runtime::Param>> signatures;
+  for (const KernelInfo *k : kernels) {
+    names.push_back(k->name);
+    signatures.push_back(k->params);
+  }
+  ref::ProgramSignature program;
+  if (!ref::mergeSignatures(names, signatures, program, error))
+    return fail(error);
   ref::ArgumentChoices choices = opt.choices;
   if (!opt.checkDir.empty() &&
-      !ref::readCheckInputs(opt.checkDir, kernel.params, choices, error))
+      !ref::readCheckInputs(opt.checkDir, program.params, choices, error))
     return fail(error);
   uint64_t seed = opt.hasSeed ? opt.seed : std::random_device{}();
   ref::BoundArguments bound;
-  if (!ref::bindArguments(kernel.params, choices, seed, bound, error))
+  if (!ref::bindArguments(program.params, choices, seed, bound, error))
     return fail(error);
   ref::Expectation expectation;
   if (!opt.checkDir.empty() &&
@@ -319,26 +328,44 @@ int tilegym::bundle::runGeneralOnGpu(const Bundle &bundle,
   std::vector<ref::HostTensor> inputs;
   for (const ref::HostTensor &t : bound.tensors)
     inputs.push_back(t.clone());
-  std::cout << "kernel " << kernel.name << " (" << opt.label
-            << ") backend=gpu check="
+  std::string label;
+  for (size_t k = 0; k < names.size(); ++k)
+    label += (k ? "," : "") + names[k];
+  std::cout << (kernels.size() > 1 ? "kernels " : "kernel ") << label << " ("
+            << opt.label << ") backend=gpu check="
             << (opt.checkDir.empty() ? "none" : "folder " + opt.checkDir)
             << " seed=" << seed << "\n"
             << "args: " << ref::describeArguments(bound) << "\n";
   std::vector<tg_arg> args = bound.hostArgs();
+  auto gridText = [&](size_t k, const std::array<int64_t, 3> &g) {
+    return (kernels.size() > 1 ? names[k] + ": " : std::string()) +
+           "grid=" + std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" +
+           std::to_string(g[2]);
+  };
   if (opt.dryRun) {
-    std::array<int64_t, 3> grid;
-    if (!bundle::evaluateGrid(kernel, args.data(), args.size(), grid, error))
-      return fail(error);
-    std::cout << "grid=" << grid[0] << "x" << grid[1] << "x" << grid[2]
-              << "\ndry run: nothing launched\n";
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      std::vector<tg_arg> kernelArgs = program.kernelArgs(k, args);
+      std::array<int64_t, 3> grid;
+      if (!bundle::evaluateGrid(*kernels[k], kernelArgs.data(),
+                                kernelArgs.size(), grid, error))
+        return fail(error);
+      std::cout << gridText(k, grid) << "\n";
+    }
+    std::cout << "dry run: nothing launched\n";
     return 0;
   }
   GpuRun run;
-  if (int rc = runOnGpu(bundle, kernel, args, 0, run, error))
-    return rc == kExitNoGpu ? (std::cerr << error << "\n", rc) : fail(error);
-  printGpuRun(run);
-  std::cout << "grid=" << run.grid[0] << "x" << run.grid[1] << "x"
-            << run.grid[2] << "\n";
+  bool empty = true;
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    // Views travel through the host between kernels.
+    if (int rc = runOnGpu(bundle, *kernels[k], program.kernelArgs(k, args), 0,
+                          run, error))
+      return rc == kExitNoGpu ? (std::cerr << error << "\n", rc) : fail(error);
+    if (k == 0)
+      printGpuRun(run);
+    std::cout << gridText(k, run.grid) << "\n";
+    empty = empty && run.empty;
+  }
   if (!opt.dumpDir.empty()) {
     std::vector<const ref::HostTensor *> in, out;
     for (size_t i = 0; i < bound.params.size(); ++i) {
@@ -364,20 +391,32 @@ int tilegym::bundle::runGeneralOnGpu(const Bundle &bundle,
   if (results.empty())
     return fail("the kernel writes no view: nothing to check");
   bool pass = ref::printVerdict(std::cout, results);
-  if (!opt.bench || run.empty)
+  if (!opt.bench || empty)
     return pass ? 0 : 1;
   if (!pass) {
     std::cout << "bench: skipped, the kernel failed verification\n";
     return 1;
   }
-  if (int rc = runOnGpu(bundle, kernel, args, opt.runs, run, error))
-    return fail(error), rc;
-  double bytes = 0;
-  for (const ref::HostTensor &t : bound.tensors)
-    bytes += double(t.sizeInBytes());
-  std::printf("bench: median %.4f ms (min %.4f, max %.4f, %d runs): %.1f "
-              "GB/s (%.0f bytes of arguments)\n",
-              run.medianMs(), run.times.front(), run.times.back(),
-              int(run.times.size()), bytes / (run.medianMs() * 1e6), bytes);
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    std::vector<tg_arg> kernelArgs = program.kernelArgs(k, args);
+    if (int rc =
+            runOnGpu(bundle, *kernels[k], kernelArgs, opt.runs, run, error))
+      return fail(error), rc;
+    if (run.times.empty())
+      continue;
+    double bytes = 0;
+    for (const tg_arg &a : kernelArgs)
+      if (a.kind == TG_ARG_VIEW) {
+        double n = double(runtime::dtypeSize(a.dtype));
+        for (int32_t d = 0; d < a.rank; ++d)
+          n *= double(a.sizes[d]);
+        bytes += n;
+      }
+    std::printf("bench: %s median %.4f ms (min %.4f, max %.4f, %d runs): "
+                "%.1f GB/s (%.0f bytes of arguments)\n",
+                names[k].c_str(), run.medianMs(), run.times.front(),
+                run.times.back(), int(run.times.size()),
+                bytes / (run.medianMs() * 1e6), bytes);
+  }
   return 0;
 }

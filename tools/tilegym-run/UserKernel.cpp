@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
@@ -255,66 +256,94 @@ ref::DType computePrecision(func::FuncOp kernel,
 
 } // namespace
 
-int tilegym::runUserKernel(ModuleOp module, func::FuncOp kernel,
-                           const UserRunOptions &opt) {
-  auto signature = kernelSignature(kernel);
-  if (!signature)
-    return fail(llvm::toString(signature.takeError()));
+int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
+                            const UserRunOptions &opt) {
+  std::vector<std::string> names;
+  std::vector<std::vector<runtime::Param>> signatures;
+  for (func::FuncOp kernel : kernels) {
+    auto signature = kernelSignature(kernel);
+    if (!signature)
+      return fail(llvm::toString(signature.takeError()));
+    names.push_back(kernel.getSymName().str());
+    signatures.push_back(std::move(*signature));
+  }
   std::string error;
-  ref::BoundArguments bound;
-  if (!ref::bindArguments(*signature, opt.choices, opt.seed, bound, error))
+  ref::ProgramSignature program;
+  if (!ref::mergeSignatures(names, signatures, program, error))
     return fail(error);
-  // What the kernel saw, before it writes anything (views may be updated in
-  // place): the checks and --dump start from these.
+  ref::BoundArguments bound;
+  if (!ref::bindArguments(program.params, opt.choices, opt.seed, bound, error))
+    return fail(error);
+  // What the kernels saw, before they write anything (views may be updated
+  // in place): the checks and --dump start from these.
   std::vector<ref::HostTensor> inputs;
   for (const ref::HostTensor &t : bound.tensors)
     inputs.push_back(t.clone());
 
-  // Load and match the check before running anything.
+  // Load and match the check before running anything: one reference kernel
+  // per kernel, of the same name, or the one named after ':'.
   MLIRContext &context = *module.getContext();
-  ReferenceKernel reference;
-  std::optional<std::vector<runtime::Param>> referenceSignature;
+  std::vector<ReferenceKernel> references(kernels.size());
+  std::optional<std::vector<runtime::Param>> referenceParams;
   if (!opt.reference.empty()) {
-    if (!loadReference(context, opt.reference, kernel.getSymName(), opt.defines,
-                       reference, error))
-      return fail(error);
-    auto sig = kernelSignature(reference.kernel);
-    if (!sig)
-      return fail("--ref: " + llvm::toString(sig.takeError()));
-    if (!matchSignatures(*signature, *sig, error))
-      return fail(error);
-    referenceSignature = std::move(*sig);
+    referenceParams = program.params;
+    for (runtime::Param &p : *referenceParams)
+      if (p.dtype == TG_F32 || p.dtype == TG_F16 || p.dtype == TG_BF16)
+        p.dtype = TG_F64;
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      if (kernels.size() > 1 && opt.reference.find(':') != std::string::npos &&
+          bundle::isSymbolName(
+              opt.reference.substr(opt.reference.rfind(':') + 1)))
+        return fail("--ref FILE:KERNEL names one kernel; a sequence takes "
+                    "the reference kernels of the same names: --ref FILE");
+      if (!loadReference(context, opt.reference, names[k], opt.defines,
+                         references[k], error))
+        return fail(error);
+      auto sig = kernelSignature(references[k].kernel);
+      if (!sig)
+        return fail("--ref: " + llvm::toString(sig.takeError()));
+      if (!matchSignatures(signatures[k], *sig, error))
+        return fail(kernels.size() > 1 ? error + " (kernel '" + names[k] + "')"
+                                       : error);
+    }
   }
-  std::unique_ptr<CpuKernel> checker;
-  if (referenceSignature || opt.compareCpu) {
-    auto compiled =
-        CpuKernel::compile(referenceSignature ? *reference.module : module,
-                           referenceSignature ? reference.kernel.getSymName()
-                                              : kernel.getSymName());
-    if (!compiled)
-      return fail(llvm::toString(compiled.takeError()));
-    checker = std::move(*compiled);
-  }
+  std::vector<std::unique_ptr<CpuKernel>> checkers;
+  if (referenceParams || opt.compareCpu)
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      auto compiled =
+          CpuKernel::compile(referenceParams ? *references[k].module : module,
+                             referenceParams ? references[k].kernel.getSymName()
+                                             : StringRef(names[k]));
+      if (!compiled)
+        return fail(llvm::toString(compiled.takeError()));
+      checkers.push_back(std::move(*compiled));
+    }
+  bool checked = !checkers.empty();
 
-  std::string check = referenceSignature ? "ref=" + opt.reference
-                      : opt.compareCpu   ? std::string("compare=cpu")
-                                         : std::string("none");
-  std::cout << "kernel " << kernel.getSymName().str() << " (" << opt.label
-            << ") backend=" << (opt.gpu ? "gpu" : "cpu") << " check=" << check
-            << " seed=" << opt.seed << "\n"
+  std::string check = referenceParams  ? "ref=" + opt.reference
+                      : opt.compareCpu ? std::string("compare=cpu")
+                                       : std::string("none");
+  std::string label;
+  for (size_t k = 0; k < names.size(); ++k)
+    label += (k ? "," : "") + names[k];
+  std::cout << (kernels.size() > 1 ? "kernels " : "kernel ") << label << " ("
+            << opt.label << ") backend=" << (opt.gpu ? "gpu" : "cpu")
+            << " check=" << check << " seed=" << opt.seed << "\n"
             << "args: " << ref::describeArguments(bound) << "\n";
 
   std::vector<tg_arg> args = bound.hostArgs();
-  std::array<int64_t, 3> grid;
-  bundle::GpuRun gpuRun;
-  // Kept for --bench, which times the kernel only after it passed.
+  std::vector<bundle::GpuRun> gpuRuns(kernels.size());
+  // Kept for --bench, which times the kernels only after they passed.
   bundle::Bundle gpuBundle;
-  bundle::KernelInfo gpuKernel;
   llvm::SmallString<128> dir;
   llvm::scope_exit cleanup([&] {
     if (!dir.empty())
       llvm::sys::fs::remove_directories(dir);
   });
+  auto gridText = [](const std::array<int64_t, 3> &g) {
+    return std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" +
+           std::to_string(g[2]);
+  };
   if (opt.gpu) {
     if (std::error_code ec =
             llvm::sys::fs::createUniqueDirectory("tilegym-run", dir))
@@ -322,55 +351,82 @@ int tilegym::runUserKernel(ModuleOp module, func::FuncOp kernel,
     std::string bundleDir = (dir + "/kernel.tgb").str();
     if (llvm::Error err = compileBundle(bundleDir, module, opt.chip))
       return fail(llvm::toString(std::move(err)));
-    bundle::Bundle loaded;
-    if (!bundle::loadBundle(bundleDir, loaded, error))
+    if (!bundle::loadBundle(bundleDir, gpuBundle, error))
       return fail(error);
-    const bundle::KernelInfo *info =
-        loaded.findKernel(kernel.getSymName().str());
-    if (int rc = bundle::runOnGpu(loaded, *info, args, 0, gpuRun, error)) {
-      llvm::errs() << (rc == bundle::kExitNoGpu ? "" : "error: ") << error
-                   << "\n";
-      return rc;
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      // Views travel through the host between kernels: each launch copies
+      // its views in and what it writes back.
+      if (int rc = bundle::runOnGpu(gpuBundle, *gpuBundle.findKernel(names[k]),
+                                    program.kernelArgs(k, args), 0, gpuRuns[k],
+                                    error)) {
+        llvm::errs() << (rc == bundle::kExitNoGpu ? "" : "error: ") << error
+                     << "\n";
+        return rc;
+      }
+      if (k == 0)
+        bundle::printGpuRun(gpuRuns[k]);
+      std::cout << names[k] << ": grid=" << gridText(gpuRuns[k].grid) << "\n";
     }
-    grid = gpuRun.grid;
-    bundle::printGpuRun(gpuRun);
-    gpuBundle = std::move(loaded);
-    gpuKernel = *info;
   } else {
-    auto compiled = CpuKernel::compile(module, kernel.getSymName());
-    if (!compiled)
-      return fail(llvm::toString(compiled.takeError()));
-    grid = (*compiled)->grid(args);
-    if (!runtime::checkGridLimits(grid.data(), error))
-      return fail("kernel '" + kernel.getSymName().str() + "': " + error +
-                  "; nothing was run");
+    std::vector<std::unique_ptr<CpuKernel>> compiled;
+    std::vector<std::array<int64_t, 3>> grids;
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      auto c = CpuKernel::compile(module, names[k]);
+      if (!c)
+        return fail(llvm::toString(c.takeError()));
+      grids.push_back((*c)->grid(program.kernelArgs(k, args)));
+      if (!runtime::checkGridLimits(grids.back().data(), error))
+        return fail("kernel '" + names[k] + "': " + error +
+                    "; nothing was run");
+      compiled.push_back(std::move(*c));
+    }
     auto start = std::chrono::steady_clock::now();
-    (*compiled)->run(args, grid, opt.cpuThreads);
+    for (size_t k = 0; k < kernels.size(); ++k)
+      compiled[k]->run(program.kernelArgs(k, args), grids[k], opt.cpuThreads);
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count();
     std::cout << "cpu time " << ms << " ms on " << opt.cpuThreads
               << " threads\n";
+    for (size_t k = 0; k < kernels.size(); ++k)
+      std::cout << (kernels.size() > 1 ? names[k] + ": " : std::string())
+                << "grid=" << gridText(grids[k]) << "\n";
   }
-  std::cout << "grid=" << grid[0] << "x" << grid[1] << "x" << grid[2] << "\n";
 
   // The check: the reference (or the CPU JIT) on the same inputs, and on
   // their absolute values for each output's conditioning.
-  std::vector<std::vector<double>> expected(bound.params.size()),
-      scale(bound.params.size());
-  std::vector<ref::HostTensor> expectedTensors(bound.params.size());
-  if (checker) {
+  size_t n = bound.params.size();
+  std::vector<std::vector<double>> expected(n), scale(n);
+  std::vector<ref::HostTensor> expectedTensors(n);
+  if (checked) {
     const std::vector<runtime::Param> &params =
-        referenceSignature ? *referenceSignature : *signature;
+        referenceParams ? *referenceParams : program.params;
     for (bool absolute : {false, true}) {
       HostArgs run =
-          checkArgs(params, *signature, inputs, bound.scalars, absolute);
-      std::array<int64_t, 3> checkGrid;
-      if (!runCpu(*checker, run, opt.cpuThreads, checkGrid, error))
-        return fail(std::string(referenceSignature ? "reference" : "cpu") +
-                    " kernel: " + error);
-      for (size_t i = 0; i < params.size(); ++i) {
-        if (params[i].kind != TG_ARG_VIEW || !(*signature)[i].written)
+          checkArgs(params, program.params, inputs, bound.scalars, absolute);
+      std::vector<tg_arg> runArgs = run.launchArgs();
+      for (size_t k = 0; k < kernels.size(); ++k) {
+        HostArgs one;
+        std::vector<tg_arg> kernelArgs = program.kernelArgs(k, runArgs);
+        std::vector<runtime::Param> kernelParams;
+        for (size_t index : program.argIndex[k])
+          kernelParams.push_back(params[index]);
+        runtime::Status st = runtime::checkArguments(
+            kernelParams, kernelArgs.data(), kernelArgs.size());
+        std::array<int64_t, 3> checkGrid;
+        if (st.ok()) {
+          checkGrid = checkers[k]->grid(kernelArgs);
+          if (runtime::checkGridLimits(checkGrid.data(), error))
+            checkers[k]->run(kernelArgs, checkGrid, opt.cpuThreads);
+          else
+            st = runtime::Status::error(TG_ERROR_INVALID_VALUE, error);
+        }
+        if (!st.ok())
+          return fail(std::string(referenceParams ? "reference" : "cpu") +
+                      " kernel '" + names[k] + "': " + st.message);
+      }
+      for (size_t i = 0; i < n; ++i) {
+        if (params[i].kind != TG_ARG_VIEW || !program.params[i].written)
           continue;
         (absolute ? scale : expected)[i] = run.tensors[i].values();
         if (!absolute)
@@ -379,12 +435,18 @@ int tilegym::runUserKernel(ModuleOp module, func::FuncOp kernel,
     }
   }
 
-  ref::DType precision = computePrecision(kernel, bound);
+  ref::DType precision = ref::DType::I32;
+  bool tf32 = false;
+  for (func::FuncOp kernel : kernels) {
+    precision =
+        ref::leastPreciseDType({precision, computePrecision(kernel, bound)});
+    tf32 = tf32 || usesTF32(kernel);
+  }
   ref::Tolerance tolerance = ref::defaultTolerance(precision);
-  if (precision == ref::DType::F32 && usesTF32(kernel))
+  if (precision == ref::DType::F32 && tf32)
     tolerance = {1e-5, 2e-3, 2e-3};
   // The CPU JIT is no float64 reference: both sides carry f32 rounding.
-  if (!referenceSignature && precision == ref::DType::F32)
+  if (!referenceParams && precision == ref::DType::F32)
     tolerance.atol *= 2, tolerance.rtol *= 2, tolerance.maxRelErr *= 2;
 
   if (!opt.dumpDir.empty()) {
@@ -395,31 +457,31 @@ int tilegym::runUserKernel(ModuleOp module, func::FuncOp kernel,
       in.push_back(view && bound.params[i].read ? &inputs[i] : nullptr);
       out.push_back(view && bound.params[i].written ? &bound.tensors[i]
                                                     : nullptr);
-      bool checked = view && bound.params[i].written && checker;
-      ref.push_back(checked ? &expectedTensors[i] : nullptr);
-      if (checked) {
+      bool isChecked = view && bound.params[i].written && checked;
+      ref.push_back(isChecked ? &expectedTensors[i] : nullptr);
+      if (isChecked) {
         scaleTensors[i] =
             ref::HostTensor(ref::DType::F64, expectedTensors[i].shape());
         for (int64_t e = 0; e < scaleTensors[i].numel(); ++e)
           scaleTensors[i].set(e, scale[i][e]);
       }
-      scales.push_back(checked ? &scaleTensors[i] : nullptr);
+      scales.push_back(isChecked ? &scaleTensors[i] : nullptr);
     }
     if (!ref::dumpViews(opt.dumpDir, "", bound, in, error) ||
         !ref::dumpViews(opt.dumpDir, ".out", bound, out, error) ||
         !ref::dumpViews(opt.dumpDir, ".ref", bound, ref, error) ||
         !ref::dumpViews(opt.dumpDir, ".scale", bound, scales, error) ||
-        (checker &&
+        (checked &&
          !ref::writeCheckSettings(opt.dumpDir, bound, tolerance, error)))
       return fail("--dump: " + error);
     std::cout << "dump: inputs as NAME.npy, outputs as NAME.out.npy"
-              << (checker ? "; the check's outputs, scales, scalars and "
+              << (checked ? "; the check's outputs, scales, scalars and "
                             "tolerance for tilegym-runner --check"
                           : "")
               << " in " << opt.dumpDir << "\n";
   }
 
-  if (!checker)
+  if (!checked)
     return ref::printUnchecked(std::cout, bound,
                                "give --ref FILE.tile, --compare=cpu or "
                                "--reference NAME")
@@ -430,22 +492,27 @@ int tilegym::runUserKernel(ModuleOp module, func::FuncOp kernel,
   std::vector<ref::CompareResult> results =
       ref::compareWritten(bound, expectation);
   if (results.empty()) {
-    std::cout << "verdict: FAIL (the kernel writes no view: nothing to "
+    std::cout << "verdict: FAIL (nothing writes a view: nothing to "
                  "check)\n";
     return 1;
   }
   bool pass = ref::printVerdict(std::cout, results);
-  if (!opt.bench || !opt.gpu || gpuRun.empty)
+  if (!opt.bench || !opt.gpu)
     return pass ? 0 : 1;
   if (!pass) {
     std::cout << "bench: skipped, the kernel failed verification\n";
     return 1;
   }
-  if (int rc = bundle::runOnGpu(gpuBundle, gpuKernel, args, 20, gpuRun, error))
-    return fail(error), rc;
-  if (!gpuRun.times.empty())
-    std::printf("bench: median %.4f ms (min %.4f, max %.4f, %d runs)\n",
-                gpuRun.medianMs(), gpuRun.times.front(), gpuRun.times.back(),
-                int(gpuRun.times.size()));
-  return pass ? 0 : 1;
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    bundle::GpuRun timed;
+    if (int rc =
+            bundle::runOnGpu(gpuBundle, *gpuBundle.findKernel(names[k]),
+                             program.kernelArgs(k, args), 20, timed, error))
+      return fail(error), rc;
+    if (!timed.times.empty())
+      std::printf("bench: %s median %.4f ms (min %.4f, max %.4f, %d runs)\n",
+                  names[k].c_str(), timed.medianMs(), timed.times.front(),
+                  timed.times.back(), int(timed.times.size()));
+  }
+  return 0;
 }

@@ -36,11 +36,14 @@ struct UserRunOptions {
   bool bench = false;
 };
 
-/// Runs `kernel` of `module` as the options say and prints the verdict.
-/// Returns the exit code: 0 on PASS (or a run without a check whose outputs
-/// were all written), 1 on FAIL or any error, 77 when the GPU is missing.
-int runUserKernel(mlir::ModuleOp module, mlir::func::FuncOp kernel,
-                  const UserRunOptions &options);
+/// Runs `kernels` of `module` in order, as one program whose parameters of
+/// one name are one argument (ref::mergeSignatures), and prints the
+/// verdict. Returns the exit code: 0 on PASS (or a run without a check
+/// whose outputs were all written), 1 on FAIL or any error, 77 when the GPU
+/// is missing.
+int runUserKernels(mlir::ModuleOp module,
+                   llvm::ArrayRef<mlir::func::FuncOp> kernels,
+                   const UserRunOptions &options);
 
 } // namespace tilegym
 

@@ -55,8 +55,10 @@ static cl::opt<bool>
          cl::cat(category));
 static cl::opt<std::string>
     kernelName("kernel",
-               cl::desc("Kernel to run (default: the file's only kernel)"),
-               cl::value_desc("name"), cl::cat(category));
+               cl::desc("Kernel to run, or kernels to run in order as one "
+                        "program, their parameters of one name shared "
+                        "(default: the file's only kernel)"),
+               cl::value_desc("NAME[,NAME...]"), cl::cat(category));
 static cl::list<std::string>
     defineList("D", cl::Prefix,
                cl::desc("Override a file-level const: -D NAME=VALUE "
@@ -180,24 +182,35 @@ static ref::Options optionsOf(ModuleOp module) {
   return options;
 }
 
-static func::FuncOp findKernel(ModuleOp module) {
-  SmallVector<func::FuncOp> kernels;
+/// The kernels --kernel names ("a" or a sequence "a,b"), or the file's only
+/// kernel; empty after an error.
+static SmallVector<func::FuncOp> findKernels(ModuleOp module) {
+  SmallVector<func::FuncOp> kernels, picked;
   for (auto f : module.getOps<func::FuncOp>())
     if (f->hasAttr(tile::kKernelAttr))
       kernels.push_back(f);
-  if (!kernelName.empty()) {
-    for (auto f : kernels)
-      if (f.getSymName() == kernelName)
-        return f;
-    llvm::errs() << "error: no kernel named '" << kernelName << "' in "
-                 << inputFile << "\n";
+  if (kernelName.empty()) {
+    if (kernels.size() == 1)
+      return kernels;
+    llvm::errs() << "error: " << inputFile << " has " << kernels.size()
+                 << " kernels; pick one, or a sequence, with --kernel "
+                    "NAME[,NAME...]\n";
     return {};
   }
-  if (kernels.size() == 1)
-    return kernels.front();
-  llvm::errs() << "error: " << inputFile << " has " << kernels.size()
-               << " kernels; pick one with --kernel\n";
-  return {};
+  SmallVector<StringRef> names;
+  StringRef(kernelName).split(names, ',');
+  for (StringRef name : names) {
+    name = name.trim();
+    auto it = llvm::find_if(
+        kernels, [&](func::FuncOp f) { return f.getSymName() == name; });
+    if (it == kernels.end()) {
+      llvm::errs() << "error: no kernel named '" << name << "' in " << inputFile
+                   << "\n";
+      return {};
+    }
+    picked.push_back(*it);
+  }
+  return picked;
 }
 
 /// Compiles the module into a bundle in a temporary folder and verifies the
@@ -296,9 +309,10 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = loadTileModule(sourceMgr, context, defines);
   if (!module)
     return 1;
-  func::FuncOp kernel = findKernel(*module);
-  if (!kernel)
+  SmallVector<func::FuncOp> kernels = findKernels(*module);
+  if (kernels.empty())
     return 1;
+  func::FuncOp kernel = kernels.front();
 
   // auto: the GPU when there is one the backend targets, else the CPU.
   runtime::Environment env = runtime::queryEnvironment();
@@ -314,9 +328,10 @@ int main(int argc, char **argv) {
   // A built-in reference checks the flagship programs; any other kernel,
   // or any run that asks for its own check or arguments, goes the general
   // way.
-  bool general = !refKernel.empty() || compareWith != Compare::None ||
-                 !shapeList.empty() || !argList.empty() || !initList.empty() ||
-                 !inputList.empty() || !dumpDir.empty() ||
+  bool general = kernels.size() > 1 || !refKernel.empty() ||
+                 compareWith != Compare::None || !shapeList.empty() ||
+                 !argList.empty() || !initList.empty() || !inputList.empty() ||
+                 !dumpDir.empty() ||
                  (referenceName.empty() &&
                   !ref::lookupReference(kernel.getSymName().str()));
   if (general) {
@@ -347,7 +362,7 @@ int main(int argc, char **argv) {
     options.defines = defines;
     options.cpuThreads = nthreads;
     options.bench = bench;
-    return runUserKernel(*module, kernel, options);
+    return runUserKernels(*module, kernels, options);
   }
   if (gpu)
     return runOnGpu(*module, kernel, chip);

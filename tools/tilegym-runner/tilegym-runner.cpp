@@ -17,6 +17,7 @@
 #include "tilegym/Reference/Reference.h"
 #include "tilegym/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 
@@ -24,7 +25,8 @@ using namespace tilegym;
 
 static const char *kUsage =
     "usage: tilegym-runner BUNDLE.tgb [options]\n"
-    "  --kernel NAME      kernel to run (default: the bundle's only kernel)\n"
+    "  --kernel NAME[,..] kernel to run, or kernels to run in order as one "
+    "program (default: the bundle's only kernel)\n"
     "  --size M=..,N=..   problem sizes (names and defaults per reference)\n"
     "  --reference NAME   built-in reference program (default: the kernel's "
     "name)\n"
@@ -195,19 +197,31 @@ int main(int argc, char **argv) {
   if (!bundle::loadBundle(opt.bundle, bundle, error))
     return fail(error);
   const bundle::KernelInfo *kernel = nullptr;
-  if (!opt.kernel.empty()) {
-    kernel = bundle.findKernel(opt.kernel);
-    if (!kernel)
-      return fail("no kernel named '" + opt.kernel + "' in " + opt.bundle);
+  // --kernel a,b: a sequence, run as one program.
+  std::vector<const bundle::KernelInfo *> sequence;
+  for (size_t start = 0; !opt.kernel.empty() && start <= opt.kernel.size();) {
+    size_t comma = std::min(opt.kernel.find(',', start), opt.kernel.size());
+    std::string name = opt.kernel.substr(start, comma - start);
+    const bundle::KernelInfo *k = bundle.findKernel(name);
+    if (!k)
+      return fail("no kernel named '" + name + "' in " + opt.bundle);
+    sequence.push_back(k);
+    start = comma + 1;
+  }
+  if (!sequence.empty()) {
+    kernel = sequence.front();
   } else if (bundle.kernels.size() == 1) {
     kernel = &bundle.kernels.front();
   } else {
     return fail(opt.bundle + " has " + std::to_string(bundle.kernels.size()) +
                 " kernels; pick one with --kernel");
   }
-  bool general = !opt.checkDir.empty() || !opt.dumpDir.empty() ||
-                 !opt.choices.shapes.empty() || !opt.choices.scalars.empty() ||
-                 !opt.choices.inits.empty() || !opt.choices.inputs.empty() ||
+  if (sequence.empty())
+    sequence.push_back(kernel);
+  bool general = sequence.size() > 1 || !opt.checkDir.empty() ||
+                 !opt.dumpDir.empty() || !opt.choices.shapes.empty() ||
+                 !opt.choices.scalars.empty() || !opt.choices.inits.empty() ||
+                 !opt.choices.inputs.empty() ||
                  (opt.reference.empty() && !ref::lookupReference(kernel->name));
   if (general) {
     if (!opt.reference.empty())
@@ -225,7 +239,7 @@ int main(int argc, char **argv) {
     run.bench = opt.bench;
     run.dryRun = opt.dryRun;
     run.runs = opt.runs;
-    return bundle::runGeneralOnGpu(bundle, *kernel, run);
+    return bundle::runGeneralOnGpu(bundle, sequence, run);
   }
   bundle::VerifyOptions verify;
   verify.label = opt.bundle;

@@ -71,7 +71,9 @@ struct GeneralRunOptions {
   bool dryRun = false;
   int runs = 20;
 };
-int runGeneralOnGpu(const Bundle &bundle, const KernelInfo &kernel,
+/// Runs `kernels` in order as one program (ref::mergeSignatures).
+int runGeneralOnGpu(const Bundle &bundle,
+                    const std::vector<const KernelInfo *> &kernels,
                     const GeneralRunOptions &opt);
 
 /// Verifies `kernel` of `bundle` on GPU 0. Returns 0 on PASS, 1 on FAIL or
