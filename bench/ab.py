@@ -22,6 +22,8 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+# The package: beside this file in a bench kit, in python/ in the tree.
+sys.path.insert(1, os.path.join(HERE, "..", "python"))
 import run  # noqa: E402
 import tilegym  # noqa: E402
 

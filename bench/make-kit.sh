@@ -2,7 +2,8 @@
 # make-kit.sh OUT_DIR: everything bench/run.py needs on a GPU machine without
 # LLVM, in one folder (checked < 64 MiB):
 #
-#   OUT_DIR/run.py, tilegym.py, triton_kernels.py   the bench (bench/*.py)
+#   OUT_DIR/run.py, triton_kernels.py   the bench (bench/*.py)
+#   OUT_DIR/tilegym/                    the Python package (python/tilegym)
 #   OUT_DIR/libtilegym_bundle.so                    the bundle C API (no LLVM/MLIR)
 #   OUT_DIR/bundles/KEY.tgb                         TileGym kernels, sm_90a
 #   OUT_DIR/bundles.txt                             the table below, as built
@@ -77,7 +78,8 @@ CONFIGS=(
 
 rm -rf "$OUT"
 mkdir -p "$OUT/bundles" || exit 1
-cp bench/run.py bench/ab.py bench/tilegym.py bench/triton_kernels.py "$LIB" "$OUT/" || exit 1
+cp bench/run.py bench/ab.py bench/triton_kernels.py "$LIB" "$OUT/" || exit 1
+cp -r python/tilegym "$OUT/tilegym" || exit 1
 failed=0
 : >"$OUT/bundles.txt"
 for c in "${CONFIGS[@]}"; do

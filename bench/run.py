@@ -6,7 +6,7 @@ computes a reference in float32 or float64, then for each implementation
 checks its output (poisoned first) against the reference and times it.
 
 Implementations: TileGym (bundles through libtilegym_bundle.so, see
-tilegym.py), PyTorch eager, torch.compile (gelu, softmax), cuBLAS through
+python/tilegym), PyTorch eager, torch.compile (gelu, softmax), cuBLAS through
 torch.matmul, SDPA with the flash and cuDNN backends, and the plain Triton
 kernels of triton_kernels.py.
 
@@ -37,6 +37,8 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+# The package: beside this file in a bench kit, in python/ in the tree.
+sys.path.insert(1, os.path.join(HERE, "..", "python"))
 import tilegym  # noqa: E402
 
 DT = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}

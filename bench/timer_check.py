@@ -43,7 +43,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kit", required=True,
-                    help="a bench kit (bench/make-kit.sh): run.py, tilegym.py, triton_kernels.py "
+                    help="a bench kit (bench/make-kit.sh): run.py, tilegym/, triton_kernels.py "
                          "and libtilegym_bundle.so are taken from it")
     ap.add_argument("--shape", required=True, help="softmax rows,columns, e.g. 8192,4096")
     ap.add_argument("--dtype", default="f32", help="f32 or bf16 (default f32)")

@@ -1,4 +1,4 @@
-# Drives libtilegym_bundle.so through bench/tilegym.py (ctypes), printing
+# Drives libtilegym_bundle.so through python/tilegym (ctypes), printing
 # one line per step for FileCheck. Usage: capi.py BUNDLE_DIR STEP...
 # Steps: queries (no GPU), load (whatever driver TILEGYM_LIBCUDA names),
 # launch (with the fake driver).
@@ -6,9 +6,9 @@ import ctypes
 import os
 import sys
 
-sys.dont_write_bytecode = True  # no __pycache__ in bench/
+sys.dont_write_bytecode = True  # no __pycache__ in python/
 
-sys.path.insert(0, os.environ["TILEGYM_BENCH_DIR"])
+sys.path.insert(0, os.environ["TILEGYM_PYTHON_DIR"])
 import tilegym  # noqa: E402
 from tilegym import TileGymError, View  # noqa: E402
 

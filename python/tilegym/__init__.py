@@ -1,23 +1,32 @@
-"""ctypes wrapper of libtilegym_bundle.so (include/tilegym/Bundle/tilegym_bundle.h).
-
-Opens kernel bundles, queries their kernels and launches them on PyTorch
-tensors (or any device memory) without MLIR, LLVM or a CUDA build:
+"""TileGym from Python: compile .tile kernels, load their bundles and launch
+them on PyTorch tensors, over libtilegym_bundle.so
+(include/tilegym/Bundle/tilegym_bundle.h) through ctypes, without MLIR, LLVM
+or a CUDA build:
 
     import tilegym
-    b = tilegym.Bundle("softmax-T_f32.tgb")
-    k = b.load()                      # the only kernel, on GPU 0
-    k(x, y)                           # torch tensors; current stream
-    plan = k.plan(x, y)               # checked and packed once
-    plan.launch()                     # just the driver call
+    b = tilegym.compile("rmsnorm.tile", defines={"T": "bf16"})  # tilegym-cc
+    b = tilegym.Bundle("rmsnorm.tgb")     # or a bundle built elsewhere
+    k = b.load()                          # the only kernel, on GPU 0
+    k(x, w, y)                            # torch tensors; current stream;
+                                          # eps takes the source's default
+    k(x=x, w=w, y=y, eps=1e-6)            # by parameter name
+    plan = k.plan(x, w, y)                # checked and packed once
+    plan.launch()                         # just the driver call
 
 Arguments are torch tensors (data_ptr, shape, stride in elements),
 `View(dtype, data, sizes, strides)` for raw memory, or ints/floats for
-scalar parameters. Every failure raises TileGymError with the library's
-message. Needs only the standard library; torch is imported when a tensor
-is passed.
+scalar parameters. Every argument is checked against the kernel's signature
+before the launch (element types, ranks, static sizes, dimensions of one
+name equal, 32-bit offsets); every failure raises TileGymError with the
+library's message. Needs only the standard library; torch is imported when
+a tensor is passed. The library is found through $TILEGYM_BUNDLE_LIB, next
+to this package, or in the source tree's build/lib.
 """
 import ctypes
+import json
 import os
+import shutil
+import subprocess
 
 TG_MAX_RANK = 8
 TG_DYNAMIC = -1
@@ -132,8 +141,9 @@ def _find_library():
         return env
     here = os.path.dirname(os.path.abspath(__file__))
     for p in (os.path.join(here, "libtilegym_bundle.so"),
-              os.path.join(here, "lib", "libtilegym_bundle.so"),
-              os.path.join(here, "..", "build", "lib", "libtilegym_bundle.so")):
+              os.path.join(here, "..", "libtilegym_bundle.so"),
+              os.path.join(here, "..", "..", "build", "lib",
+                           "libtilegym_bundle.so")):
         if os.path.exists(p):
             return p
     return "libtilegym_bundle.so"
@@ -196,6 +206,7 @@ def _args_array(args):
 
 class Bundle:
     def __init__(self, path, library=None):
+        self.path = path
         self.L = library or Library.get()
         self.handle = ctypes.c_void_p()
         self.path = str(path)
@@ -252,11 +263,30 @@ class Bundle:
             p = Param()
             self.L.check(self.L.lib.tgb_kernel_param(
                 self.handle, _name(kernel), idx, ctypes.byref(p)))
-            out.append({"name": p.name.decode(),
-                        "kind": "view" if p.kind == VIEW else "scalar",
-                        "dtype": DTYPES[p.dtype], "rank": p.rank,
-                        "sizes": list(p.sizes[:p.rank])})
+            entry = {"name": p.name.decode(),
+                     "kind": "view" if p.kind == VIEW else "scalar",
+                     "dtype": DTYPES[p.dtype], "rank": p.rank,
+                     "sizes": list(p.sizes[:p.rank])}
+            dims = [p.dims[d].decode() if p.dims[d] else ""
+                    for d in range(p.rank)]
+            if any(dims):
+                entry["dims"] = dims
+            out.append(entry)
         return out
+
+    def defaults(self, kernel=None):
+        """The scalar parameters' defaults from the source, by name."""
+        try:
+            with open(os.path.join(self.path, "manifest.json")) as f:
+                manifest = json.load(f)
+        except (OSError, ValueError):
+            return {}
+        name = kernel or self.kernels[0]
+        for k in manifest.get("kernels", []):
+            if k.get("name") == name:
+                return {p["name"]: p["default"] for p in k.get("params", [])
+                        if "default" in p and "name" in p}
+        return {}
 
     def grid_program(self, kernel=None):
         s = self.L.lib.tgb_grid_program(self.handle, _name(kernel)).decode()
@@ -306,19 +336,53 @@ class Kernel:
     def is_cubin(self):
         return bool(self.L.lib.tgb_kernel_image_is_cubin(self.handle))
 
-    def _arr(self, values):
+    def _values(self, values, named):
+        """Positional values, then parameters by name, then the source's
+        defaults for the scalars still missing."""
+        values = list(values)
+        names = [p["name"] for p in self._params]
+        if len(values) > len(names):
+            raise TileGymError(5, f"kernel '{self.name or ''}' takes "
+                               f"{len(names)} arguments, got {len(values)}")
+        for key, value in named.items():
+            if key not in names:
+                raise TileGymError(5, f"kernel has no parameter named "
+                                   f"'{key}'; its parameters are "
+                                   f"{', '.join(names)}")
+            i = names.index(key)
+            if i < len(values):
+                raise TileGymError(5, f"parameter '{key}' given twice")
+            values += [None] * (i + 1 - len(values))
+            values[i] = value
+        defaults = self.bundle.defaults(self.name) if (
+            len(values) < len(names) or None in values) else {}
+        values += [None] * (len(names) - len(values))
+        for i, v in enumerate(values):
+            if v is None:
+                if names[i] not in defaults:
+                    raise TileGymError(5, f"parameter '{names[i]}' has no "
+                                       f"value and no default")
+                p = self._params[i]
+                d = defaults[names[i]]
+                values[i] = float(d) if p["dtype"] in ("f32", "f64") else int(d)
+        return values
+
+    def _arr(self, values, named=None):
+        if named or len(values) < len(self._params):
+            values = self._values(values, named or {})
         args = [to_arg(v, self._params[i] if i < len(self._params) else None)
                 for i, v in enumerate(values)]
         return _args_array(args)
 
-    def __call__(self, *values, stream=None):
-        arr, n = self._arr(values)
+    def __call__(self, *values, stream=None, **named):
+        arr, n = self._arr(values, named)
+        values = list(values) + list(named.values())
         if stream is None:
             stream = _current_stream() if any(hasattr(v, "data_ptr") for v in values) else 0
         self.L.check(self.L.lib.tgb_launch(self.handle, arr, n, int(stream)))
 
-    def plan(self, *values):
-        arr, n = self._arr(values)
+    def plan(self, *values, **named):
+        arr, n = self._arr(values, named)
         h = ctypes.c_void_p()
         self.L.check(self.L.lib.tgb_plan_create(self.handle, arr, n,
                                                 ctypes.byref(h)))
@@ -350,3 +414,34 @@ class Plan:
 def synchronize(device=0):
     L = Library.get()
     L.check(L.lib.tgb_synchronize(device))
+
+
+def _find_compiler():
+    env = os.environ.get("TILEGYM_CC")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    tree = os.path.join(here, "..", "..", "build", "bin", "tilegym-cc")
+    return shutil.which("tilegym-cc") or (tree if os.path.exists(tree) else None)
+
+
+def compile(source, out=None, target="auto", defines=None, compiler=None):
+    """Compiles `source` (a .tile file) with tilegym-cc into the bundle
+    `out` (default: SOURCE without .tile, plus .tgb) for `target` ("auto":
+    GPU 0's) and returns it opened. `defines` overrides file-level consts
+    ({"T": "bf16"}). tilegym-cc comes from `compiler`, $TILEGYM_CC, PATH or
+    the source tree's build/bin; its diagnostics are in the error."""
+    cc = compiler or _find_compiler()
+    if not cc:
+        raise TileGymError(4, "tilegym-cc not found: put it on PATH or set "
+                           "TILEGYM_CC")
+    if out is None:
+        out = (source[:-5] if source.endswith(".tile") else source) + ".tgb"
+    cmd = [cc, source, f"--target={target}", "--emit=bundle", "-o", out]
+    for k, v in (defines or {}).items():
+        cmd += ["-D", f"{k}={v}"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise TileGymError(4, f"tilegym-cc failed on {source}:\n"
+                           f"{r.stderr.strip()}")
+    return Bundle(out)
