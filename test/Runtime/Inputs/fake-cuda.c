@@ -169,7 +169,9 @@ int cuModuleLoadDataEx(struct module **module, const void *image,
   for (const char *p = text; (p = strstr(p, ".entry ")) && m->num_kernels < 8;
        ++p) {
     struct kernel *k = &m->kernels[m->num_kernels++];
-    sscanf(p, ".entry %63s %d", k->name, &k->num_params);
+    /* Fake PTX reads ".entry NAME COUNT"; real PTX ".entry NAME(": the
+       name stops at the first character that is not in a symbol. */
+    sscanf(p, ".entry %63[A-Za-z0-9_$] %d", k->name, &k->num_params);
   }
   *module = m;
   return SUCCESS;
