@@ -5,6 +5,9 @@
 
 #include "mlir/IR/Diagnostics.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 using namespace mlir;
 using namespace tilegym;
 
@@ -94,10 +97,17 @@ tilegym::kernelSignature(func::FuncOp kernel) {
     if (auto def = kernel.getArgAttr(i, tile::kDefaultAttr)) {
       llvm::raw_string_ostream os(p.defaultValue);
       if (auto f = dyn_cast<FloatAttr>(def)) {
+        // The shortest text that reads back as the same value of the
+        // parameter's type: 1e-05, not 9.99999975e-06, for an f32 1e-5.
+        double value = f.getValueAsDouble();
+        bool isF32 = f.getType().isF32();
         char text[64];
-        // Enough digits to round-trip the parameter's own type.
-        std::snprintf(text, sizeof text, f.getType().isF32() ? "%.9g" : "%.17g",
-                      f.getValueAsDouble());
+        for (int digits = 1; digits <= 17; ++digits) {
+          std::snprintf(text, sizeof text, "%.*g", digits, value);
+          double back = std::strtod(text, nullptr);
+          if (isF32 ? float(back) == float(value) : back == value)
+            break;
+        }
         os << text;
       } else if (auto n = dyn_cast<IntegerAttr>(def)) {
         os << (n.getType().isInteger(1) ? n.getValue().getZExtValue()
