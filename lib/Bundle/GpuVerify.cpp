@@ -110,14 +110,11 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
   uint64_t seed = opt.hasSeed ? opt.seed : std::random_device{}();
   std::vector<ref::HostTensor> args =
       ref::makeArguments(*reference, problem, dtypes, seed);
-  // Device pointers are filled in after allocation; the grid needs sizes only.
-  std::vector<tg_arg> launchArgs;
+  std::vector<tg_arg> hostArgs;
   for (size_t i = 0; i < args.size(); ++i)
-    launchArgs.push_back(tg_view(params[i].dtype, 0, int32_t(args[i].rank()),
-                                 args[i].shape().data(),
-                                 args[i].strides().data()));
+    hostArgs.push_back(ref::hostView(params[i].dtype, args[i]));
   std::array<int64_t, 3> grid;
-  if (!bundle::evaluateGrid(kernel, launchArgs.data(), launchArgs.size(), grid,
+  if (!bundle::evaluateGrid(kernel, hostArgs.data(), hostArgs.size(), grid,
                             error))
     return fail(error);
 
@@ -141,12 +138,6 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
     return 0;
   }
 
-  std::vector<tg_arg> hostArgs;
-  for (size_t i = 0; i < args.size(); ++i)
-    hostArgs.push_back(tg_view(params[i].dtype,
-                               reinterpret_cast<uint64_t>(args[i].data()),
-                               int32_t(args[i].rank()), args[i].shape().data(),
-                               args[i].strides().data()));
   KernelInfo named = kernel;
   named.params = params;
   GpuRun run;

@@ -243,6 +243,10 @@ private:
   std::unique_ptr<KernelAST> parseKernel();
   std::optional<ParamAST> parseParam();
   std::optional<TypeAST> parseNamedViewType(mlir::Location loc);
+  std::optional<TypeAST> parseViewElementType(mlir::Location loc,
+                                              std::vector<int64_t> dims,
+                                              std::vector<std::string> names,
+                                              const Twine &what);
   bool parseParenExprList(llvm::StringRef keyword, unsigned maxExprs,
                           ExprList &exprs);
   std::optional<TypeAST> parseType();
@@ -502,15 +506,26 @@ std::optional<TypeAST> Parser::parseViewType() {
     consumeInViewShape(&Lexer::lexViewDim);
   }
 
+  return parseViewElementType(
+      loc, std::move(dims), {},
+      "'?', an integer size or an element type in view shape");
+}
+
+// The element type and '>' that end a view type.
+std::optional<TypeAST>
+Parser::parseViewElementType(mlir::Location loc, std::vector<int64_t> dims,
+                             std::vector<std::string> names,
+                             const Twine &what) {
   if (!tok.is(Token::identifier)) {
-    expected("'?', an integer size or an element type in view shape");
+    expected(what);
     return std::nullopt;
   }
   std::string elementType = tok.spelling.str();
   consume();
   if (!expect(Token::greater, "'>' to close view type"))
     return std::nullopt;
-  return TypeAST::getView(std::move(elementType), std::move(dims), loc);
+  return TypeAST::getView(std::move(elementType), std::move(dims), loc,
+                          std::move(names));
 }
 
 // After 'view' '<': '[' named-dim (',' named-dim)* ']' ',' scalar-type '>'
@@ -540,16 +555,8 @@ std::optional<TypeAST> Parser::parseNamedViewType(mlir::Location loc) {
   if (!expect(Token::r_square, "']' or ',' in view dimensions") ||
       !expect(Token::comma, "',' and the element type after ']'"))
     return std::nullopt;
-  if (!tok.is(Token::identifier)) {
-    expected("element type");
-    return std::nullopt;
-  }
-  std::string elementType = tok.spelling.str();
-  consume();
-  if (!expect(Token::greater, "'>' to close view type"))
-    return std::nullopt;
-  return TypeAST::getView(std::move(elementType), std::move(dims), loc,
-                          std::move(names));
+  return parseViewElementType(loc, std::move(dims), std::move(names),
+                              "element type");
 }
 
 //===----------------------------------------------------------------------===//

@@ -4,6 +4,7 @@
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Reference/DType.h"
+#include "tilegym/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -21,55 +22,19 @@ using namespace mlir;
 using namespace tilegym;
 
 /// The packed-call interface passes a pointer to every scalar of the lowered
-/// signature; a memref expands to (allocated, aligned, offset, sizes...,
-/// strides...), a scalar is itself. This holds those values for one call,
-/// each in an 8-byte slot written with its own type's bytes.
-struct PackedArgs {
+/// signature: the runtime's PackedArgs (a memref expands to allocated,
+/// aligned, offset, sizes..., strides...; a scalar is itself), then the
+/// trailing block ids and grid sizes of a kernel call, or the grid
+/// function's result.
+struct CallArgs {
+  runtime::PackedArgs packed;
   std::vector<void *> ptrs;
-  std::vector<uint64_t> slots;
-  PackedArgs(const std::vector<tg_arg> &args, size_t extra) {
-    size_t n = extra;
-    for (const tg_arg &a : args)
-      n += a.kind == TG_ARG_VIEW ? 3 + 2 * size_t(a.rank) : 1;
-    // Fixed capacity: pointers into the vector must stay valid.
-    slots.reserve(n);
-    auto put = [&](auto value) {
-      slots.push_back(0);
-      std::memcpy(&slots.back(), &value, sizeof(value));
-      ptrs.push_back(&slots.back());
-    };
-    for (const tg_arg &a : args) {
-      if (a.kind == TG_ARG_SCALAR) {
-        switch (a.dtype) {
-        case TG_I32:
-          put(int32_t(a.int_value));
-          break;
-        case TG_I64:
-          put(int64_t(a.int_value));
-          break;
-        case TG_F32:
-          put(float(a.float_value));
-          break;
-        default:
-          put(double(a.float_value));
-          break;
-        }
-        continue;
-      }
-      put(reinterpret_cast<void *>(a.data)); // allocated
-      put(reinterpret_cast<void *>(a.data)); // aligned
-      put(int64_t(0));                       // offset
-      for (int32_t d = 0; d < a.rank; ++d)
-        put(a.sizes[d]);
-      for (int32_t d = 0; d < a.rank; ++d)
-        put(a.strides[d]);
-    }
-    for (size_t i = 0; i < extra; ++i)
-      put(int64_t(0));
-  }
-  /// The trailing scalars (block ids and grid sizes of a kernel call).
-  int64_t *extra(size_t count) {
-    return reinterpret_cast<int64_t *>(slots.data() + slots.size() - count);
+  int64_t extra[6] = {0, 0, 0, 0, 0, 0};
+  CallArgs(const std::vector<tg_arg> &args, size_t numExtra)
+      : packed(args.data(), args.size()),
+        ptrs(packed.params(), packed.params() + packed.size()) {
+    for (size_t i = 0; i < numExtra; ++i)
+      ptrs.push_back(&extra[i]);
   }
 };
 
@@ -171,12 +136,12 @@ CpuKernel::compile(ModuleOp module, llvm::StringRef kernel) {
 }
 
 std::array<int64_t, 3> CpuKernel::grid(const std::vector<tg_arg> &args) const {
-  PackedArgs packed(args, 0);
+  CallArgs call(args, 0);
   struct {
     int64_t x, y, z;
   } result{};
-  packed.ptrs.push_back(&result);
-  gridFn(packed.ptrs.data());
+  call.ptrs.push_back(&result);
+  gridFn(call.ptrs.data());
   return {result.x, result.y, result.z};
 }
 
@@ -190,8 +155,8 @@ void CpuKernel::run(const std::vector<tg_arg> &args,
   // attention), so a static split would leave threads idle.
   std::atomic<int64_t> next{0};
   auto worker = [&] {
-    PackedArgs packed(args, 6);
-    int64_t *ids = packed.extra(6);
+    CallArgs call(args, 6);
+    int64_t *ids = call.extra;
     ids[3] = grid[0];
     ids[4] = grid[1];
     ids[5] = grid[2];
@@ -199,7 +164,7 @@ void CpuKernel::run(const std::vector<tg_arg> &args,
       ids[0] = b % grid[0];
       ids[1] = (b / grid[0]) % grid[1];
       ids[2] = b / (grid[0] * grid[1]);
-      kernelFn(packed.ptrs.data());
+      kernelFn(call.ptrs.data());
     }
   };
   std::vector<std::thread> pool;

@@ -194,6 +194,12 @@ std::string paramLabel(const std::vector<runtime::Param> &params, size_t i) {
                                 : params[i].name;
 }
 
+tg_arg hostView(tg_dtype dtype, HostTensor &tensor) {
+  return tg_view(dtype, reinterpret_cast<uint64_t>(tensor.data()),
+                 int32_t(tensor.rank()), tensor.shape().data(),
+                 tensor.strides().data());
+}
+
 std::vector<tg_arg> BoundArguments::hostArgs() {
   std::vector<tg_arg> args;
   for (size_t i = 0; i < params.size(); ++i) {
@@ -201,10 +207,7 @@ std::vector<tg_arg> BoundArguments::hostArgs() {
       args.push_back(scalars[i]);
       continue;
     }
-    HostTensor &t = tensors[i];
-    args.push_back(
-        tg_view(params[i].dtype, reinterpret_cast<uint64_t>(t.data()),
-                int32_t(t.rank()), t.shape().data(), t.strides().data()));
+    args.push_back(hostView(params[i].dtype, tensors[i]));
   }
   return args;
 }

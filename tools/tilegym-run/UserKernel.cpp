@@ -34,39 +34,17 @@ int fail(const std::string &message) {
   return 1;
 }
 
-/// Host arguments for a run: tensors (one per parameter, empty for scalars)
-/// and scalar values.
-struct HostArgs {
-  std::vector<runtime::Param> params;
-  std::vector<ref::HostTensor> tensors;
-  std::vector<tg_arg> scalars;
-
-  std::vector<tg_arg> launchArgs() {
-    std::vector<tg_arg> args;
-    for (size_t i = 0; i < params.size(); ++i) {
-      if (params[i].kind == TG_ARG_SCALAR) {
-        args.push_back(scalars[i]);
-        continue;
-      }
-      ref::HostTensor &t = tensors[i];
-      args.push_back(
-          tg_view(params[i].dtype, reinterpret_cast<uint64_t>(t.data()),
-                  int32_t(t.rank()), t.shape().data(), t.strides().data()));
-    }
-    return args;
-  }
-};
-
 /// Arguments for a checking kernel with signature `params` (the reference,
 /// promoted to f64, or the kernel itself on the CPU) holding the values the
 /// kernel saw in `inputs`: read views copied (as their absolute values with
 /// `absolute`: the run that gives each output's conditioning), write-only
 /// views poisoned.
-HostArgs checkArgs(const std::vector<runtime::Param> &params,
-                   const std::vector<runtime::Param> &kernelParams,
-                   const std::vector<ref::HostTensor> &inputs,
-                   const std::vector<tg_arg> &scalars, bool absolute) {
-  HostArgs args;
+ref::BoundArguments checkArgs(const std::vector<runtime::Param> &params,
+                              const std::vector<runtime::Param> &kernelParams,
+                              const std::vector<ref::HostTensor> &inputs,
+                              const std::vector<tg_arg> &scalars,
+                              bool absolute) {
+  ref::BoundArguments args;
   args.params = params;
   for (size_t i = 0; i < params.size(); ++i) {
     const runtime::Param &p = params[i];
@@ -98,57 +76,60 @@ HostArgs checkArgs(const std::vector<runtime::Param> &params,
   return args;
 }
 
-/// Runs a CPU-JIT kernel on `args`; fails on a grid beyond the launch limits.
-bool runCpu(const CpuKernel &kernel, HostArgs &args, unsigned threads,
-            std::array<int64_t, 3> &grid, std::string &error) {
-  std::vector<tg_arg> launch = args.launchArgs();
+/// Runs a CPU-JIT kernel on `args` (with signature `params`) after the
+/// runtime's argument checks; fails on a grid beyond the launch limits.
+bool runCpu(const CpuKernel &kernel, const std::vector<runtime::Param> &params,
+            const std::vector<tg_arg> &args, unsigned threads,
+            std::string &error) {
   runtime::Status st =
-      runtime::checkArguments(args.params, launch.data(), launch.size());
+      runtime::checkArguments(params, args.data(), args.size());
   if (!st.ok()) {
     error = st.message;
     return false;
   }
-  grid = kernel.grid(launch);
+  std::array<int64_t, 3> grid = kernel.grid(args);
   if (!runtime::checkGridLimits(grid.data(), error))
     return false;
-  kernel.run(launch, grid, threads);
+  kernel.run(args, grid, threads);
   return true;
 }
 
-/// `FILE[:KERNEL]` compiled with every float type promoted to f64.
-struct ReferenceKernel {
+/// `FILE[:KERNEL]` compiled once with every float type promoted to f64.
+struct ReferenceFile {
   OwningOpRef<ModuleOp> module;
-  func::FuncOp kernel;
+  std::string file;
+  std::string kernel; ///< After ':'; "" when the spec names none.
 };
 
 bool loadReference(MLIRContext &context, const std::string &spec,
-                   llvm::StringRef kernelName, const Defines &defines,
-                   ReferenceKernel &out, std::string &error) {
-  std::string file = spec, name;
+                   const Defines &defines, ReferenceFile &out,
+                   std::string &error) {
+  out.file = spec;
   // "FILE:KERNEL", where KERNEL is an identifier (a path may hold ':').
   size_t colon = spec.rfind(':');
   if (colon != std::string::npos && colon + 1 < spec.size() &&
       spec.find('/', colon) == std::string::npos &&
       bundle::isSymbolName(spec.substr(colon + 1))) {
-    file = spec.substr(0, colon);
-    name = spec.substr(colon + 1);
+    out.file = spec.substr(0, colon);
+    out.kernel = spec.substr(colon + 1);
   }
   llvm::SourceMgr sourceMgr;
-  if (!addSourceFile(sourceMgr, file)) {
-    error = "--ref: cannot read " + file;
+  if (!addSourceFile(sourceMgr, out.file)) {
+    error = "--ref: cannot read " + out.file;
     return false;
   }
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   FrontendOptions options;
   options.floatsAsF64 = true;
   // The kernel's -D defines apply to the reference where it has those
-  // consts; a reference need not have them all.
+  // consts (a reference need not have them all): a first compile without
+  // them tells which it has.
   Defines applicable;
   {
     OwningOpRef<ModuleOp> probe =
         loadTileModule(sourceMgr, context, {}, options);
     if (!probe) {
-      error = "--ref: " + file + " does not compile (see above)";
+      error = "--ref: " + out.file + " does not compile (see above)";
       return false;
     }
     auto consts = probe.get()->getAttrOfType<DictionaryAttr>(tile::kConstsAttr);
@@ -158,25 +139,29 @@ bool loadReference(MLIRContext &context, const std::string &spec,
   }
   out.module = loadTileModule(sourceMgr, context, applicable, options);
   if (!out.module) {
-    error = "--ref: " + file + " does not compile (see above)";
-    return false;
-  }
-  SmallVector<func::FuncOp> kernels;
-  for (auto f : out.module->getOps<func::FuncOp>())
-    if (f->hasAttr(tile::kKernelAttr))
-      kernels.push_back(f);
-  for (auto f : kernels)
-    if (f.getSymName() == (name.empty() ? kernelName.str() : name))
-      out.kernel = f;
-  if (!out.kernel && name.empty() && kernels.size() == 1)
-    out.kernel = kernels.front();
-  if (!out.kernel) {
-    error = "--ref: " + file + " has no kernel named '" +
-            (name.empty() ? kernelName.str() : name) + "'" +
-            (name.empty() ? "; name one with --ref FILE:KERNEL" : "");
+    error = "--ref: " + out.file + " does not compile (see above)";
     return false;
   }
   return true;
+}
+
+/// The reference of kernel `kernelName`: the one the spec names, else the
+/// one of the same name, else the file's only kernel.
+func::FuncOp findReference(ReferenceFile &ref, llvm::StringRef kernelName,
+                           std::string &error) {
+  std::string name = ref.kernel.empty() ? kernelName.str() : ref.kernel;
+  SmallVector<func::FuncOp> kernels;
+  for (auto f : ref.module->getOps<func::FuncOp>())
+    if (f->hasAttr(tile::kKernelAttr))
+      kernels.push_back(f);
+  for (auto f : kernels)
+    if (f.getSymName() == name)
+      return f;
+  if (ref.kernel.empty() && kernels.size() == 1)
+    return kernels.front();
+  error = "--ref: " + ref.file + " has no kernel named '" + name + "'" +
+          (ref.kernel.empty() ? "; name one with --ref FILE:KERNEL" : "");
+  return {};
 }
 
 /// A reference's signature must be the kernel's with floats as f64.
@@ -283,37 +268,38 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
   // Load and match the check before running anything: one reference kernel
   // per kernel, of the same name, or the one named after ':'.
   MLIRContext &context = *module.getContext();
-  std::vector<ReferenceKernel> references(kernels.size());
+  ReferenceFile reference;
+  std::vector<func::FuncOp> references;
   std::optional<std::vector<runtime::Param>> referenceParams;
   if (!opt.reference.empty()) {
+    if (!loadReference(context, opt.reference, opt.defines, reference, error))
+      return fail(error);
+    if (kernels.size() > 1 && !reference.kernel.empty())
+      return fail("--ref FILE:KERNEL names one kernel; a sequence takes "
+                  "the reference kernels of the same names: --ref FILE");
     referenceParams = program.params;
     for (runtime::Param &p : *referenceParams)
       if (p.dtype == TG_F32 || p.dtype == TG_F16 || p.dtype == TG_BF16)
         p.dtype = TG_F64;
     for (size_t k = 0; k < kernels.size(); ++k) {
-      if (kernels.size() > 1 && opt.reference.find(':') != std::string::npos &&
-          bundle::isSymbolName(
-              opt.reference.substr(opt.reference.rfind(':') + 1)))
-        return fail("--ref FILE:KERNEL names one kernel; a sequence takes "
-                    "the reference kernels of the same names: --ref FILE");
-      if (!loadReference(context, opt.reference, names[k], opt.defines,
-                         references[k], error))
+      func::FuncOp ref = findReference(reference, names[k], error);
+      if (!ref)
         return fail(error);
-      auto sig = kernelSignature(references[k].kernel);
+      auto sig = kernelSignature(ref);
       if (!sig)
         return fail("--ref: " + llvm::toString(sig.takeError()));
       if (!matchSignatures(signatures[k], *sig, error))
         return fail(kernels.size() > 1 ? error + " (kernel '" + names[k] + "')"
                                        : error);
+      references.push_back(ref);
     }
   }
   std::vector<std::unique_ptr<CpuKernel>> checkers;
   if (referenceParams || opt.compareCpu)
     for (size_t k = 0; k < kernels.size(); ++k) {
-      auto compiled =
-          CpuKernel::compile(referenceParams ? *references[k].module : module,
-                             referenceParams ? references[k].kernel.getSymName()
-                                             : StringRef(names[k]));
+      auto compiled = CpuKernel::compile(
+          referenceParams ? *reference.module : module,
+          referenceParams ? references[k].getSymName() : StringRef(names[k]));
       if (!compiled)
         return fail(llvm::toString(compiled.takeError()));
       checkers.push_back(std::move(*compiled));
@@ -402,28 +388,17 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     const std::vector<runtime::Param> &params =
         referenceParams ? *referenceParams : program.params;
     for (bool absolute : {false, true}) {
-      HostArgs run =
+      ref::BoundArguments run =
           checkArgs(params, program.params, inputs, bound.scalars, absolute);
-      std::vector<tg_arg> runArgs = run.launchArgs();
+      std::vector<tg_arg> runArgs = run.hostArgs();
       for (size_t k = 0; k < kernels.size(); ++k) {
-        HostArgs one;
-        std::vector<tg_arg> kernelArgs = program.kernelArgs(k, runArgs);
         std::vector<runtime::Param> kernelParams;
         for (size_t index : program.argIndex[k])
           kernelParams.push_back(params[index]);
-        runtime::Status st = runtime::checkArguments(
-            kernelParams, kernelArgs.data(), kernelArgs.size());
-        std::array<int64_t, 3> checkGrid;
-        if (st.ok()) {
-          checkGrid = checkers[k]->grid(kernelArgs);
-          if (runtime::checkGridLimits(checkGrid.data(), error))
-            checkers[k]->run(kernelArgs, checkGrid, opt.cpuThreads);
-          else
-            st = runtime::Status::error(TG_ERROR_INVALID_VALUE, error);
-        }
-        if (!st.ok())
+        if (!runCpu(*checkers[k], kernelParams, program.kernelArgs(k, runArgs),
+                    opt.cpuThreads, error))
           return fail(std::string(referenceParams ? "reference" : "cpu") +
-                      " kernel '" + names[k] + "': " + st.message);
+                      " kernel '" + names[k] + "': " + error);
       }
       for (size_t i = 0; i < n; ++i) {
         if (params[i].kind != TG_ARG_VIEW || !program.params[i].written)

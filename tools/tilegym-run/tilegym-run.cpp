@@ -17,9 +17,11 @@
 #include "tilegym/Frontend/Diagnostics.h"
 #include "tilegym/Frontend/Frontend.h"
 #include "tilegym/JIT/CpuKernel.h"
+#include "tilegym/Reference/Arguments.h"
 #include "tilegym/Reference/Reference.h"
 #include "tilegym/Runtime/Runtime.h"
 #include "tilegym/Target/BundleWriter.h"
+#include "tilegym/Target/Signature.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -389,11 +391,14 @@ int main(int argc, char **argv) {
 
   std::vector<ref::HostTensor> args =
       ref::makeArguments(*reference, problem, dtypes, inputSeed);
+  auto signature = kernelSignature(kernel);
+  if (!signature) {
+    llvm::errs() << "error: " << llvm::toString(signature.takeError()) << "\n";
+    return 1;
+  }
   std::vector<tg_arg> views;
   for (auto [i, t] : llvm::enumerate(args))
-    views.push_back(tg_view(tg_dtype(0), reinterpret_cast<uint64_t>(t.data()),
-                            int32_t(t.rank()), t.shape().data(),
-                            t.strides().data()));
+    views.push_back(ref::hostView((*signature)[i].dtype, t));
 
   auto compiled = CpuKernel::compile(*module, kernel.getSymName());
   if (!compiled) {

@@ -223,32 +223,29 @@ int main(int argc, char **argv) {
                  !opt.choices.scalars.empty() || !opt.choices.inits.empty() ||
                  !opt.choices.inputs.empty() ||
                  (opt.reference.empty() && !ref::lookupReference(kernel->name));
+  bundle::GpuRunOptions common;
+  common.label = opt.bundle;
+  common.hasSeed = opt.hasSeed;
+  common.seed = opt.seed;
+  common.bench = opt.bench;
+  common.dryRun = opt.dryRun;
+  common.runs = opt.runs;
   if (general) {
     if (!opt.reference.empty())
       return fail("--reference names a built-in program; it does not combine "
                   "with --check, --dump, --shape, --arg, --init or --input");
     bundle::GeneralRunOptions run;
-    run.label = opt.bundle;
+    static_cast<bundle::GpuRunOptions &>(run) = common;
     run.choices = opt.choices;
     if (!opt.sizes.empty())
       run.choices.sizes.push_back(opt.sizes);
     run.checkDir = opt.checkDir;
     run.dumpDir = opt.dumpDir;
-    run.hasSeed = opt.hasSeed;
-    run.seed = opt.seed;
-    run.bench = opt.bench;
-    run.dryRun = opt.dryRun;
-    run.runs = opt.runs;
     return bundle::runGeneralOnGpu(bundle, sequence, run);
   }
   bundle::VerifyOptions verify;
-  verify.label = opt.bundle;
+  static_cast<bundle::GpuRunOptions &>(verify) = common;
   verify.sizes = opt.sizes;
   verify.reference = opt.reference;
-  verify.hasSeed = opt.hasSeed;
-  verify.seed = opt.seed;
-  verify.bench = opt.bench;
-  verify.dryRun = opt.dryRun;
-  verify.runs = opt.runs;
   return bundle::verifyOnGpu(bundle, *kernel, verify);
 }

@@ -24,15 +24,20 @@ namespace tilegym::bundle {
 /// Exit code when there is no CUDA driver or no GPU: nothing ran.
 constexpr int kExitNoGpu = 77;
 
-struct VerifyOptions {
-  std::string label;     ///< Where the kernel came from, for the header line.
-  std::string sizes;     ///< "M=..,N=.."; empty keeps the defaults.
-  std::string reference; ///< Reference program; empty means the kernel's name.
+/// What every GPU verification run takes.
+struct GpuRunOptions {
+  std::string label; ///< Where the kernel came from, for the header line.
   bool hasSeed = false;
   uint64_t seed = 0;
   bool bench = false;  ///< After a PASS, time --runs launches.
   bool dryRun = false; ///< Check everything and print the launch only.
   int runs = 20;
+};
+
+/// A run against a built-in reference program.
+struct VerifyOptions : GpuRunOptions {
+  std::string sizes;     ///< "M=..,N=.."; empty keeps the defaults.
+  std::string reference; ///< Reference program; empty means the kernel's name.
 };
 
 /// One run of a bundle kernel on GPU 0.
@@ -60,16 +65,10 @@ void printGpuRun(const GpuRun &run);
 
 /// A run of any kernel, its arguments bound from the signature
 /// (ref::bindArguments), checked against a check folder when there is one.
-struct GeneralRunOptions {
-  std::string label;
+struct GeneralRunOptions : GpuRunOptions {
   ref::ArgumentChoices choices;
   std::string checkDir; ///< --check DIR: inputs and expected outputs.
   std::string dumpDir;  ///< --dump DIR: inputs and outputs as .npy.
-  bool hasSeed = false;
-  uint64_t seed = 0;
-  bool bench = false;
-  bool dryRun = false;
-  int runs = 20;
 };
 /// Runs `kernels` in order as one program (ref::mergeSignatures).
 int runGeneralOnGpu(const Bundle &bundle,

@@ -49,6 +49,9 @@ struct Distribution {
   std::string describe() const; ///< "uniform(-1,1)", "x.npy", ...
 };
 
+/// A view argument of element type `dtype` on `tensor`'s host memory.
+tg_arg hostView(tg_dtype dtype, HostTensor &tensor);
+
 /// Every argument of one launch, in host memory.
 struct BoundArguments {
   std::vector<runtime::Param> params;
