@@ -107,6 +107,7 @@ USER_CASES=(
   "fullsum: total (1 element)|fullsum.tile|total||--size P=1"
   "fullsum: both, in sequence|fullsum.tile|partial_sums,total||--size N=1000003,P=977"
   "fullsum: both (bf16, ragged)|fullsum.tile|partial_sums,total|-D T=bf16|--size N=3001,P=3"
+  "fullsum: program fullsum|fullsum.tile|fullsum||--size N=100003,P=98"
 )
 RUN_TOOL="$BUILD/bin/tilegym-run"
 [ -n "${NO_BUILD:-}" ] || ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-run || exit 1

@@ -19,6 +19,51 @@ const KernelInfo *Bundle::findKernel(const std::string &name) const {
   return nullptr;
 }
 
+const ProgramInfo *Bundle::findProgram(const std::string &name) const {
+  for (const ProgramInfo &p : programs)
+    if (p.name == name)
+      return &p;
+  return nullptr;
+}
+
+bool Bundle::resolveKernels(const std::string &name,
+                            std::vector<const KernelInfo *> &picked,
+                            std::string &error) const {
+  picked.clear();
+  std::vector<std::string> names;
+  if (name.empty()) {
+    if (kernels.size() == 1) {
+      picked.push_back(&kernels.front());
+      return true;
+    }
+    if (programs.size() != 1) {
+      error = dir + " has " + std::to_string(kernels.size()) + " kernels and " +
+              std::to_string(programs.size()) +
+              " programs; pick one, or a sequence, with --kernel "
+              "NAME[,NAME...]";
+      return false;
+    }
+    names = programs.front().kernels;
+  } else if (const ProgramInfo *program = findProgram(name)) {
+    names = program->kernels;
+  } else {
+    for (size_t start = 0; start <= name.size();) {
+      size_t comma = std::min(name.find(',', start), name.size());
+      names.push_back(name.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  for (const std::string &n : names) {
+    const KernelInfo *k = findKernel(n);
+    if (!k) {
+      error = "no kernel or program named '" + n + "' in " + dir;
+      return false;
+    }
+    picked.push_back(k);
+  }
+  return true;
+}
+
 static bool readFile(const std::string &path, std::string &bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
@@ -68,6 +113,10 @@ public:
 
   bool read(const Value &root, Bundle &bundle);
   std::string error;
+
+private:
+  bool readProgram(const Value &value, const std::string &where,
+                   const Bundle &bundle, ProgramInfo &program);
 
 private:
   const std::string &dir;
@@ -467,6 +516,55 @@ bool ManifestReader::read(const Value &root, Bundle &bundle) {
                   "kernel '" + k.name + "' appears twice");
     bundle.kernels.push_back(std::move(k));
   }
+  // "programs" is optional: a bundle of one kernel, or of kernels launched
+  // one by one, has none.
+  auto programs = root.asObject().find("programs");
+  if (programs == root.asObject().end())
+    return true;
+  if (!programs->second.isArray())
+    return fail("programs", "expected an array");
+  for (size_t i = 0; i < programs->second.asArray().size(); ++i) {
+    ProgramInfo program;
+    if (!readProgram(programs->second.asArray()[i],
+                     "programs[" + std::to_string(i) + "]", bundle, program))
+      return false;
+    bundle.programs.push_back(std::move(program));
+  }
+  return true;
+}
+
+bool ManifestReader::readProgram(const Value &value, const std::string &where,
+                                 const Bundle &bundle, ProgramInfo &program) {
+  if (!value.isObject())
+    return fail(where, "expected an object");
+  const Value *kernels;
+  if (!stringMember(value, where, "name", program.name) ||
+      !member(value, where, "kernels", Value::Kind::Array, kernels))
+    return false;
+  if (!isSymbolName(program.name))
+    return fail(where + ".name", "\"" + program.name +
+                                     "\" is not an identifier of at most 255 "
+                                     "characters");
+  if (bundle.findKernel(program.name) || bundle.findProgram(program.name))
+    return fail(where + ".name",
+                "'" + program.name + "' names another kernel or program");
+  if (kernels->asArray().empty())
+    return fail(where + ".kernels", "a program runs at least one kernel");
+  std::vector<std::vector<runtime::Param>> signatures;
+  for (size_t i = 0; i < kernels->asArray().size(); ++i) {
+    const Value &name = kernels->asArray()[i];
+    const KernelInfo *k =
+        name.isString() ? bundle.findKernel(name.asString()) : nullptr;
+    if (!k)
+      return fail(where + ".kernels[" + std::to_string(i) + "]",
+                  "not the name of a kernel of this bundle");
+    program.kernels.push_back(k->name);
+    signatures.push_back(k->params);
+  }
+  std::string error;
+  if (!runtime::mergeSignatures(program.kernels, signatures, program.signature,
+                                error))
+    return fail(where, error);
   return true;
 }
 

@@ -42,10 +42,17 @@ struct tgb_plan {
   std::unique_ptr<runtime::PackedArgs> packed;
 };
 
+struct tgb_program {
+  const bundle::ProgramInfo *info = nullptr;
+  int ordinal = 0;
+  std::vector<tgb_kernel *> kernels; // Loaded, in the program's order.
+};
+
 struct tgb_bundle {
   bundle::Bundle manifest;
   std::vector<std::unique_ptr<tgb_kernel>> kernels;
   std::vector<std::unique_ptr<tgb_plan>> plans;
+  std::vector<std::unique_ptr<tgb_program>> programs;
 };
 
 namespace {
@@ -110,6 +117,61 @@ Status findKernel(const tgb_bundle *b, const char *name,
   return Status::success();
 }
 
+/// The program named `name`, or the only one for a null name.
+Status findProgram(const tgb_bundle *b, const char *name,
+                   const bundle::ProgramInfo *&program) {
+  if (!b)
+    return Status::error(TG_ERROR_INVALID_VALUE, "the bundle is null");
+  if (!name) {
+    if (b->manifest.programs.size() != 1)
+      return Status::error(TG_ERROR_INVALID_VALUE,
+                           b->manifest.dir + " has " +
+                               std::to_string(b->manifest.programs.size()) +
+                               " programs; name the one you mean");
+    program = &b->manifest.programs.front();
+    return Status::success();
+  }
+  program = b->manifest.findProgram(name);
+  if (!program)
+    return Status::error(TG_ERROR_INVALID_VALUE, "no program named '" +
+                                                     std::string(name) +
+                                                     "' in " + b->manifest.dir);
+  return Status::success();
+}
+
+/// Parameter `index` of `params` in the C API's form; the strings live as
+/// long as the bundle.
+Status describeParam(const std::string &owner,
+                     const std::vector<runtime::Param> &params, size_t index,
+                     tg_param *param) {
+  if (!param)
+    return Status::error(TG_ERROR_INVALID_VALUE, "the result pointer is null");
+  if (index >= params.size())
+    return Status::error(TG_ERROR_INVALID_VALUE,
+                         owner + ": parameter index " + std::to_string(index) +
+                             " is out of range (" +
+                             std::to_string(params.size()) + " parameters)");
+  const runtime::Param &p = params[index];
+  std::memset(param, 0, sizeof(*param));
+  param->name = p.name.c_str();
+  param->kind = p.kind;
+  param->dtype = p.dtype;
+  param->rank = int32_t(p.sizes.size());
+  for (size_t d = 0; d < p.sizes.size() && d < TG_MAX_RANK; ++d)
+    param->sizes[d] = p.sizes[d];
+  for (size_t d = 0; d < p.dims.size() && d < TG_MAX_RANK; ++d)
+    param->dims[d] = p.dims[d].empty() ? nullptr : p.dims[d].c_str();
+  return Status::success();
+}
+
+/// Checks a program's arguments against its merged signature (so that
+/// dimensions of one name agree across all its kernels), then each kernel's
+/// share of them, evaluating every grid: nothing is launched unless the whole
+/// program can be.
+Status checkProgramArgs(const bundle::Bundle &manifest,
+                        const bundle::ProgramInfo &program, const tg_arg *args,
+                        size_t numArgs, std::vector<tg_dim3> &grids);
+
 Status checkArgs(const bundle::KernelInfo &kernel, const tg_arg *args,
                  size_t numArgs) {
   if (numArgs && !args)
@@ -129,6 +191,35 @@ Status evaluateGrid(const bundle::KernelInfo &kernel, const tg_arg *args,
   if (!bundle::evaluateGrid(kernel, args, numArgs, g, error))
     return Status::error(TG_ERROR_INVALID_VALUE, error);
   grid = {uint32_t(g[0]), uint32_t(g[1]), uint32_t(g[2])};
+  return Status::success();
+}
+
+Status checkProgramArgs(const bundle::Bundle &manifest,
+                        const bundle::ProgramInfo &program, const tg_arg *args,
+                        size_t numArgs, std::vector<tg_dim3> &grids) {
+  std::string where = "program '" + program.name + "'";
+  if (numArgs && !args)
+    return Status::error(TG_ERROR_INVALID_VALUE,
+                         where + ": the argument array is null");
+  Status status =
+      runtime::checkArguments(program.signature.params, args, numArgs);
+  if (!status.ok()) {
+    status.message = where + ": " + status.message;
+    return status;
+  }
+  std::vector<tg_arg> all(args, args + numArgs);
+  grids.clear();
+  for (size_t k = 0; k < program.kernels.size(); ++k) {
+    const bundle::KernelInfo &kernel = *manifest.findKernel(program.kernels[k]);
+    std::vector<tg_arg> mine = program.signature.kernelArgs(k, all);
+    tg_dim3 grid;
+    if (!(status = checkArgs(kernel, mine.data(), mine.size())).ok() ||
+        !(status = evaluateGrid(kernel, mine.data(), mine.size(), grid)).ok()) {
+      status.message = where + ": " + status.message;
+      return status;
+    }
+    grids.push_back(grid);
+  }
   return Status::success();
 }
 
@@ -274,24 +365,8 @@ tg_status tgb_kernel_param(const tgb_bundle *b, const char *name, size_t index,
   Status status = findKernel(b, name, k);
   if (!status.ok())
     return report(status);
-  if (!param)
-    return invalid("tgb_kernel_param: the result pointer is null");
-  if (index >= k->params.size())
-    return invalid("kernel '" + k->name + "': parameter index " +
-                   std::to_string(index) + " is out of range (" +
-                   std::to_string(k->params.size()) + " parameters)");
-  const runtime::Param &p = k->params[index];
-  std::memset(param, 0, sizeof(*param));
-  param->name = p.name.c_str();
-  param->kind = p.kind;
-  param->dtype = p.dtype;
-  param->rank = int32_t(p.sizes.size());
-  for (size_t d = 0; d < p.sizes.size() && d < TG_MAX_RANK; ++d)
-    param->sizes[d] = p.sizes[d];
-  // The strings live as long as the bundle.
-  for (size_t d = 0; d < p.dims.size() && d < TG_MAX_RANK; ++d)
-    param->dims[d] = p.dims[d].empty() ? nullptr : p.dims[d].c_str();
-  return ok();
+  return report(
+      describeParam("kernel '" + k->name + "'", k->params, index, param));
 }
 
 const char *tgb_grid_program(const tgb_bundle *b, const char *name) {
@@ -482,6 +557,120 @@ tg_status tgb_plan_destroy(tgb_plan *plan) {
       return ok();
     }
   return invalid("tgb_plan_destroy: unknown plan (destroyed twice?)");
+}
+
+size_t tgb_num_programs(const tgb_bundle *b) {
+  return b ? b->manifest.programs.size() : 0;
+}
+
+const char *tgb_program_name(const tgb_bundle *b, size_t index) {
+  if (!b || index >= b->manifest.programs.size())
+    return nullptr;
+  return b->manifest.programs[index].name.c_str();
+}
+
+tg_status tgb_program_info_get(const tgb_bundle *b, const char *name,
+                               tgb_program_info *info) {
+  const bundle::ProgramInfo *p;
+  Status status = findProgram(b, name, p);
+  if (!status.ok())
+    return report(status);
+  if (!info)
+    return invalid("tgb_program_info_get: the result pointer is null");
+  info->name = p->name.c_str();
+  info->num_kernels = p->kernels.size();
+  info->num_params = p->signature.params.size();
+  return ok();
+}
+
+const char *tgb_program_kernel(const tgb_bundle *b, const char *name,
+                               size_t index) {
+  const bundle::ProgramInfo *p;
+  Status status = findProgram(b, name, p);
+  if (!status.ok()) {
+    report(status);
+    return nullptr;
+  }
+  if (index >= p->kernels.size()) {
+    invalid("program '" + p->name + "': kernel index " + std::to_string(index) +
+            " is out of range (" + std::to_string(p->kernels.size()) +
+            " kernels)");
+    return nullptr;
+  }
+  ok();
+  return p->kernels[index].c_str();
+}
+
+tg_status tgb_program_param(const tgb_bundle *b, const char *name, size_t index,
+                            tg_param *param) {
+  const bundle::ProgramInfo *p;
+  Status status = findProgram(b, name, p);
+  if (!status.ok())
+    return report(status);
+  return report(describeParam("program '" + p->name + "'", p->signature.params,
+                              index, param));
+}
+
+tg_status tgb_program_check_args(const tgb_bundle *b, const char *name,
+                                 const tg_arg *args, size_t numArgs) {
+  const bundle::ProgramInfo *p;
+  Status status = findProgram(b, name, p);
+  if (!status.ok())
+    return report(status);
+  std::vector<tg_dim3> grids;
+  return report(checkProgramArgs(b->manifest, *p, args, numArgs, grids));
+}
+
+tg_status tgb_load_program(tgb_bundle *b, const char *name, int ordinal,
+                           tgb_program **loaded) {
+  const bundle::ProgramInfo *p;
+  Status status = findProgram(b, name, p);
+  if (!status.ok())
+    return report(status);
+  if (!loaded)
+    return invalid("tgb_load_program: the result pointer is null");
+  *loaded = nullptr;
+  for (auto &existing : b->programs)
+    if (existing->info == p && existing->ordinal == ordinal) {
+      *loaded = existing.get();
+      return ok();
+    }
+  auto program = std::make_unique<tgb_program>();
+  program->info = p;
+  program->ordinal = ordinal;
+  for (const std::string &kernel : p->kernels) {
+    tgb_kernel *k;
+    if (tg_status code = tgb_load(b, kernel.c_str(), ordinal, &k))
+      return code;
+    program->kernels.push_back(k);
+  }
+  b->programs.push_back(std::move(program));
+  *loaded = b->programs.back().get();
+  return ok();
+}
+
+tg_status tgb_program_launch(tgb_program *p, const tg_arg *args, size_t numArgs,
+                             uint64_t stream) {
+  if (!p)
+    return invalid("tgb_program_launch: the program is null");
+  std::vector<tg_dim3> grids;
+  const bundle::Bundle &manifest = p->kernels.front()->bundle->manifest;
+  Status status = checkProgramArgs(manifest, *p->info, args, numArgs, grids);
+  if (!status.ok())
+    return report(status);
+  // One stream orders the launches: each kernel sees what the one before
+  // it wrote.
+  std::vector<tg_arg> all(args, args + numArgs);
+  for (size_t k = 0; k < p->kernels.size(); ++k) {
+    std::vector<tg_arg> mine = p->info->signature.kernelArgs(k, all);
+    runtime::PackedArgs packed(mine.data(), mine.size());
+    if (!(status = launchPacked(*p->kernels[k], grids[k], packed, stream))
+             .ok()) {
+      status.message = "program '" + p->info->name + "': " + status.message;
+      return report(status);
+    }
+  }
+  return ok();
 }
 
 tg_status tgb_synchronize(int ordinal) {

@@ -301,8 +301,8 @@ int tilegym::bundle::runGeneralOnGpu(
     names.push_back(k->name);
     signatures.push_back(k->params);
   }
-  ref::ProgramSignature program;
-  if (!ref::mergeSignatures(names, signatures, program, error))
+  runtime::ProgramSignature program;
+  if (!runtime::mergeSignatures(names, signatures, program, error))
     return fail(error);
   ref::ArgumentChoices choices = opt.choices;
   if (!opt.checkDir.empty() &&

@@ -59,6 +59,8 @@ public:
     for (const std::unique_ptr<DeclAST> &decl : module.getDecls()) {
       if (auto *constDecl = llvm::dyn_cast<ConstDeclAST>(decl.get()))
         dump(*constDecl);
+      else if (auto *program = llvm::dyn_cast<ProgramDeclAST>(decl.get()))
+        dump(*program);
       else
         dump(llvm::cast<KernelAST>(*decl));
     }
@@ -128,6 +130,16 @@ private:
     printLoc(decl.getLoc());
     Indent scope(*this);
     dump(*decl.getValue());
+  }
+
+  void dump(const ProgramDeclAST &program) {
+    line() << "Program " << program.getName();
+    printLoc(program.getLoc());
+    Indent scope(*this);
+    for (const ProgramDeclAST::KernelRef &kernel : program.getKernels()) {
+      line() << "Runs " << kernel.name;
+      printLoc(kernel.loc);
+    }
   }
 
   void dump(const KernelAST &kernel) {

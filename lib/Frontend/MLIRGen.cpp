@@ -183,6 +183,9 @@ private:
   /// Tile shapes within kMaxTileElements and kMaxRank, sizes positive.
   LogicalResult checkShape(ArrayRef<int64_t> shape, Location loc);
   LogicalResult genKernel(const KernelAST &kernel, ModuleOp module);
+  Attribute genProgram(const ProgramDeclAST &program, ModuleOp module,
+                       const llvm::StringSet<> &kernelNames,
+                       const NamedAttrList &earlier);
   LogicalResult declareDimNames(const KernelAST &kernel, Block *entry,
                                 func::FuncOp kernelFn);
   LogicalResult genParamDefaults(const KernelAST &kernel,
@@ -668,6 +671,38 @@ LogicalResult MLIRGenImpl::genGridFunction(const KernelAST &kernel,
   return success();
 }
 
+/// The kernels of `program` as an array of symbols, or null after an error
+/// at the program or at the kernel it is about.
+Attribute MLIRGenImpl::genProgram(const ProgramDeclAST &program,
+                                  ModuleOp module,
+                                  const llvm::StringSet<> &kernelNames,
+                                  const NamedAttrList &earlier) {
+  StringRef name = program.getName();
+  if (earlier.get(name)) {
+    error(program.getLoc()) << "redefinition of program '" << name << "'";
+    return nullptr;
+  }
+  if (kernelNames.contains(name)) {
+    error(program.getLoc())
+        << "program '" << name << "' has the name of a kernel";
+    return nullptr;
+  }
+  SmallVector<Attribute> kernels;
+  for (const ProgramDeclAST::KernelRef &k : program.getKernels()) {
+    if (!kernelNames.contains(k.name)) {
+      error(k.loc) << "program '" << name << "' runs '" << k.name
+                   << "', which is not a kernel of this file";
+      return nullptr;
+    }
+    kernels.push_back(FlatSymbolRefAttr::get(builder.getContext(), k.name));
+  }
+  ArrayAttr list = builder.getArrayAttr(kernels);
+  if (failed(t::verifyProgram(module, name, list,
+                              [&] { return error(program.getLoc()); })))
+    return nullptr;
+  return list;
+}
+
 OwningOpRef<ModuleOp> MLIRGenImpl::generate(const ModuleAST &ast) {
   MLIRContext *ctx = builder.getContext();
   ctx->loadDialect<t::TileDialect, arith::ArithDialect, math::MathDialect,
@@ -690,6 +725,8 @@ OwningOpRef<ModuleOp> MLIRGenImpl::generate(const ModuleAST &ast) {
       (void)genConstDecl(*c);
       continue;
     }
+    if (isa<ProgramDeclAST>(decl.get()))
+      continue; // After every kernel: programs may name later ones.
     auto *k = cast<KernelAST>(decl.get());
     if (!kernelNames.insert(k->getName()).second) {
       error(k->getLoc()) << "redefinition of kernel '" << k->getName() << "'";
@@ -706,9 +743,18 @@ OwningOpRef<ModuleOp> MLIRGenImpl::generate(const ModuleAST &ast) {
     if (!usedDefines.contains(define.first))
       error(fileLoc) << "-D " << define.first
                      << " does not name a file-level const";
+  // Programs are checked against the kernels' signatures, so only once
+  // every kernel was generated.
+  NamedAttrList programs;
+  for (const auto &decl : ast.getDecls())
+    if (auto *p = dyn_cast<ProgramDeclAST>(decl.get()); p && !numErrors)
+      if (Attribute kernels = genProgram(*p, *module, kernelNames, programs))
+        programs.append(p->getName(), kernels);
   if (numErrors)
     return nullptr;
   (*module)->setAttr(t::kConstsAttr, fileConsts.getDictionary(ctx));
+  if (!programs.empty())
+    (*module)->setAttr(t::kProgramsAttr, programs.getDictionary(ctx));
   if (failed(verify(*module)))
     return nullptr;
   return module;

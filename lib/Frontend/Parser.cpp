@@ -183,7 +183,8 @@ private:
   void skipToTopLevel() {
     unsigned depth = 0;
     while (!tok.is(Token::eof)) {
-      if (depth == 0 && (tok.is(Token::kw_kernel) || tok.is(Token::kw_const)))
+      if (depth == 0 && (tok.is(Token::kw_kernel) || tok.is(Token::kw_const) ||
+                         isProgramKeyword()))
         return;
       if (tok.is(Token::l_brace))
         ++depth;
@@ -241,6 +242,12 @@ private:
 
   std::unique_ptr<ConstDeclAST> parseConstDecl();
   std::unique_ptr<KernelAST> parseKernel();
+  std::unique_ptr<ProgramDeclAST> parseProgram();
+  /// `program` is a keyword only where a top-level declaration starts (no
+  /// identifier can start one), so kernels may still use it as a name.
+  bool isProgramKeyword() {
+    return tok.is(Token::identifier) && tok.spelling == "program";
+  }
   std::optional<ParamAST> parseParam();
   std::optional<TypeAST> parseNamedViewType(mlir::Location loc);
   std::optional<TypeAST> parseViewElementType(mlir::Location loc,
@@ -294,7 +301,7 @@ static bool isBuiltinScalarType(llvm::StringRef name) {
 // Declarations
 //===----------------------------------------------------------------------===//
 
-// file ::= (const-decl | kernel)* EOF
+// file ::= (const-decl | kernel | program)* EOF
 std::unique_ptr<ModuleAST> Parser::parseModule() {
   std::vector<std::unique_ptr<DeclAST>> decls;
   while (!tok.is(Token::eof)) {
@@ -303,8 +310,10 @@ std::unique_ptr<ModuleAST> Parser::parseModule() {
       decl = parseConstDecl();
     else if (tok.is(Token::kw_kernel))
       decl = parseKernel();
+    else if (isProgramKeyword())
+      decl = parseProgram();
     else
-      expected("'kernel' or 'const' at top level");
+      expected("'kernel', 'const' or 'program' at top level");
 
     if (decl)
       decls.push_back(std::move(decl));
@@ -349,6 +358,34 @@ std::unique_ptr<ConstDeclAST> Parser::parseConstDecl() {
   if (!expect(Token::semi, "';' after 'const' declaration"))
     return nullptr;
   return decl;
+}
+
+// program ::= 'program' IDENT '=' IDENT (',' IDENT)* ';'
+std::unique_ptr<ProgramDeclAST> Parser::parseProgram() {
+  mlir::Location loc = getLoc();
+  consume(); // 'program'
+  if (!tok.is(Token::identifier)) {
+    expected("program name after 'program'");
+    return nullptr;
+  }
+  std::string name = tok.spelling.str();
+  consume();
+  if (!expect(Token::equal, "'=' after the program name"))
+    return nullptr;
+  std::vector<ProgramDeclAST::KernelRef> kernels;
+  do {
+    if (!tok.is(Token::identifier)) {
+      expected("a kernel name in program '" + name + "'");
+      return nullptr;
+    }
+    kernels.push_back({tok.spelling.str(), getLoc()});
+    consume();
+  } while (consumeIf(Token::comma));
+  if (!expect(Token::semi,
+              "',' or ';' after a kernel of program '" + name + "'"))
+    return nullptr;
+  return std::make_unique<ProgramDeclAST>(std::move(name), std::move(kernels),
+                                          loc);
 }
 
 // kernel      ::= 'kernel' IDENT '(' [param (',' param)*] ')' kernel-attr*

@@ -5,6 +5,7 @@
 #include "tilegym/Bundle/Bundle.h"
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Runtime/Program.h"
 #include "tilegym/Target/Signature.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -300,6 +301,39 @@ static llvm::json::Object constsOf(ModuleOp module) {
   return consts;
 }
 
+/// The module's programs as manifest lines, {"name", "kernels"}, each
+/// checked as a launch merges its kernels' signatures.
+static llvm::Error collectPrograms(ModuleOp module,
+                                   std::vector<std::string> &lines) {
+  auto programs = module->getAttrOfType<DictionaryAttr>(tile::kProgramsAttr);
+  if (!programs)
+    return llvm::Error::success();
+  for (NamedAttribute program : programs) {
+    std::vector<std::string> names;
+    std::vector<std::vector<runtime::Param>> signatures;
+    llvm::json::Array kernels;
+    for (Attribute a : cast<ArrayAttr>(program.getValue())) {
+      auto ref = cast<FlatSymbolRefAttr>(a);
+      auto kernel = module.lookupSymbol<func::FuncOp>(ref.getAttr());
+      auto signature = kernelSignature(kernel);
+      if (!signature)
+        return signature.takeError();
+      names.push_back(ref.getValue().str());
+      signatures.push_back(std::move(*signature));
+      kernels.push_back(ref.getValue());
+    }
+    runtime::ProgramSignature merged;
+    std::string error;
+    if (!runtime::mergeSignatures(names, signatures, merged, error))
+      return errorAt(module.getLoc(), "program '" +
+                                          program.getName().getValue() +
+                                          "': " + error);
+    lines.push_back(compact({{"name", program.getName().getValue()},
+                             {"kernels", std::move(kernels)}}));
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error writeFile(const llvm::Twine &path, llvm::StringRef bytes) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path.str(), ec, llvm::sys::fs::OF_None);
@@ -340,6 +374,10 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
     if (!kernelNames.contains(name))
       return llvm::createStringError("a GPU binary is given for '" + name +
                                      "', which is not a kernel of the module");
+
+  std::vector<std::string> programs;
+  if (llvm::Error err = collectPrograms(tileModule, programs))
+    return err;
 
   std::string source;
   if (auto file = tileModule.getLoc()->findInstanceOf<FileLineColLoc>())
@@ -393,6 +431,8 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
         });
       }
     });
+    if (!programs.empty())
+      lines("programs", programs);
   });
   os << "\n";
 

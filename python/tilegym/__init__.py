@@ -75,6 +75,11 @@ class KernelInfo(ctypes.Structure):
                 ("cubin", ctypes.c_char_p)]
 
 
+class ProgramInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("num_kernels", ctypes.c_size_t),
+                ("num_params", ctypes.c_size_t)]
+
+
 class View:
     """A view of device memory: dtype name, device address, sizes, strides
     (in elements; None means row-major)."""
@@ -182,6 +187,13 @@ class Library:
             "tgb_plan_grid": (I, [P, ctypes.POINTER(Dim3)]),
             "tgb_plan_launch": (I, [P, U64]), "tgb_plan_destroy": (I, [P]),
             "tgb_synchronize": (I, [I]),
+            "tgb_num_programs": (S, [P]), "tgb_program_name": (C, [P, S]),
+            "tgb_program_info_get": (I, [P, C, ctypes.POINTER(ProgramInfo)]),
+            "tgb_program_kernel": (C, [P, C, S]),
+            "tgb_program_param": (I, [P, C, S, ctypes.POINTER(Param)]),
+            "tgb_program_check_args": (I, [P, C, ctypes.POINTER(Arg), S]),
+            "tgb_load_program": (I, [P, C, I, ctypes.POINTER(P)]),
+            "tgb_program_launch": (I, [P, ctypes.POINTER(Arg), S, U64]),
             "tg_init": (I, []), "tg_last_error": (C, []),
         }
         for name, (res, args) in sig.items():
@@ -257,12 +269,11 @@ class Bundle:
                 "shared_bytes": i.shared_bytes, "num_params": i.num_params,
                 "ptx": i.ptx.decode(), "cubin": i.cubin.decode()}
 
-    def params(self, kernel=None):
+    def _read_params(self, count, getter, name):
         out = []
-        for idx in range(self.info(kernel)["num_params"]):
+        for idx in range(count):
             p = Param()
-            self.L.check(self.L.lib.tgb_kernel_param(
-                self.handle, _name(kernel), idx, ctypes.byref(p)))
+            self.L.check(getter(self.handle, _name(name), idx, ctypes.byref(p)))
             entry = {"name": p.name.decode(),
                      "kind": "view" if p.kind == VIEW else "scalar",
                      "dtype": DTYPES[p.dtype], "rank": p.rank,
@@ -274,19 +285,51 @@ class Bundle:
             out.append(entry)
         return out
 
+    def params(self, kernel=None):
+        return self._read_params(self.info(kernel)["num_params"],
+                                 self.L.lib.tgb_kernel_param, kernel)
+
+    @property
+    def programs(self):
+        """The source's programs (`program NAME = a, b;`) by name, each the
+        list of its kernels in launch order."""
+        out = {}
+        for i in range(self.L.lib.tgb_num_programs(self.handle)):
+            name = self.L.lib.tgb_program_name(self.handle, i).decode()
+            info = ProgramInfo()
+            self.L.check(self.L.lib.tgb_program_info_get(
+                self.handle, name.encode(), ctypes.byref(info)))
+            out[name] = [self.L.lib.tgb_program_kernel(
+                self.handle, name.encode(), k).decode()
+                for k in range(info.num_kernels)]
+        return out
+
+    def program_params(self, program=None):
+        """The program's merged signature: parameters of one name across its
+        kernels are one, in order of first appearance."""
+        info = ProgramInfo()
+        self.L.check(self.L.lib.tgb_program_info_get(
+            self.handle, _name(program), ctypes.byref(info)))
+        return self._read_params(info.num_params,
+                                 self.L.lib.tgb_program_param, program)
+
     def defaults(self, kernel=None):
-        """The scalar parameters' defaults from the source, by name."""
+        """The scalar parameters' defaults from the source, by name; for a
+        program, those of all its kernels."""
         try:
             with open(os.path.join(self.path, "manifest.json")) as f:
                 manifest = json.load(f)
         except (OSError, ValueError):
             return {}
         name = kernel or self.kernels[0]
+        names = self.programs.get(name, [name])
+        out = {}
         for k in manifest.get("kernels", []):
-            if k.get("name") == name:
-                return {p["name"]: p["default"] for p in k.get("params", [])
-                        if "default" in p and "name" in p}
-        return {}
+            if k.get("name") in names:
+                for p in k.get("params", []):
+                    if "default" in p and "name" in p:
+                        out.setdefault(p["name"], p["default"])
+        return out
 
     def grid_program(self, kernel=None):
         s = self.L.lib.tgb_grid_program(self.handle, _name(kernel)).decode()
@@ -311,7 +354,13 @@ class Bundle:
         return g.tuple()
 
     def load(self, kernel=None, device=0):
+        """A kernel, or a program of the bundle by its name, loaded on GPU
+        `device` and ready to call."""
         h = ctypes.c_void_p()
+        if kernel is not None and kernel in self.programs:
+            self.L.check(self.L.lib.tgb_load_program(
+                self.handle, kernel.encode(), device, ctypes.byref(h)))
+            return Program(self, kernel, h)
         self.L.check(self.L.lib.tgb_load(self.handle, _name(kernel), device,
                                          ctypes.byref(h)))
         return Kernel(self, kernel, h)
@@ -350,9 +399,9 @@ class Kernel:
                                    f"'{key}'; its parameters are "
                                    f"{', '.join(names)}")
             i = names.index(key)
-            if i < len(values):
+            if i < len(values) and values[i] is not None:
                 raise TileGymError(5, f"parameter '{key}' given twice")
-            values += [None] * (i + 1 - len(values))
+            values += [None] * max(0, i + 1 - len(values))
             values[i] = value
         defaults = self.bundle.defaults(self.name) if (
             len(values) < len(names) or None in values) else {}
@@ -387,6 +436,36 @@ class Kernel:
         self.L.check(self.L.lib.tgb_plan_create(self.handle, arr, n,
                                                 ctypes.byref(h)))
         return Plan(self, h)
+
+
+class Program(Kernel):
+    """Kernels launched in order on one stream, called like one kernel with
+    the program's merged parameters (temporaries included)."""
+
+    def __init__(self, bundle, name, handle):
+        self.bundle, self.name, self.handle = bundle, name, handle
+        self.L = bundle.L
+        self._params = bundle.program_params(name)
+        self.kernels = bundle.programs[name]
+
+    def __call__(self, *values, stream=None, **named):
+        arr, n = self._arr(values, named)
+        values = list(values) + list(named.values())
+        if stream is None:
+            stream = _current_stream() if any(hasattr(v, "data_ptr") for v in values) else 0
+        self.L.check(self.L.lib.tgb_program_launch(self.handle, arr, n,
+                                                   int(stream)))
+
+    @property
+    def image(self):
+        raise TileGymError(5, "a program has one image per kernel; load "
+                           "its kernels to see them")
+
+    is_cubin = image
+
+    def plan(self, *values, **named):
+        raise TileGymError(5, "plans are per kernel; launch a program by "
+                           "calling it")
 
 
 class Plan:

@@ -253,8 +253,8 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     signatures.push_back(std::move(*signature));
   }
   std::string error;
-  ref::ProgramSignature program;
-  if (!ref::mergeSignatures(names, signatures, program, error))
+  runtime::ProgramSignature program;
+  if (!runtime::mergeSignatures(names, signatures, program, error))
     return fail(error);
   ref::BoundArguments bound;
   if (!ref::bindArguments(program.params, opt.choices, opt.seed, bound, error))

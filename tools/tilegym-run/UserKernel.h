@@ -37,7 +37,7 @@ struct UserRunOptions {
 };
 
 /// Runs `kernels` of `module` in order, as one program whose parameters of
-/// one name are one argument (ref::mergeSignatures), and prints the
+/// one name are one argument (runtime::mergeSignatures), and prints the
 /// verdict. Returns the exit code: 0 on PASS (or a run without a check
 /// whose outputs were all written), 1 on FAIL or any error, 77 when the GPU
 /// is missing.

@@ -57,9 +57,10 @@ static cl::opt<bool>
          cl::cat(category));
 static cl::opt<std::string>
     kernelName("kernel",
-               cl::desc("Kernel to run, or kernels to run in order as one "
-                        "program, their parameters of one name shared "
-                        "(default: the file's only kernel)"),
+               cl::desc("Kernel or program to run, or kernels to run in "
+                        "order as one program, their parameters of one name "
+                        "shared (default: the file's only kernel, or else "
+                        "its only program)"),
                cl::value_desc("NAME[,NAME...]"), cl::cat(category));
 static cl::list<std::string>
     defineList("D", cl::Prefix,
@@ -184,30 +185,43 @@ static ref::Options optionsOf(ModuleOp module) {
   return options;
 }
 
-/// The kernels --kernel names ("a" or a sequence "a,b"), or the file's only
-/// kernel; empty after an error.
+/// The kernels --kernel names: a kernel, a program of the file, or a
+/// sequence "a,b"; without --kernel the file's only kernel, or else its only
+/// program. Empty after an error.
 static SmallVector<func::FuncOp> findKernels(ModuleOp module) {
   SmallVector<func::FuncOp> kernels, picked;
   for (auto f : module.getOps<func::FuncOp>())
     if (f->hasAttr(tile::kKernelAttr))
       kernels.push_back(f);
-  if (kernelName.empty()) {
-    if (kernels.size() == 1)
-      return kernels;
-    llvm::errs() << "error: " << inputFile << " has " << kernels.size()
-                 << " kernels; pick one, or a sequence, with --kernel "
-                    "NAME[,NAME...]\n";
-    return {};
-  }
+  auto programs = module->getAttrOfType<DictionaryAttr>(tile::kProgramsAttr);
   SmallVector<StringRef> names;
-  StringRef(kernelName).split(names, ',');
+  ArrayAttr program;
+  if (kernelName.empty() && kernels.size() == 1)
+    return kernels;
+  if (kernelName.empty()) {
+    if (!programs || programs.size() != 1) {
+      llvm::errs() << "error: " << inputFile << " has " << kernels.size()
+                   << " kernels and " << (programs ? programs.size() : 0)
+                   << " programs; pick one, or a sequence, with --kernel "
+                      "NAME[,NAME...]\n";
+      return {};
+    }
+    program = cast<ArrayAttr>(programs.begin()->getValue());
+  } else if (programs) {
+    program = programs.getAs<ArrayAttr>(kernelName);
+  }
+  if (program)
+    for (Attribute a : program)
+      names.push_back(cast<FlatSymbolRefAttr>(a).getValue());
+  else
+    StringRef(kernelName).split(names, ',');
   for (StringRef name : names) {
     name = name.trim();
     auto it = llvm::find_if(
         kernels, [&](func::FuncOp f) { return f.getSymName() == name; });
     if (it == kernels.end()) {
-      llvm::errs() << "error: no kernel named '" << name << "' in " << inputFile
-                   << "\n";
+      llvm::errs() << "error: no kernel or program named '" << name << "' in "
+                   << inputFile << "\n";
       return {};
     }
     picked.push_back(*it);

@@ -25,8 +25,9 @@ using namespace tilegym;
 
 static const char *kUsage =
     "usage: tilegym-runner BUNDLE.tgb [options]\n"
-    "  --kernel NAME[,..] kernel to run, or kernels to run in order as one "
-    "program (default: the bundle's only kernel)\n"
+    "  --kernel NAME[,..] kernel or program to run, or kernels to run in "
+    "order as one program (default: the bundle's only kernel, or else its "
+    "only program)\n"
     "  --size M=..,N=..   problem sizes (names and defaults per reference)\n"
     "  --reference NAME   built-in reference program (default: the kernel's "
     "name)\n"
@@ -196,28 +197,11 @@ int main(int argc, char **argv) {
   bundle::Bundle bundle;
   if (!bundle::loadBundle(opt.bundle, bundle, error))
     return fail(error);
-  const bundle::KernelInfo *kernel = nullptr;
-  // --kernel a,b: a sequence, run as one program.
+  // --kernel a,b or a program's name: a sequence, run as one program.
   std::vector<const bundle::KernelInfo *> sequence;
-  for (size_t start = 0; !opt.kernel.empty() && start <= opt.kernel.size();) {
-    size_t comma = std::min(opt.kernel.find(',', start), opt.kernel.size());
-    std::string name = opt.kernel.substr(start, comma - start);
-    const bundle::KernelInfo *k = bundle.findKernel(name);
-    if (!k)
-      return fail("no kernel named '" + name + "' in " + opt.bundle);
-    sequence.push_back(k);
-    start = comma + 1;
-  }
-  if (!sequence.empty()) {
-    kernel = sequence.front();
-  } else if (bundle.kernels.size() == 1) {
-    kernel = &bundle.kernels.front();
-  } else {
-    return fail(opt.bundle + " has " + std::to_string(bundle.kernels.size()) +
-                " kernels; pick one with --kernel");
-  }
-  if (sequence.empty())
-    sequence.push_back(kernel);
+  if (!bundle.resolveKernels(opt.kernel, sequence, error))
+    return fail(error);
+  const bundle::KernelInfo *kernel = sequence.front();
   bool general = sequence.size() > 1 || !opt.checkDir.empty() ||
                  !opt.dumpDir.empty() || !opt.choices.shapes.empty() ||
                  !opt.choices.scalars.empty() || !opt.choices.inits.empty() ||

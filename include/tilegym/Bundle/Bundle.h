@@ -18,6 +18,7 @@
 #ifndef TILEGYM_BUNDLE_BUNDLE_H
 #define TILEGYM_BUNDLE_BUNDLE_H
 
+#include "tilegym/Runtime/Program.h"
 #include "tilegym/Runtime/Runtime.h"
 
 #include <array>
@@ -78,6 +79,14 @@ struct KernelInfo {
   GridProgram grid;
 };
 
+/// A program of the source (`program NAME = a, b;`): kernels of the bundle
+/// run in order, parameters of one name being one argument.
+struct ProgramInfo {
+  std::string name;
+  std::vector<std::string> kernels;
+  runtime::ProgramSignature signature; // Merged at load.
+};
+
 struct Bundle {
   std::string dir; // The folder it was loaded from.
   std::string source;
@@ -85,9 +94,19 @@ struct Bundle {
   /// File-level consts the kernels were compiled with ("T" -> "bf16").
   std::map<std::string, std::string> consts;
   std::vector<KernelInfo> kernels;
+  std::vector<ProgramInfo> programs;
 
   /// The kernel named `name`; nullptr if none.
   const KernelInfo *findKernel(const std::string &name) const;
+  /// The program named `name`; nullptr if none.
+  const ProgramInfo *findProgram(const std::string &name) const;
+  /// What `--kernel NAME` runs: the kernel NAME, the kernels of program
+  /// NAME, or those of a comma-separated list "a,b"; with an empty `name`,
+  /// the bundle's only kernel, or else its only program. Errors name the
+  /// bundle folder.
+  bool resolveKernels(const std::string &name,
+                      std::vector<const KernelInfo *> &kernels,
+                      std::string &error) const;
 };
 
 /// Reads and validates DIR/manifest.json and checks that the files it names

@@ -70,7 +70,7 @@ struct GeneralRunOptions : GpuRunOptions {
   std::string checkDir; ///< --check DIR: inputs and expected outputs.
   std::string dumpDir;  ///< --dump DIR: inputs and outputs as .npy.
 };
-/// Runs `kernels` in order as one program (ref::mergeSignatures).
+/// Runs `kernels` in order as one program (runtime::mergeSignatures).
 int runGeneralOnGpu(const Bundle &bundle,
                     const std::vector<const KernelInfo *> &kernels,
                     const GeneralRunOptions &opt);

@@ -11,7 +11,7 @@
  * No MLIR, no LLVM, no CUDA at build time (the driver is opened with dlopen).
  * The shared library libtilegym_bundle.so exports this API and the runtime's
  * tg_* API (tilegym_runtime.h), for ctypes and other foreign-function users;
- * bench/tilegym.py is a Python wrapper.
+ * python/tilegym is a Python wrapper.
  *
  * Every function returning tg_status sets the message tgb_last_error()
  * returns on the calling thread ("" on success). Kernels are named by their
@@ -34,9 +34,10 @@
 extern "C" {
 #endif
 
-typedef struct tgb_bundle tgb_bundle; /* an opened bundle */
-typedef struct tgb_kernel tgb_kernel; /* a kernel loaded on a GPU */
-typedef struct tgb_plan tgb_plan;     /* a checked, packed launch */
+typedef struct tgb_bundle tgb_bundle;   /* an opened bundle */
+typedef struct tgb_kernel tgb_kernel;   /* a kernel loaded on a GPU */
+typedef struct tgb_plan tgb_plan;       /* a checked, packed launch */
+typedef struct tgb_program tgb_program; /* a program's kernels, loaded */
 
 /* What went wrong in the last tgb_* call on this thread; "" after a success. */
 TG_API const char *tgb_last_error(void);
@@ -137,6 +138,49 @@ TG_API tg_status tgb_plan_create(tgb_kernel *kernel, const tg_arg *args,
 TG_API tg_status tgb_plan_grid(const tgb_plan *plan, tg_dim3 *grid);
 TG_API tg_status tgb_plan_launch(tgb_plan *plan, uint64_t stream);
 TG_API tg_status tgb_plan_destroy(tgb_plan *plan);
+
+/*===-- Programs ----------------------------------------------------------===*/
+
+/* A program (`program NAME = a, b;` in the source, the manifest's
+   "programs") runs kernels of the bundle in order on one set of arguments:
+   parameters of one name across its kernels are one argument, in order of
+   first appearance. Temporaries (views one kernel writes and a later one
+   reads) are arguments like any other: the caller allocates them. NULL
+   names the bundle's only program. */
+TG_API size_t tgb_num_programs(const tgb_bundle *bundle);
+/* The name of program `index`, or NULL when out of range. */
+TG_API const char *tgb_program_name(const tgb_bundle *bundle, size_t index);
+
+typedef struct tgb_program_info {
+  const char *name;
+  size_t num_kernels;
+  size_t num_params; /* of the merged signature */
+} tgb_program_info;
+
+TG_API tg_status tgb_program_info_get(const tgb_bundle *bundle,
+                                      const char *program,
+                                      tgb_program_info *info);
+/* The name of the program's kernel `index` (in launch order), or NULL. */
+TG_API const char *tgb_program_kernel(const tgb_bundle *bundle,
+                                      const char *program, size_t index);
+/* Parameter `index` of the program's merged signature. */
+TG_API tg_status tgb_program_param(const tgb_bundle *bundle,
+                                   const char *program, size_t index,
+                                   tg_param *param);
+/* Checks the arguments against the merged signature (dimensions of one name
+   agree across every kernel) and each kernel's share of them, and evaluates
+   every grid: "program 'fullsum': argument 2 'p': expected rank 1, got 2". */
+TG_API tg_status tgb_program_check_args(const tgb_bundle *bundle,
+                                        const char *program, const tg_arg *args,
+                                        size_t num_args);
+/* Loads every kernel of the program on GPU `ordinal` (as tgb_load does);
+   the same handle for the same program and GPU. */
+TG_API tg_status tgb_load_program(tgb_bundle *bundle, const char *program,
+                                  int ordinal, tgb_program **loaded);
+/* Checks everything first (as tgb_program_check_args), then launches the
+   kernels in order on `stream`; nothing is launched when a check fails. */
+TG_API tg_status tgb_program_launch(tgb_program *program, const tg_arg *args,
+                                    size_t num_args, uint64_t stream);
 
 /* Waits for everything on GPU `ordinal`'s primary context (cuCtxSynchronize):
    a kernel fault shows here, naming the last kernel launched through this

@@ -277,10 +277,10 @@ private:
 // Declarations
 //===----------------------------------------------------------------------===//
 
-/// A top-level declaration: a const or a kernel.
+/// A top-level declaration: a const, a kernel or a program.
 class DeclAST {
 public:
-  enum class Kind { Const, Kernel };
+  enum class Kind { Const, Kernel, Program };
 
   DeclAST(Kind kind, std::string name, mlir::Location loc)
       : kind(kind), name(std::move(name)), loc(loc) {}
@@ -507,7 +507,29 @@ private:
   StmtList body;
 };
 
-/// A whole .tile file: consts and kernels in source order.
+/// `program NAME = kernel, kernel...;`: kernels run in order as one program
+/// whose parameters of one name are one argument (runtime/Program.h).
+class ProgramDeclAST : public DeclAST {
+public:
+  struct KernelRef {
+    std::string name;
+    mlir::Location loc;
+  };
+  ProgramDeclAST(std::string name, std::vector<KernelRef> kernels,
+                 mlir::Location loc)
+      : DeclAST(Kind::Program, std::move(name), loc),
+        kernels(std::move(kernels)) {}
+
+  const std::vector<KernelRef> &getKernels() const { return kernels; }
+  static bool classof(const DeclAST *d) {
+    return d->getKind() == Kind::Program;
+  }
+
+private:
+  std::vector<KernelRef> kernels;
+};
+
+/// A whole .tile file: consts, kernels and programs in source order.
 class ModuleAST {
 public:
   explicit ModuleAST(std::vector<std::unique_ptr<DeclAST>> decls)

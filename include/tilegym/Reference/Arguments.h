@@ -22,6 +22,7 @@
 
 #include "tilegym/Reference/Reference.h"
 #include "tilegym/Reference/Tensor.h"
+#include "tilegym/Runtime/Program.h"
 #include "tilegym/Runtime/Runtime.h"
 
 #include <cstdint>
@@ -75,29 +76,6 @@ struct BoundArguments {
 bool bindArguments(const std::vector<runtime::Param> &params,
                    const ArgumentChoices &choices, uint64_t seed,
                    BoundArguments &bound, std::string &error);
-
-/// A program: kernels run in order on one set of arguments, where the
-/// parameters of one name (across the kernels) are one argument. A view one
-/// kernel writes and a later one reads is a temporary: it is not drawn,
-/// only poisoned, and it is checked like any output.
-struct ProgramSignature {
-  std::vector<std::string> kernels;
-  std::vector<runtime::Param> params; ///< Merged, in order of appearance.
-  /// Per kernel, per parameter: its index in `params`.
-  std::vector<std::vector<size_t>> argIndex;
-  /// Kernel k's launch arguments, picked from the program's.
-  std::vector<tg_arg> kernelArgs(size_t k,
-                                 const std::vector<tg_arg> &programArgs) const;
-};
-
-/// Merges the kernels' signatures: parameters of one name must agree in
-/// kind, element type, rank, static sizes and dimension names (a name may
-/// fill an unnamed dimension). A view is read by the program when a kernel
-/// reads it before any earlier kernel wrote it. With several kernels every
-/// parameter needs a name.
-bool mergeSignatures(const std::vector<std::string> &kernels,
-                     const std::vector<std::vector<runtime::Param>> &signatures,
-                     ProgramSignature &program, std::string &error);
 
 /// "x[M=4096, N=1024] f32 read uniform(-1,1), y[4096, 1024] f32 write,
 /// eps f32 = 1e-05": one item per parameter, for the run's header.

@@ -698,6 +698,9 @@ struct ConvertTileToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Programs name tile kernels for launches, which read them before
+    // lowering; the lowered kernels are no longer tile kernels.
+    module->removeAttr(kProgramsAttr);
     MLIRContext *ctx = &getContext();
     OpBuilder b(ctx);
     llvm::StringRef arch(chip);

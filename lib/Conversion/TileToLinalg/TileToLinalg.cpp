@@ -687,6 +687,9 @@ struct ConvertTileToLinalgPass
     : tilegym::impl::ConvertTileToLinalgPassBase<ConvertTileToLinalgPass> {
   void runOnOperation() override {
     TileToLinalgTypeConverter typeConverter;
+    // Programs name tile kernels for launches, which read them before
+    // lowering; the lowered kernels are no longer tile kernels.
+    getOperation()->removeAttr(kProgramsAttr);
     RewritePatternSet patterns(&getContext());
     populateTileToLinalgPatterns(typeConverter, patterns);
     ConversionTarget target(getContext());

@@ -112,3 +112,31 @@ if "launch" in steps:
     attempt("synchronize", tilegym.synchronize)
     b.close()
     out("closed")
+
+if "program" in steps:
+    # fs.tgb: examples/fullsum.tile, whose `program fullsum` runs
+    # partial_sums then total on (x, p, s).
+    b = tilegym.Bundle(os.path.join(d, "fs.tgb"))
+    out(f"programs {b.programs}")
+    out(f"program params {[(p['name'], p['dtype'], p.get('dims')) for p in b.program_params('fullsum')]}")
+    attempt("program info unknown", lambda: b.program_params("nope"))
+    L = b.L
+    missing = L.lib.tgb_program_kernel(b.handle, b"fullsum", 2)
+    out(f"program kernel out of range: {missing} {L.lib.tgb_last_error().decode()}")
+    x, p, s = (View("f32", 0xa000, [5000]), View("f32", 0xb000, [5]),
+               View("f32", 0xc000, [1]))
+    prog = b.load("fullsum")
+    out(f"program kernels {prog.kernels}")
+    attempt("program launch", lambda: prog(x, p, s, stream=0))
+    attempt("program launch by name", lambda: prog(s=s, p=p, x=x, stream=0))
+    # P disagrees with nothing here, but s must have its static size 1;
+    # no kernel is launched when any check fails.
+    attempt("program launch bad", lambda: prog(x, p, View("f32", 0xc000, [2]), stream=0))
+    attempt("program launch rank", lambda: prog(x, View("f32", 0xb000, [5, 1]), s, stream=0))
+    attempt("program launch count", lambda: L.check(L.lib.tgb_program_launch(
+        prog.handle, None, 0, 0)))
+    attempt("program launch null", lambda: L.check(L.lib.tgb_program_launch(
+        None, None, 0, 0)))
+    attempt("program same handle", lambda: b.load("fullsum").handle.value == prog.handle.value)
+    b.close()
+    out("closed")

@@ -511,3 +511,56 @@ func.func @names_count(%n: i32) attributes {tile.kernel, tile.param_names = ["a"
 func.func @names_ident(%n: i32) attributes {tile.kernel, tile.param_names = ["a b"]} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.programs' must be a dictionary on a module}}
+module attributes {tile.programs = [@a]} {}
+
+// -----
+
+// expected-error @+1 {{program 'p' must be a non-empty array of kernels}}
+module attributes {tile.programs = {p = []}} {}
+
+// -----
+
+// expected-error @+1 {{program 'p': @nope is not a kernel of the module}}
+module attributes {tile.programs = {p = [@nope]}} {}
+
+// -----
+
+// expected-error @+1 {{program 'p': @f is not a kernel of the module}}
+module attributes {tile.programs = {p = [@f]}} {
+  func.func @f() { return }
+}
+
+// -----
+
+// expected-error @+1 {{program 'k' has the name of a kernel or function}}
+module attributes {tile.programs = {k = [@k]}} {
+  func.func @k() attributes {tile.kernel} { return }
+}
+
+// -----
+
+// expected-error @+1 {{program 'p': kernel 'a' has no parameter names, which a program of several kernels needs}}
+module attributes {tile.programs = {p = [@a, @b]}} {
+  func.func @a(%x: !tile.view<?xf32>) attributes {tile.kernel} { return }
+  func.func @b(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.param_names = ["x"]} { return }
+}
+
+// -----
+
+// expected-error @+1 {{program 'p': parameter 'x' is '!tile.view<4xf32>' in kernel 'b' but '!tile.view<?xf32>' in kernel 'a'}}
+module attributes {tile.programs = {p = [@a, @b]}} {
+  func.func @a(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.param_names = ["x"]} { return }
+  func.func @b(%x: !tile.view<4xf32>) attributes {tile.kernel, tile.param_names = ["x"]} { return }
+}
+
+// -----
+
+// expected-error @+1 {{program 'p': parameter 'x' names dimension 0 M in kernel 'b' but N in kernel 'a'}}
+module attributes {tile.programs = {p = [@a, @b]}} {
+  func.func @a(%x: !tile.view<?xf32> {tile.dims = ["N"]}) attributes {tile.kernel, tile.param_names = ["x"]} { return }
+  func.func @b(%x: !tile.view<?xf32> {tile.dims = ["M"]}) attributes {tile.kernel, tile.param_names = ["x"]} { return }
+}

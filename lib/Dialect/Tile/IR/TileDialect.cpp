@@ -2,9 +2,11 @@
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -94,9 +96,84 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
   return success();
 }
 
+LogicalResult tilegym::tile::verifyProgram(
+    Operation *module, StringRef programName, Attribute kernelList,
+    llvm::function_ref<InFlightDiagnostic()> emitError) {
+  auto kernels = dyn_cast<ArrayAttr>(kernelList);
+  if (!isIdentifier(programName))
+    return emitError() << "program name '" << programName
+                       << "' must be an identifier";
+  if (SymbolTable::lookupSymbolIn(module, programName))
+    return emitError() << "program '" << programName
+                       << "' has the name of a kernel or function";
+  if (!kernels || kernels.empty())
+    return emitError() << "program '" << programName
+                       << "' must be a non-empty array of kernels";
+  // Parameter name -> (type, dimension names, kernel that declared it).
+  llvm::StringMap<std::tuple<Type, ArrayAttr, StringRef>> seen;
+  for (Attribute a : kernels) {
+    auto ref = dyn_cast<FlatSymbolRefAttr>(a);
+    auto kernel = ref ? dyn_cast_or_null<FunctionOpInterface>(
+                            SymbolTable::lookupSymbolIn(module, ref.getAttr()))
+                      : FunctionOpInterface();
+    if (!kernel || !kernel->hasAttr(kKernelAttr))
+      return emitError() << "program '" << programName << "': " << a
+                         << " is not a kernel of the module";
+    StringRef kernelName = ref.getValue();
+    auto names = kernel->getAttrOfType<ArrayAttr>(kParamNamesAttr);
+    if (!names) {
+      if (kernels.size() > 1)
+        return emitError() << "program '" << programName << "': kernel '"
+                           << kernelName
+                           << "' has no parameter names, which a program of "
+                              "several kernels needs";
+      continue;
+    }
+    for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
+      StringRef param = cast<StringAttr>(names[i]).getValue();
+      Type type = kernel.getArgumentTypes()[i];
+      auto dims = kernel.getArgAttrOfType<ArrayAttr>(i, kDimNamesAttr);
+      auto [it, inserted] =
+          seen.try_emplace(param, std::make_tuple(type, dims, kernelName));
+      if (inserted)
+        continue;
+      auto [firstType, firstDims, firstKernel] = it->second;
+      if (firstType != type)
+        return emitError() << "program '" << programName << "': parameter '"
+                           << param << "' is " << type << " in kernel '"
+                           << kernelName << "' but " << firstType
+                           << " in kernel '" << firstKernel << "'";
+      for (unsigned d = 0; dims && firstDims && d < dims.size(); ++d) {
+        StringRef here = cast<StringAttr>(dims[d]).getValue();
+        StringRef there = cast<StringAttr>(firstDims[d]).getValue();
+        if (!here.empty() && !there.empty() && here != there)
+          return emitError() << "program '" << programName << "': parameter '"
+                             << param << "' names dimension " << d << " "
+                             << here << " in kernel '" << kernelName << "' but "
+                             << there << " in kernel '" << firstKernel << "'";
+      }
+      if (!firstDims)
+        it->second = std::make_tuple(type, dims, kernelName);
+    }
+  }
+  return success();
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  if (name == kProgramsAttr) {
+    auto programs = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !programs)
+      return op->emitError()
+             << "'" << name << "' must be a dictionary on a module";
+    for (NamedAttribute program : programs)
+      if (failed(verifyProgram(op, program.getName().getValue(),
+                               program.getValue(),
+                               [&] { return op->emitError(); })))
+        return failure();
+    return success();
+  }
   if (name == kParamNamesAttr) {
     auto func = dyn_cast<FunctionOpInterface>(op);
     auto names = dyn_cast<ArrayAttr>(attr.getValue());

@@ -53,6 +53,10 @@ constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
     "tile.dynamic_shared_bytes";
 /// Module attribute: the file-level consts a module was compiled with.
 constexpr llvm::StringLiteral kConstsAttr = "tile.consts";
+/// Module attribute: the programs of the source (`program NAME = a, b;`), a
+/// dictionary from each program's name to the array of its kernels' symbols,
+/// run in that order; parameters of one name across them are one argument.
+constexpr llvm::StringLiteral kProgramsAttr = "tile.programs";
 /// On a kernel's view argument: an array of strings, one per dimension, the
 /// name the source gave it ("" for none). Dimensions sharing a name must
 /// have equal sizes at launch (checked by the runtime, not by the kernel).
@@ -63,6 +67,15 @@ constexpr llvm::StringLiteral kParamNamesAttr = "tile.param_names";
 /// On a kernel's scalar argument: a typed attribute, the value a launch
 /// binds when it gives none (`eps: f32 = 1e-5`).
 constexpr llvm::StringLiteral kDefaultAttr = "tile.default";
+
+/// Verifies one entry of kProgramsAttr: `kernels` is a non-empty array of
+/// symbols of kernels in `module`, `name` is an identifier no symbol has, and
+/// parameters of one name across the kernels have one type and agree in the
+/// names of their dimensions. Errors go through `emitError`.
+mlir::LogicalResult
+verifyProgram(mlir::Operation *module, llvm::StringRef name,
+              mlir::Attribute kernels,
+              llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 
 /// How a kernel uses a view argument: read by load/gather, written by
 /// store/scatter. An argument both read and written is updated in place;

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# make-tools-kit.sh OUT_DIR: a tilegym-run for a GPU machine without LLVM, so
+# that a user's kernel is verified there with the same one command as here
+# (tilegym-run K.tile --backend=gpu --ref R.tile, --compare=cpu):
+#
+#   OUT_DIR/bin/tilegym-run.xz   tilegym-run linked against LLVM's and MLIR's
+#                                static archives (only what it uses), xz'd
+#   OUT_DIR/lib/libzstd.so.1     the one library it needs beyond libc
+#   OUT_DIR/run.sh               unpacks it (python3's lzma) and runs every
+#                                user kernel of examples/ on the GPU against
+#                                its .tile reference and against the CPU JIT,
+#                                and the wrong kernels of test/Examples, which
+#                                must FAIL; ends "N passed, N failed"
+#
+# The build's own binaries keep linking libMLIR.so and libLLVM.so; this links
+# the same objects a second way. The kit goes to the GPU machine beside the
+# working tree (examples/ and test/ travel with it).
+set -euo pipefail
+if [ $# -ne 1 ]; then
+  echo "usage: $0 OUT_DIR" >&2
+  exit 1
+fi
+OUT=$1
+cd "$(dirname "$0")/.."
+. scripts/configure.sh
+[ -n "${NO_BUILD:-}" ] || ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-run
+LLVM_LIB=/usr/lib/llvm-22/lib
+ARCH_LIB=/usr/lib/x86_64-linux-gnu
+for f in "$LLVM_LIB/libMLIRIR.a" "$LLVM_LIB/libLLVMCore.a" "$ARCH_LIB/libz.a" \
+    "$ARCH_LIB/libffi_pic.a" "$ARCH_LIB/libtinfo.a" "$ARCH_LIB/libzstd.so.1"; do
+  [ -e "$f" ] || { echo "error: $f is missing (llvm-22-dev, libmlir-22-dev," \
+    "zlib1g-dev, libffi-dev, libncurses-dev)" >&2; exit 1; }
+done
+
+# Ninja's own link line, with the two shared libraries swapped for every
+# static archive (the linker keeps only the objects tilegym-run reaches).
+link=$(ninja -C "$BUILD" -t commands bin/tilegym-run | tail -1)
+static="-Wl,--start-group $LLVM_LIB/libMLIR*.a $LLVM_LIB/libLLVM*.a -Wl,--end-group"
+static+=" $ARCH_LIB/libz.a $ARCH_LIB/libzstd.so.1 $ARCH_LIB/libffi_pic.a"
+static+=" $ARCH_LIB/libtinfo.a -lpthread -static-libstdc++ -static-libgcc"
+static+=" -Wl,--gc-sections -s"
+link=${link//"$LLVM_LIB/libMLIR.so.22.1"/}
+link=${link//"$LLVM_LIB/libLLVM.so.1"/$static}
+rm -rf "$OUT"
+mkdir -p "$OUT/bin" "$OUT/lib"
+link=${link//"-o bin/tilegym-run"/-o $(realpath "$OUT")/bin/tilegym-run}
+(cd "$BUILD" && eval "$link")
+if ldd "$OUT/bin/tilegym-run" | grep -Eq 'libMLIR|libLLVM'; then
+  echo "error: the static tilegym-run still links LLVM or MLIR" >&2
+  exit 1
+fi
+cp -L "$ARCH_LIB/libzstd.so.1" "$OUT/lib/"
+xz -T"${JOBS:-2}" -6 "$OUT/bin/tilegym-run"
+
+# name | file | kernel | -D defines | sizes and inputs: the user kernels of
+# the GPU kit (scripts/make-gpu-kit.sh), checked here by tilegym-run itself.
+sed -n '/^USER_CASES=(/,/^)/p' scripts/make-gpu-kit.sh | sed '1d;$d' |
+  sed 's/^ *"//; s/"$//' >"$OUT/cases.txt"
+
+cat >"$OUT/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Run from the working tree's root: KIT/run.sh. Every user kernel on the GPU
+# against its .tile reference (--ref) and against the CPU JIT
+# (--compare=cpu), then the wrong kernels, which must FAIL both ways.
+set -uo pipefail
+kit=$(cd "$(dirname "$0")" && pwd)
+if [ ! -x "$kit/bin/tilegym-run" ]; then
+  python3 -c 'import lzma, sys; open(sys.argv[2], "wb").write(lzma.open(sys.argv[1]).read())' \
+    "$kit/bin/tilegym-run.xz" "$kit/bin/tilegym-run" && chmod +x "$kit/bin/tilegym-run"
+fi
+export LD_LIBRARY_PATH="$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+run="$kit/bin/tilegym-run"
+mkdir -p "$kit/logs"
+pass=0; fail=0; n=0
+printf '%-34s %-8s %-10s %s\n' kernel check verdict rel_err
+check() { # label how want(PASS|FAIL) log command...
+  local label=$1 how=$2 want=$3 log=$4; shift 4
+  "$@" >"$log" 2>&1
+  local rc=$? got
+  case $rc in 0) got=PASS ;; 1) got=FAIL ;; *) got="rc=$rc" ;; esac
+  rel=$(grep -o 'rel_err=[^ ]*' "$log" | sort -t= -k2 -g | tail -1 | cut -d= -f2)
+  if [ "$got" = "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+  printf '%-34s %-8s %-10s %s\n' "$label" "$how" "$got$([ "$got" = "$want" ] || echo ' (!)')" "${rel:--}"
+  [ "$got" = "$want" ] || tail -6 "$log" | sed 's/^/    | /'
+}
+while IFS='|' read -r name file kernel defines args; do
+  n=$((n + 1))
+  # shellcheck disable=SC2086
+  for how in ref cpu; do
+    if [ $how = ref ]; then opt=(--ref "examples/reference/$file"); else opt=(--compare=cpu); fi
+    check "$name" "$how" PASS "$kit/logs/$n.$how.log" "$run" "examples/$file" "${opt[@]}" \
+      --kernel "$kernel" $defines $args --backend=gpu --seed "$n"
+  done
+done <"$kit/cases.txt"
+for wrong in "layernorm|--size M=37,N=777" "colsum|--size M=300,N=130" \
+    "matmul_nt|--size M=129,N=77,K=65"; do
+  IFS='|' read -r k args <<<"$wrong"
+  # shellcheck disable=SC2086
+  check "wrong_$k" ref FAIL "$kit/logs/wrong_$k.ref.log" "$run" \
+    "test/Examples/Inputs/wrong_$k.tile" --ref "examples/reference/$k.tile" \
+    --backend=gpu $args
+done
+echo
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
+RUN
+chmod +x "$OUT/run.sh"
+echo "kit: $OUT ($(du -sm "$OUT" | cut -f1) MiB); on the GPU machine, from the tree's root: $OUT/run.sh"
