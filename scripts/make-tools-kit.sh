@@ -10,7 +10,11 @@
 #                                user kernel of examples/ on the GPU against
 #                                its .tile reference and against the CPU JIT,
 #                                and the wrong kernels of test/Examples, which
-#                                must FAIL; ends "N passed, N failed"
+#                                must FAIL; then random kernels on the GPU
+#                                against the CPU JIT (scripts/differential.sh);
+#                                ends "N passed, N failed"
+#   OUT_DIR/random/              those kernels (scripts/random-kernels.py,
+#                                RANDOM_COUNT of them from RANDOM_SEED)
 #
 # The build's own binaries keep linking libMLIR.so and libLLVM.so; this links
 # the same objects a second way. The kit goes to the GPU machine beside the
@@ -57,11 +61,15 @@ xz -T"${JOBS:-2}" -6 "$OUT/bin/tilegym-run"
 sed -n '/^USER_CASES=(/,/^)/p' scripts/make-gpu-kit.sh | sed '1d;$d' |
   sed 's/^ *"//; s/"$//' >"$OUT/cases.txt"
 
+python3 scripts/random-kernels.py "$OUT/random" --count "${RANDOM_COUNT:-100}" \
+  --seed "${RANDOM_SEED:-1}"
+
 cat >"$OUT/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Run from the working tree's root: KIT/run.sh. Every user kernel on the GPU
 # against its .tile reference (--ref) and against the CPU JIT
-# (--compare=cpu), then the wrong kernels, which must FAIL both ways.
+# (--compare=cpu), then the wrong kernels, which must FAIL against their
+# references.
 set -uo pipefail
 kit=$(cd "$(dirname "$0")" && pwd)
 if [ ! -x "$kit/bin/tilegym-run" ]; then
@@ -78,7 +86,7 @@ check() { # label how want(PASS|FAIL) log command...
   "$@" >"$log" 2>&1
   local rc=$? got
   case $rc in 0) got=PASS ;; 1) got=FAIL ;; *) got="rc=$rc" ;; esac
-  rel=$(grep -o 'rel_err=[^ ]*' "$log" | sort -t= -k2 -g | tail -1 | cut -d= -f2)
+  rel=$(grep -o ' rel_err=[^ ]*' "$log" | cut -d= -f2 | sort -g | tail -1)
   if [ "$got" = "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
   printf '%-34s %-8s %-10s %s\n' "$label" "$how" "$got$([ "$got" = "$want" ] || echo ' (!)')" "${rel:--}"
   [ "$got" = "$want" ] || tail -6 "$log" | sed 's/^/    | /'
@@ -101,8 +109,15 @@ for wrong in "layernorm|--size M=37,N=777" "colsum|--size M=300,N=130" \
     --backend=gpu $args
 done
 echo
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+echo "user kernels: $pass passed, $fail failed"
+echo
+echo "random kernels, GPU against the CPU JIT:"
+TILEGYM_BIN="$kit/bin" bash scripts/differential.sh "$kit/random" gpu
+diff_rc=$?
+random=$(grep -c . "$kit/random/cases.txt")
+echo
+echo "$pass passed, $fail failed (user kernels); differential exit $diff_rc over $random random kernels"
+[ "$fail" -eq 0 ] && [ "$diff_rc" -eq 0 ]
 RUN
 chmod +x "$OUT/run.sh"
 echo "kit: $OUT ($(du -sm "$OUT" | cut -f1) MiB); on the GPU machine, from the tree's root: $OUT/run.sh"

@@ -2293,6 +2293,11 @@ Val MLIRGenImpl::genDot(Value a, Value b, Value acc, Location loc) {
                << describe(acc.getType());
     return Val::failure();
   }
+  // f64 products are exact in f64 (IEEE); the other inputs take the
+  // default, which for f32 is tf32 and for f16/bf16 does not matter.
+  if (element.isF64())
+    return Val{t::DotOp::create(builder, loc, a, b, acc, t::Precision::IEEE),
+               {}};
   return Val{t::DotOp::create(builder, loc, a, b, acc), {}};
 }
 

@@ -208,6 +208,9 @@ private:
   DenseMap<Value, ViewInfo> views;
   LLVM::GlobalOp smem;
   int64_t smemBytes = 0;
+  /// Where the largest use of `smem` is (a dot's operands, a layout
+  /// conversion): the shared-memory limit's error points there.
+  std::optional<Location> largestSmemLoc;
   /// Cross-warp reductions each get their own slice of this buffer, so that
   /// none waits for an earlier user of shared memory to finish reading.
   LLVM::GlobalOp reduceSmem;

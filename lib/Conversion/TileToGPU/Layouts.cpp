@@ -218,8 +218,12 @@ LogicalResult KernelEmitter::assignLayouts() {
     if (!(*it)->isLeader())
       continue;
     int64_t maxM = 0, maxN = 0;
+    Location dotLoc = kernel.getLoc(); // The largest dot's, for errors.
     for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
       if (auto s = dotShapes.find(*m); s != dotShapes.end()) {
+        if (s->second.first * s->second.second >= maxM * maxN)
+          if (Operation *def = m->getDefiningOp())
+            dotLoc = def->getLoc();
         maxM = std::max(maxM, s->second.first);
         maxN = std::max(maxN, s->second.second);
       }
@@ -246,7 +250,7 @@ LogicalResult KernelEmitter::assignLayouts() {
       }
       int64_t warpsN = numWarps / warpsM;
       if (maxN < 8 * warpsN) {
-        kernel.emitOpError()
+        emitError(dotLoc)
             << "dot tile " << maxM << "x" << maxN << " is too small for "
             << numWarps << " warps; use fewer warps or a larger tile";
         return failure();

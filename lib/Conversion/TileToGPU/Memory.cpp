@@ -9,6 +9,8 @@ using namespace tilegym::detail;
 /// Shared memory is one static buffer per kernel, reused by every
 /// reduction and layout conversion between barriers.
 Value KernelEmitter::sharedBuffer(int64_t bytes) {
+  if (bytes > smemBytes)
+    largestSmemLoc = loc();
   smemBytes = std::max(smemBytes, bytes);
   return LLVM::AddressOfOp::create(b, loc(), smem);
 }

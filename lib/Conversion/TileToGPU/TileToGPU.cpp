@@ -649,11 +649,19 @@ LogicalResult KernelEmitter::emit() {
   gpu::ReturnOp::create(b, l);
   if (asyncSmemBytes)
     func->setAttr(kDynamicSharedBytesAttr, b.getI64IntegerAttr(asyncSmemBytes));
-  if (int64_t total = smemBytes + reduceSmemBytes; total > kStaticSmemLimit)
+  if (int64_t total = smemBytes + reduceSmemBytes; total > kStaticSmemLimit) {
+    // Point at the op whose staging is most of it, when one is.
+    if (largestSmemLoc && 2 * smemBytes >= total)
+      return emitError(*largestSmemLoc)
+             << "the kernel needs " << total
+             << " bytes of static shared memory, more than the "
+             << kStaticSmemLimit << " a block can have; this op stages "
+             << smemBytes << " of them: use smaller tiles";
     return kernel.emitOpError()
            << "needs " << total << " bytes of static shared memory, more than "
            << "the " << kStaticSmemLimit << " a block can have; use smaller "
            << "tiles";
+  }
   if (smemBytes == 0)
     smem.erase();
   else

@@ -10,11 +10,12 @@ func.func @odd_tile(%x: !tile.view<?xf32>) attributes {tile.kernel} {
 
 // -----
 
-// expected-error @+1 {{'func.func' op dot tile 16x16 is too small for 4 warps; use fewer warps or a larger tile}}
+// The error points at the dot, not at the kernel.
 func.func @dot_too_small(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
+  // expected-error @+1 {{dot tile 16x16 is too small for 4 warps; use fewer warps or a larger tile}}
   %d = tile.dot %a, %a, %z : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>
   tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
   return
@@ -112,12 +113,13 @@ func.func @tile_argument(%t: tensor<16xf32>, %x: !tile.view<?xf32>) attributes {
 // -----
 
 // Staging a 256x64 and a 64x256 operand takes 256*72*2 + 64*264*2 bytes.
-// expected-error @+1 {{'func.func' op needs 70656 bytes of static shared memory, more than the 49152 a block can have; use smaller tiles}}
+// The error points at the dot whose operands take it.
 func.func @dot_too_much_shared(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<256x64xbf16>
   %b = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x256xbf16>
   %z = arith.constant dense<0.0> : tensor<256x256xf32>
+  // expected-error @+1 {{the kernel needs 70656 bytes of static shared memory, more than the 49152 a block can have; this op stages 70656 of them: use smaller tiles}}
   %d = tile.dot %a, %b, %z : tensor<256x64xbf16>, tensor<64x256xbf16>, tensor<256x256xf32>
   tile.store %d, %x[%c0, %c0] : tensor<256x256xf32>, !tile.view<?x?xf32>
   return
