@@ -113,6 +113,13 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
   std::vector<tg_arg> hostArgs;
   for (size_t i = 0; i < args.size(); ++i)
     hostArgs.push_back(ref::hostView(params[i].dtype, args[i]));
+  // Checked before anything, dry runs included: the reference's sizes must
+  // fit the kernel's static ones (the head dim it was compiled for).
+  runtime::Status fits =
+      runtime::checkArguments(params, hostArgs.data(), hostArgs.size());
+  if (!fits.ok())
+    return fail("kernel '" + kernel.name + "': " + fits.message +
+                "; nothing was run");
   std::array<int64_t, 3> grid;
   if (!bundle::evaluateGrid(kernel, hostArgs.data(), hostArgs.size(), grid,
                             error))

@@ -413,6 +413,15 @@ int main(int argc, char **argv) {
   std::vector<tg_arg> views;
   for (auto [i, t] : llvm::enumerate(args))
     views.push_back(ref::hostView((*signature)[i].dtype, t));
+  // The reference's sizes must fit the kernel's static ones (a head dim
+  // the kernel was compiled for), as a GPU launch checks them.
+  runtime::Status fits =
+      runtime::checkArguments(*signature, views.data(), views.size());
+  if (!fits.ok()) {
+    llvm::errs() << "error: kernel '" << kernel.getSymName()
+                 << "': " << fits.message << "; nothing was run\n";
+    return 1;
+  }
 
   auto compiled = CpuKernel::compile(*module, kernel.getSymName());
   if (!compiled) {
