@@ -250,9 +250,9 @@ LogicalResult KernelEmitter::assignLayouts() {
       }
       int64_t warpsN = numWarps / warpsM;
       if (maxN < 8 * warpsN) {
-        emitError(dotLoc)
-            << "dot tile " << maxM << "x" << maxN << " is too small for "
-            << numWarps << " warps; use fewer warps or a larger tile";
+        emitError(dotLoc) << "dot tile " << maxM << "x" << maxN
+                          << " is too small for " << numWarps
+                          << " warps; use fewer warps or a larger tile";
         return failure();
       }
       layouts.push_back(mmaLayout(warpsM, warpsN));
