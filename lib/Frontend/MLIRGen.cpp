@@ -14,6 +14,7 @@
 
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Frontend/AST.h"
+#include "tilegym/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -646,13 +647,15 @@ LogicalResult MLIRGenImpl::genGridFunction(const KernelAST &kernel,
   SmallVector<Value> sizes;
   llvm::SaveAndRestore<bool> gridScope(inGrid, true);
   static const char *axes[] = {"x", "y", "z"};
-  const int64_t limits[] = {(int64_t(1) << 31) - 1, 65535, 65535};
+  const int64_t *limits = runtime::kMaxGridSize;
   for (const auto &expr : kernel.getGrid()) {
     Val v = genExpr(*expr);
     if (v.failed())
       return failure();
     // A constant size is checked against CUDA's launch limits here, where
-    // the source can be pointed at; runtime sizes are checked at launch.
+    // the source can be pointed at; runtime sizes are checked at launch
+    // (runtime::checkGridLimits), which accepts an empty grid. A constant 0
+    // is refused: the kernel would never run.
     if (v.isConst() && v.cst->kind == Const::Kind::Int) {
       size_t d = sizes.size();
       if (v.cst->i < 1 || v.cst->i > limits[d])

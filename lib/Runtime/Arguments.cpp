@@ -73,12 +73,11 @@ static std::string dtypeText(tg_dtype dtype) {
 
 bool checkGridLimits(const int64_t grid[3], std::string &error) {
   static const char *axes[] = {"x", "y", "z"};
-  const int64_t limits[] = {(int64_t(1) << 31) - 1, 65535, 65535};
   for (int d = 0; d < 3; ++d)
-    if (grid[d] < 0 || grid[d] > limits[d]) {
+    if (grid[d] < 0 || grid[d] > kMaxGridSize[d]) {
       error = std::string("grid size ") + axes[d] + " = " +
               std::to_string(grid[d]) + " is outside [0, " +
-              std::to_string(limits[d]) + "]";
+              std::to_string(kMaxGridSize[d]) + "]";
       return false;
     }
   return true;

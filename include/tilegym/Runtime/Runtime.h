@@ -128,6 +128,8 @@ Status checkSignature(const std::vector<Param> &params);
 /// a non-null pointer. Strides are not checked. Messages: "argument 2 'y':
 /// expected rank 2, got 1", "argument 3 'w': dimension N (size[0]) is 512,
 /// but argument 1 'x' has N = 1024".
+/// CUDA's largest grid size along x, y and z.
+constexpr int64_t kMaxGridSize[3] = {(int64_t(1) << 31) - 1, 65535, 65535};
 /// CUDA's launch limits on a grid: x in [0, 2^31 - 1], y and z in
 /// [0, 65535]. tilegym-run applies them on the CPU too, so that a grid runs
 /// on both. Errors read "grid size y = 70000 is outside [0, 65535]".
