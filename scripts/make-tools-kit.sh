@@ -107,6 +107,12 @@ for wrong in "layernorm|--size M=37,N=777" "colsum|--size M=300,N=130" \
   check "wrong_$k" ref FAIL "$kit/logs/wrong_$k.ref.log" "$run" \
     "test/Examples/Inputs/wrong_$k.tile" --ref "examples/reference/$k.tile" \
     --backend=gpu $args
+  # Both checks in one run: the GPU agrees with the CPU JIT of the same
+  # wrong source, and both disagree with the reference: FAIL.
+  # shellcheck disable=SC2086
+  check "wrong_$k" ref+cpu FAIL "$kit/logs/wrong_$k.both.log" "$run" \
+    "test/Examples/Inputs/wrong_$k.tile" --ref "examples/reference/$k.tile" \
+    --compare=cpu --backend=gpu $args
 done
 echo
 echo "user kernels: $pass passed, $fail failed"

@@ -294,21 +294,38 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
       references.push_back(ref);
     }
   }
-  std::vector<std::unique_ptr<CpuKernel>> checkers;
-  if (referenceParams || opt.compareCpu)
+  // The checks: the reference kernels in float64, the CPU JIT of the kernels
+  // themselves, or both (each then has its own tolerance and verdict lines).
+  struct Check {
+    std::string name; // "ref", "cpu"
+    bool isReference = false;
+    std::vector<std::unique_ptr<CpuKernel>> kernels;
+    std::vector<std::vector<double>> expected, scale;
+    std::vector<ref::HostTensor> expectedTensors;
+  };
+  std::vector<Check> checks;
+  for (bool isReference : {true, false}) {
+    if (isReference ? !referenceParams : !opt.compareCpu)
+      continue;
+    Check &c = checks.emplace_back();
+    c.name = isReference ? "ref" : "cpu";
+    c.isReference = isReference;
     for (size_t k = 0; k < kernels.size(); ++k) {
       auto compiled = CpuKernel::compile(
-          referenceParams ? *reference.module : module,
-          referenceParams ? references[k].getSymName() : StringRef(names[k]));
+          isReference ? *reference.module : module,
+          isReference ? references[k].getSymName() : StringRef(names[k]));
       if (!compiled)
         return fail(llvm::toString(compiled.takeError()));
-      checkers.push_back(std::move(*compiled));
+      c.kernels.push_back(std::move(*compiled));
     }
-  bool checked = !checkers.empty();
+  }
+  bool checked = !checks.empty();
 
-  std::string check = referenceParams  ? "ref=" + opt.reference
-                      : opt.compareCpu ? std::string("compare=cpu")
-                                       : std::string("none");
+  std::string check = !checked ? std::string("none") : "";
+  if (referenceParams)
+    check = "ref=" + opt.reference;
+  if (opt.compareCpu)
+    check += (check.empty() ? "" : "+") + std::string("compare=cpu");
   std::string label;
   for (size_t k = 0; k < names.size(); ++k)
     label += (k ? "," : "") + names[k];
@@ -379,14 +396,15 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
                 << "grid=" << gridText(grids[k]) << "\n";
   }
 
-  // The check: the reference (or the CPU JIT) on the same inputs, and on
-  // their absolute values for each output's conditioning.
+  // Each check: its kernels on the same inputs, and on their absolute
+  // values for each output's conditioning.
   size_t n = bound.params.size();
-  std::vector<std::vector<double>> expected(n), scale(n);
-  std::vector<ref::HostTensor> expectedTensors(n);
-  if (checked) {
+  for (Check &c : checks) {
     const std::vector<runtime::Param> &params =
-        referenceParams ? *referenceParams : program.params;
+        c.isReference ? *referenceParams : program.params;
+    c.expected.resize(n);
+    c.scale.resize(n);
+    c.expectedTensors.resize(n);
     for (bool absolute : {false, true}) {
       ref::BoundArguments run =
           checkArgs(params, program.params, inputs, bound.scalars, absolute);
@@ -395,17 +413,17 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
         std::vector<runtime::Param> kernelParams;
         for (size_t index : program.argIndex[k])
           kernelParams.push_back(params[index]);
-        if (!runCpu(*checkers[k], kernelParams, program.kernelArgs(k, runArgs),
-                    opt.cpuThreads, error))
-          return fail(std::string(referenceParams ? "reference" : "cpu") +
+        if (!runCpu(*c.kernels[k], kernelParams,
+                    program.kernelArgs(k, runArgs), opt.cpuThreads, error))
+          return fail(std::string(c.isReference ? "reference" : "cpu") +
                       " kernel '" + names[k] + "': " + error);
       }
       for (size_t i = 0; i < n; ++i) {
         if (params[i].kind != TG_ARG_VIEW || !program.params[i].written)
           continue;
-        (absolute ? scale : expected)[i] = run.tensors[i].values();
+        (absolute ? c.scale : c.expected)[i] = run.tensors[i].values();
         if (!absolute)
-          expectedTensors[i] = std::move(run.tensors[i]);
+          c.expectedTensors[i] = std::move(run.tensors[i]);
       }
     }
   }
@@ -417,12 +435,16 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
         ref::leastPreciseDType({precision, computePrecision(kernel, bound)});
     tf32 = tf32 || usesTF32(kernel);
   }
-  ref::Tolerance tolerance = ref::defaultTolerance(precision);
+  ref::Tolerance refTolerance = ref::defaultTolerance(precision);
   if (precision == ref::DType::F32 && tf32)
-    tolerance = {1e-5, 2e-3, 2e-3};
+    refTolerance = {1e-5, 2e-3, 2e-3};
   // The CPU JIT is no float64 reference: both sides carry f32 rounding.
-  if (!referenceParams && precision == ref::DType::F32)
-    tolerance.atol *= 2, tolerance.rtol *= 2, tolerance.maxRelErr *= 2;
+  ref::Tolerance cpuTolerance = refTolerance;
+  if (precision == ref::DType::F32)
+    cpuTolerance.atol *= 2, cpuTolerance.rtol *= 2, cpuTolerance.maxRelErr *= 2;
+  auto toleranceOf = [&](const Check &c) {
+    return c.isReference ? refTolerance : cpuTolerance;
+  };
 
   if (!opt.dumpDir.empty()) {
     std::vector<const ref::HostTensor *> in, out, ref, scales;
@@ -432,13 +454,14 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
       in.push_back(view && bound.params[i].read ? &inputs[i] : nullptr);
       out.push_back(view && bound.params[i].written ? &bound.tensors[i]
                                                     : nullptr);
+      // The first check's outputs: the reference's when there is one.
       bool isChecked = view && bound.params[i].written && checked;
-      ref.push_back(isChecked ? &expectedTensors[i] : nullptr);
+      ref.push_back(isChecked ? &checks[0].expectedTensors[i] : nullptr);
       if (isChecked) {
-        scaleTensors[i] =
-            ref::HostTensor(ref::DType::F64, expectedTensors[i].shape());
+        scaleTensors[i] = ref::HostTensor(
+            ref::DType::F64, checks[0].expectedTensors[i].shape());
         for (int64_t e = 0; e < scaleTensors[i].numel(); ++e)
-          scaleTensors[i].set(e, scale[i][e]);
+          scaleTensors[i].set(e, checks[0].scale[i][e]);
       }
       scales.push_back(isChecked ? &scaleTensors[i] : nullptr);
     }
@@ -446,8 +469,8 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
         !ref::dumpViews(opt.dumpDir, ".out", bound, out, error) ||
         !ref::dumpViews(opt.dumpDir, ".ref", bound, ref, error) ||
         !ref::dumpViews(opt.dumpDir, ".scale", bound, scales, error) ||
-        (checked &&
-         !ref::writeCheckSettings(opt.dumpDir, bound, tolerance, error)))
+        (checked && !ref::writeCheckSettings(opt.dumpDir, bound,
+                                             toleranceOf(checks[0]), error)))
       return fail("--dump: " + error);
     std::cout << "dump: inputs as NAME.npy, outputs as NAME.out.npy"
               << (checked ? "; the check's outputs, scales, scalars and "
@@ -463,9 +486,16 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
                ? 0
                : 1;
 
-  ref::Expectation expectation{expected, scale, tolerance};
-  std::vector<ref::CompareResult> results =
-      ref::compareWritten(bound, expectation);
+  std::vector<ref::CompareResult> results;
+  for (const Check &c : checks) {
+    ref::Expectation expectation{c.expected, c.scale, toleranceOf(c)};
+    for (ref::CompareResult &r : ref::compareWritten(bound, expectation)) {
+      // With both checks, each output has a line per check.
+      if (checks.size() > 1)
+        r.name += c.isReference ? " vs ref" : " vs cpu";
+      results.push_back(std::move(r));
+    }
+  }
   if (results.empty()) {
     std::cout << "verdict: FAIL (nothing writes a view: nothing to "
                  "check)\n";
