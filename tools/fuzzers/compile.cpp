@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzContext.h"
 #include "TileMutator.h"
 
 #include "tilegym/Conversion/Pipelines.h"
@@ -51,20 +52,16 @@
 #include <cstdlib>
 #include <limits>
 
-/// One context for every run, with what tilegym-cc's GPU and CPU paths
-/// register: the tile dialects, the pipeline dependencies (every upstream
-/// dialect, extension and LLVM IR translation) and the NVVM target.
-static mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    mlir::DialectRegistry registry;
-    tilegym::registerPipelineDependencies(registry);
-    mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-    auto *c = new mlir::MLIRContext(registry);
-    c->disableMultithreading();
-    tilegym::loadTileDialects(*c);
-    return c;
-  }();
-  return *ctx;
+/// What tilegym-cc's GPU and CPU paths register: the tile dialects, the
+/// pipeline dependencies (every upstream dialect, extension and LLVM IR
+/// translation) and the NVVM target.
+mlir::MLIRContext *makeFuzzContext() {
+  mlir::DialectRegistry registry;
+  tilegym::registerPipelineDependencies(registry);
+  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  auto *c = new mlir::MLIRContext(registry);
+  tilegym::loadTileDialects(*c);
+  return c;
 }
 
 static int64_t maxTileElements() {
@@ -107,11 +104,6 @@ static bool hasHugeTile(mlir::ModuleOp module) {
   return found;
 }
 
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  (void)context();
-  return 0;
-}
-
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned seed) {
   return tilegym::fuzz::mutate(data, size, maxSize, seed);
@@ -123,9 +115,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *const chips[] = {"sm_80", "sm_90", "sm_90a"};
   llvm::StringRef chip = chips[data[0] % 3];
 
-  mlir::MLIRContext &ctx = context();
-  mlir::ScopedDiagnosticHandler swallow(
-      &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
+  mlir::MLIRContext &ctx = tilegym::fuzz::context();
+  tilegym::fuzz::SwallowDiagnostics swallow(ctx);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(

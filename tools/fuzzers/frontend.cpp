@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilegym/Frontend/Frontend.h"
+#include "FuzzContext.h"
 #include "tilegym/Frontend/AST.h"
 #include "tilegym/Frontend/Parser.h"
 
@@ -33,27 +34,16 @@
 #include <cstdlib>
 #include <string>
 
-/// One context for every run: creating one per input would dominate the
-/// time. Single-threaded, with the dialects tilegym-cc loads.
-static mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    auto *c = new mlir::MLIRContext();
-    c->disableMultithreading();
-    tilegym::loadTileDialects(*c);
-    return c;
-  }();
-  return *ctx;
-}
-
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  (void)context();
-  return 0;
+/// The dialects tilegym-cc loads.
+mlir::MLIRContext *makeFuzzContext() {
+  auto *c = new mlir::MLIRContext();
+  tilegym::loadTileDialects(*c);
+  return c;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  mlir::MLIRContext &ctx = context();
-  mlir::ScopedDiagnosticHandler swallow(
-      &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
+  mlir::MLIRContext &ctx = tilegym::fuzz::context();
+  tilegym::fuzz::SwallowDiagnostics swallow(ctx);
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
 
   // The syntax tree alone (--emit=ast).

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzContext.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -32,32 +33,21 @@
 #include <cstdint>
 #include <string>
 
-/// One context for every run, with tilegym-opt's registry; dialects load
-/// lazily as the inputs name them.
-static mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    mlir::DialectRegistry registry;
-    mlir::registerAllDialects(registry);
-    mlir::registerAllExtensions(registry);
-    mlir::registerAllToLLVMIRTranslations(registry);
-    registry.insert<tilegym::tile::TileDialect>();
-    auto *c = new mlir::MLIRContext(registry);
-    c->disableMultithreading();
-    c->loadDialect<tilegym::tile::TileDialect>();
-    return c;
-  }();
-  return *ctx;
-}
-
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  (void)context();
-  return 0;
+/// tilegym-opt's registry; dialects load lazily as the inputs name them.
+mlir::MLIRContext *makeFuzzContext() {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+  registry.insert<tilegym::tile::TileDialect>();
+  auto *c = new mlir::MLIRContext(registry);
+  c->loadDialect<tilegym::tile::TileDialect>();
+  return c;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  mlir::MLIRContext &ctx = context();
-  mlir::ScopedDiagnosticHandler swallow(
-      &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
+  mlir::MLIRContext &ctx = tilegym::fuzz::context();
+  tilegym::fuzz::SwallowDiagnostics swallow(ctx);
   // MLIR's lexer reads up to a NUL byte after the buffer (as MemoryBuffer
   // provides for files): a std::string has one, libFuzzer's data does not.
   std::string text(reinterpret_cast<const char *>(data), size);
