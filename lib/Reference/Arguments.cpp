@@ -60,6 +60,23 @@ bool splitItems(const std::string &option, const std::string &text,
   return true;
 }
 
+/// Runs `body(name, value)` on every item of every occurrence of `option`
+/// (`texts`), in order; stops at the first that fails (body sets `error`).
+template <typename Body>
+static bool forEachItem(const char *option,
+                        const std::vector<std::string> &texts,
+                        std::string &error, Body body) {
+  for (const std::string &text : texts) {
+    std::vector<std::pair<std::string, std::string>> items;
+    if (!splitItems(option, text, true, items, error))
+      return false;
+    for (const auto &[name, value] : items)
+      if (!body(name, value))
+        return false;
+  }
+  return true;
+}
+
 bool parseCount(std::string_view text, int64_t &value) {
   auto [end, ec] =
       std::from_chars(text.data(), text.data() + text.size(), value);
@@ -246,99 +263,95 @@ bool bindArguments(const std::vector<runtime::Param> &params,
   std::vector<Distribution> fills(n);
   std::vector<std::vector<double>> fileValues(n);
   std::vector<bool> hasFill(n, false);
-  for (const std::string &text : choices.shapes) {
-    std::vector<std::pair<std::string, std::string>> items;
-    if (!splitItems("--shape", text, true, items, error))
-      return false;
-    for (auto &[name, value] : items) {
-      size_t i;
-      if (!find("--shape", name, i) || !requireView("--shape", i))
-        return false;
-      if (!givenBy[i].empty()) {
-        error = "--shape: '" + name + "' given twice";
-        return false;
-      }
-      std::vector<int64_t> shape;
-      std::string_view rest = value;
-      while (true) {
-        size_t x = rest.find('x');
-        int64_t d;
-        if (!parseCount(trim(rest.substr(0, x)), d) ||
-            d > kMaxArgumentElements) {
-          error = "--shape " + name + "=" + value + ": '" +
-                  std::string(trim(rest.substr(0, x))) +
-                  "' is not a size (expected sizes joined by 'x', e.g. "
-                  "4096x1024)";
-          return false;
-        }
-        shape.push_back(d);
-        if (x == std::string_view::npos)
-          break;
-        rest.remove_prefix(x + 1);
-      }
-      given[i] = shape;
-      givenBy[i] = "--shape " + name + "=" + value;
-    }
-  }
-  for (const std::string &text : choices.inputs) {
-    std::vector<std::pair<std::string, std::string>> items;
-    if (!splitItems("--input", text, true, items, error))
-      return false;
-    for (auto &[name, file] : items) {
-      size_t i;
-      if (!find("--input", name, i) || !requireView("--input", i))
-        return false;
-      if (hasFill[i]) {
-        error = "--input: '" + name + "' given twice";
-        return false;
-      }
-      NpyArray array;
-      if (!readNpy(file, kMaxArgumentElements, array, error)) {
-        error = "--input " + name + ": " + error;
-        return false;
-      }
-      if (!givenBy[i].empty() && given[i] != array.shape) {
-        error = "--input " + name + ": " + file + " has shape " +
-                formatShape(array.shape) + ", but " + givenBy[i] + " says " +
-                formatShape(given[i]);
-        return false;
-      }
-      if (!isFloat(*refDType(params[i].dtype)) && array.descr[1] == 'f') {
-        for (double v : array.values)
-          if (v != std::floor(v)) {
-            error = "--input " + name + ": " + file + " holds " + number(v) +
-                    ", not an integer, for a view of " +
-                    runtime::dtypeName(params[i].dtype);
-            return false;
-          }
-      }
-      given[i] = array.shape;
-      givenBy[i] = "--input " + name + "=" + file;
-      fills[i] = {Distribution::Kind::File, 0, 0, file};
-      fileValues[i] = std::move(array.values);
-      hasFill[i] = true;
-    }
-  }
-  for (const std::string &text : choices.inits) {
-    std::vector<std::pair<std::string, std::string>> items;
-    if (!splitItems("--init", text, true, items, error))
-      return false;
-    for (auto &[name, dist] : items) {
-      size_t i;
-      if (!find("--init", name, i) || !requireView("--init", i))
-        return false;
-      if (hasFill[i]) {
-        error = "--init: '" + name + "' is already filled (" +
-                fills[i].describe() + ")";
-        return false;
-      }
-      if (!parseDistribution(dist, fills[i], error)) {
-        error = "--init " + name + ": " + error;
-        return false;
-      }
-      hasFill[i] = true;
-    }
-  }
+  if (!forEachItem(
+          "--shape", choices.shapes, error,
+          [&](const std::string &name, const std::string &value) {
+            size_t i;
+            if (!find("--shape", name, i) || !requireView("--shape", i))
+              return false;
+            if (!givenBy[i].empty()) {
+              error = "--shape: '" + name + "' given twice";
+              return false;
+            }
+            std::vector<int64_t> shape;
+            std::string_view rest = value;
+            while (true) {
+              size_t x = rest.find('x');
+              int64_t d;
+              if (!parseCount(trim(rest.substr(0, x)), d) ||
+                  d > kMaxArgumentElements) {
+                error = "--shape " + name + "=" + value + ": '" +
+                        std::string(trim(rest.substr(0, x))) +
+                        "' is not a size (expected sizes joined by 'x', e.g. "
+                        "4096x1024)";
+                return false;
+              }
+              shape.push_back(d);
+              if (x == std::string_view::npos)
+                break;
+              rest.remove_prefix(x + 1);
+            }
+            given[i] = shape;
+            givenBy[i] = "--shape " + name + "=" + value;
+            return true;
+          }))
+    return false;
+  if (!forEachItem(
+          "--input", choices.inputs, error,
+          [&](const std::string &name, const std::string &file) {
+            size_t i;
+            if (!find("--input", name, i) || !requireView("--input", i))
+              return false;
+            if (hasFill[i]) {
+              error = "--input: '" + name + "' given twice";
+              return false;
+            }
+            NpyArray array;
+            if (!readNpy(file, kMaxArgumentElements, array, error)) {
+              error = "--input " + name + ": " + error;
+              return false;
+            }
+            if (!givenBy[i].empty() && given[i] != array.shape) {
+              error = "--input " + name + ": " + file + " has shape " +
+                      formatShape(array.shape) + ", but " + givenBy[i] +
+                      " says " + formatShape(given[i]);
+              return false;
+            }
+            if (!isFloat(*refDType(params[i].dtype)) && array.descr[1] == 'f') {
+              for (double v : array.values)
+                if (v != std::floor(v)) {
+                  error = "--input " + name + ": " + file + " holds " +
+                          number(v) + ", not an integer, for a view of " +
+                          runtime::dtypeName(params[i].dtype);
+                  return false;
+                }
+            }
+            given[i] = array.shape;
+            givenBy[i] = "--input " + name + "=" + file;
+            fills[i] = {Distribution::Kind::File, 0, 0, file};
+            fileValues[i] = std::move(array.values);
+            hasFill[i] = true;
+            return true;
+          }))
+    return false;
+  if (!forEachItem("--init", choices.inits, error,
+                   [&](const std::string &name, const std::string &dist) {
+                     size_t i;
+                     if (!find("--init", name, i) || !requireView("--init", i))
+                       return false;
+                     if (hasFill[i]) {
+                       error = "--init: '" + name + "' is already filled (" +
+                               fills[i].describe() + ")";
+                       return false;
+                     }
+                     if (!parseDistribution(dist, fills[i], error)) {
+                       error = "--init " + name + ": " + error;
+                       return false;
+                     }
+                     hasFill[i] = true;
+                     return true;
+                   }))
+    return false;
 
   // Dimension names: from --size, then from whole shapes; all must agree.
   std::set<std::string> dimNames;
@@ -348,37 +361,37 @@ bool bindArguments(const std::vector<runtime::Param> &params,
         dimNames.insert(d);
   Sizes sizes;
   std::map<std::string, std::string> sizeSource;
-  for (const std::string &text : choices.sizes) {
-    std::vector<std::pair<std::string, std::string>> items;
-    if (!splitItems("--size", text, true, items, error))
-      return false;
-    for (auto &[name, value] : items) {
-      if (!dimNames.count(name)) {
-        std::string names;
-        for (const std::string &d : dimNames)
-          names += (names.empty() ? "" : ", ") + d;
-        error = "--size: no dimension named '" + name + "'; " +
-                (names.empty() ? "this kernel names none (give whole shapes "
-                                 "with --shape NAME=AxB)"
-                               : "this kernel's dimension names are " + names);
-        return false;
-      }
-      int64_t v;
-      if (!parseCount(value, v) || v > kMaxArgumentElements) {
-        error = "--size " + name + "=" + value +
-                ": not a size (an integer "
-                "from 0 to " +
-                std::to_string(kMaxArgumentElements) + ")";
-        return false;
-      }
-      if (sizeSource.count(name)) {
-        error = "--size: '" + name + "' given twice";
-        return false;
-      }
-      sizes[name] = v;
-      sizeSource[name] = "--size " + name + "=" + value;
-    }
-  }
+  if (!forEachItem("--size", choices.sizes, error,
+                   [&](const std::string &name, const std::string &value) {
+                     if (!dimNames.count(name)) {
+                       std::string names;
+                       for (const std::string &d : dimNames)
+                         names += (names.empty() ? "" : ", ") + d;
+                       error =
+                           "--size: no dimension named '" + name + "'; " +
+                           (names.empty()
+                                ? "this kernel names none (give whole shapes "
+                                  "with --shape NAME=AxB)"
+                                : "this kernel's dimension names are " + names);
+                       return false;
+                     }
+                     int64_t v;
+                     if (!parseCount(value, v) || v > kMaxArgumentElements) {
+                       error = "--size " + name + "=" + value +
+                               ": not a size (an integer "
+                               "from 0 to " +
+                               std::to_string(kMaxArgumentElements) + ")";
+                       return false;
+                     }
+                     if (sizeSource.count(name)) {
+                       error = "--size: '" + name + "' given twice";
+                       return false;
+                     }
+                     sizes[name] = v;
+                     sizeSource[name] = "--size " + name + "=" + value;
+                     return true;
+                   }))
+    return false;
   std::vector<std::vector<int64_t>> shapes(n);
   for (size_t i = 0; i < n; ++i) {
     const runtime::Param &p = params[i];
@@ -447,31 +460,30 @@ bool bindArguments(const std::vector<runtime::Param> &params,
   // Scalars: --arg, else the source's default.
   std::vector<tg_arg> scalars(n);
   std::vector<bool> scalarGiven(n, false);
-  for (const std::string &text : choices.scalars) {
-    std::vector<std::pair<std::string, std::string>> items;
-    if (!splitItems("--arg", text, true, items, error))
-      return false;
-    for (auto &[name, value] : items) {
-      size_t i;
-      if (!find("--arg", name, i))
-        return false;
-      if (params[i].kind != TG_ARG_SCALAR) {
-        error = "--arg: '" + name +
-                "' is a view; give its shape with "
-                "--shape and its data with --init or --input";
-        return false;
-      }
-      if (scalarGiven[i]) {
-        error = "--arg: '" + name + "' given twice";
-        return false;
-      }
-      if (!runtime::parseScalar(params[i].dtype, value, scalars[i], error)) {
-        error = "--arg " + name + ": " + error;
-        return false;
-      }
-      scalarGiven[i] = true;
-    }
-  }
+  if (!forEachItem("--arg", choices.scalars, error,
+                   [&](const std::string &name, const std::string &value) {
+                     size_t i;
+                     if (!find("--arg", name, i))
+                       return false;
+                     if (params[i].kind != TG_ARG_SCALAR) {
+                       error = "--arg: '" + name +
+                               "' is a view; give its shape with "
+                               "--shape and its data with --init or --input";
+                       return false;
+                     }
+                     if (scalarGiven[i]) {
+                       error = "--arg: '" + name + "' given twice";
+                       return false;
+                     }
+                     if (!runtime::parseScalar(params[i].dtype, value,
+                                               scalars[i], error)) {
+                       error = "--arg " + name + ": " + error;
+                       return false;
+                     }
+                     scalarGiven[i] = true;
+                     return true;
+                   }))
+    return false;
   for (size_t i = 0; i < n; ++i) {
     const runtime::Param &p = params[i];
     if (p.kind != TG_ARG_SCALAR || scalarGiven[i])
