@@ -413,8 +413,8 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
         std::vector<runtime::Param> kernelParams;
         for (size_t index : program.argIndex[k])
           kernelParams.push_back(params[index]);
-        if (!runCpu(*c.kernels[k], kernelParams,
-                    program.kernelArgs(k, runArgs), opt.cpuThreads, error))
+        if (!runCpu(*c.kernels[k], kernelParams, program.kernelArgs(k, runArgs),
+                    opt.cpuThreads, error))
           return fail(std::string(c.isReference ? "reference" : "cpu") +
                       " kernel '" + names[k] + "': " + error);
       }
@@ -458,8 +458,8 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
       bool isChecked = view && bound.params[i].written && checked;
       ref.push_back(isChecked ? &checks[0].expectedTensors[i] : nullptr);
       if (isChecked) {
-        scaleTensors[i] = ref::HostTensor(
-            ref::DType::F64, checks[0].expectedTensors[i].shape());
+        scaleTensors[i] = ref::HostTensor(ref::DType::F64,
+                                          checks[0].expectedTensors[i].shape());
         for (int64_t e = 0; e < scaleTensors[i].numel(); ++e)
           scaleTensors[i].set(e, checks[0].scale[i][e]);
       }
