@@ -355,8 +355,12 @@ class Bundle:
 
     def load(self, kernel=None, device=0):
         """A kernel, or a program of the bundle by its name, loaded on GPU
-        `device` and ready to call."""
+        `device` and ready to call; without a name, the bundle's only kernel,
+        or else its only program."""
         h = ctypes.c_void_p()
+        # No name: the only kernel, or else the only program, as the tools.
+        if kernel is None and len(self.kernels) != 1 and len(self.programs) == 1:
+            kernel = next(iter(self.programs))
         if kernel is not None and kernel in self.programs:
             self.L.check(self.L.lib.tgb_load_program(
                 self.handle, kernel.encode(), device, ctypes.byref(h)))

@@ -138,5 +138,6 @@ if "program" in steps:
     attempt("program launch null", lambda: L.check(L.lib.tgb_program_launch(
         None, None, 0, 0)))
     attempt("program same handle", lambda: b.load("fullsum").handle.value == prog.handle.value)
+    attempt("program by default", lambda: b.load().handle.value == prog.handle.value)
     b.close()
     out("closed")
