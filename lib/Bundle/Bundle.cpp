@@ -29,38 +29,17 @@ const ProgramInfo *Bundle::findProgram(const std::string &name) const {
 bool Bundle::resolveKernels(const std::string &name,
                             std::vector<const KernelInfo *> &picked,
                             std::string &error) const {
+  std::vector<std::string> kernelNames, names;
+  for (const KernelInfo &k : kernels)
+    kernelNames.push_back(k.name);
+  std::vector<runtime::NamedProgram> named;
+  for (const ProgramInfo &p : programs)
+    named.push_back({p.name, p.kernels});
+  if (!runtime::resolveKernelNames(name, kernelNames, named, dir, names, error))
+    return false;
   picked.clear();
-  std::vector<std::string> names;
-  if (name.empty()) {
-    if (kernels.size() == 1) {
-      picked.push_back(&kernels.front());
-      return true;
-    }
-    if (programs.size() != 1) {
-      error = dir + " has " + std::to_string(kernels.size()) + " kernels and " +
-              std::to_string(programs.size()) +
-              " programs; pick one, or a sequence, with --kernel "
-              "NAME[,NAME...]";
-      return false;
-    }
-    names = programs.front().kernels;
-  } else if (const ProgramInfo *program = findProgram(name)) {
-    names = program->kernels;
-  } else {
-    for (size_t start = 0; start <= name.size();) {
-      size_t comma = std::min(name.find(',', start), name.size());
-      names.push_back(name.substr(start, comma - start));
-      start = comma + 1;
-    }
-  }
-  for (const std::string &n : names) {
-    const KernelInfo *k = findKernel(n);
-    if (!k) {
-      error = "no kernel or program named '" + n + "' in " + dir;
-      return false;
-    }
-    picked.push_back(k);
-  }
+  for (const std::string &n : names)
+    picked.push_back(findKernel(n));
   return true;
 }
 

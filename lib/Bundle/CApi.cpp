@@ -95,48 +95,42 @@ Status contextFor(int ordinal, runtime::Context *&context) {
   return Status::success();
 }
 
-/// The kernel named `name`, or the only one for a null name.
-Status findKernel(const tgb_bundle *b, const char *name,
-                  const bundle::KernelInfo *&kernel) {
+/// The entry of `all` (the bundle's kernels or programs, `what`) named
+/// `name`, or the only one for a null name.
+template <typename Info>
+Status findNamed(const tgb_bundle *b, const char *name,
+                 const std::vector<Info> bundle::Bundle::*all, const char *what,
+                 const Info *&found) {
   if (!b)
     return Status::error(TG_ERROR_INVALID_VALUE, "the bundle is null");
+  const std::vector<Info> &entries = b->manifest.*all;
   if (!name) {
-    if (b->manifest.kernels.size() != 1)
+    if (entries.size() != 1)
       return Status::error(TG_ERROR_INVALID_VALUE,
                            b->manifest.dir + " has " +
-                               std::to_string(b->manifest.kernels.size()) +
-                               " kernels; name the one you mean");
-    kernel = &b->manifest.kernels.front();
+                               std::to_string(entries.size()) + " " + what +
+                               "s; name the one you mean");
+    found = &entries.front();
     return Status::success();
   }
-  kernel = b->manifest.findKernel(name);
-  if (!kernel)
-    return Status::error(TG_ERROR_INVALID_VALUE, "no kernel named '" +
-                                                     std::string(name) +
-                                                     "' in " + b->manifest.dir);
-  return Status::success();
+  for (const Info &entry : entries)
+    if (entry.name == name) {
+      found = &entry;
+      return Status::success();
+    }
+  return Status::error(TG_ERROR_INVALID_VALUE, std::string("no ") + what +
+                                                   " named '" + name + "' in " +
+                                                   b->manifest.dir);
 }
 
-/// The program named `name`, or the only one for a null name.
+Status findKernel(const tgb_bundle *b, const char *name,
+                  const bundle::KernelInfo *&kernel) {
+  return findNamed(b, name, &bundle::Bundle::kernels, "kernel", kernel);
+}
+
 Status findProgram(const tgb_bundle *b, const char *name,
                    const bundle::ProgramInfo *&program) {
-  if (!b)
-    return Status::error(TG_ERROR_INVALID_VALUE, "the bundle is null");
-  if (!name) {
-    if (b->manifest.programs.size() != 1)
-      return Status::error(TG_ERROR_INVALID_VALUE,
-                           b->manifest.dir + " has " +
-                               std::to_string(b->manifest.programs.size()) +
-                               " programs; name the one you mean");
-    program = &b->manifest.programs.front();
-    return Status::success();
-  }
-  program = b->manifest.findProgram(name);
-  if (!program)
-    return Status::error(TG_ERROR_INVALID_VALUE, "no program named '" +
-                                                     std::string(name) +
-                                                     "' in " + b->manifest.dir);
-  return Status::success();
+  return findNamed(b, name, &bundle::Bundle::programs, "program", program);
 }
 
 /// Parameter `index` of `params` in the C API's form; the strings live as
@@ -166,11 +160,13 @@ Status describeParam(const std::string &owner,
 
 /// Checks a program's arguments against its merged signature (so that
 /// dimensions of one name agree across all its kernels), then each kernel's
-/// share of them, evaluating every grid: nothing is launched unless the whole
-/// program can be.
+/// share of them (returned in `shares`), evaluating every grid: nothing is
+/// launched unless the whole program can be.
 Status checkProgramArgs(const bundle::Bundle &manifest,
                         const bundle::ProgramInfo &program, const tg_arg *args,
-                        size_t numArgs, std::vector<tg_dim3> &grids);
+                        size_t numArgs,
+                        std::vector<std::vector<tg_arg>> &shares,
+                        std::vector<tg_dim3> &grids);
 
 Status checkArgs(const bundle::KernelInfo &kernel, const tg_arg *args,
                  size_t numArgs) {
@@ -196,7 +192,9 @@ Status evaluateGrid(const bundle::KernelInfo &kernel, const tg_arg *args,
 
 Status checkProgramArgs(const bundle::Bundle &manifest,
                         const bundle::ProgramInfo &program, const tg_arg *args,
-                        size_t numArgs, std::vector<tg_dim3> &grids) {
+                        size_t numArgs,
+                        std::vector<std::vector<tg_arg>> &shares,
+                        std::vector<tg_dim3> &grids) {
   std::string where = "program '" + program.name + "'";
   if (numArgs && !args)
     return Status::error(TG_ERROR_INVALID_VALUE,
@@ -208,6 +206,7 @@ Status checkProgramArgs(const bundle::Bundle &manifest,
     return status;
   }
   std::vector<tg_arg> all(args, args + numArgs);
+  shares.clear();
   grids.clear();
   for (size_t k = 0; k < program.kernels.size(); ++k) {
     const bundle::KernelInfo &kernel = *manifest.findKernel(program.kernels[k]);
@@ -218,6 +217,7 @@ Status checkProgramArgs(const bundle::Bundle &manifest,
       status.message = where + ": " + status.message;
       return status;
     }
+    shares.push_back(std::move(mine));
     grids.push_back(grid);
   }
   return Status::success();
@@ -617,8 +617,10 @@ tg_status tgb_program_check_args(const tgb_bundle *b, const char *name,
   Status status = findProgram(b, name, p);
   if (!status.ok())
     return report(status);
+  std::vector<std::vector<tg_arg>> shares;
   std::vector<tg_dim3> grids;
-  return report(checkProgramArgs(b->manifest, *p, args, numArgs, grids));
+  return report(
+      checkProgramArgs(b->manifest, *p, args, numArgs, shares, grids));
 }
 
 tg_status tgb_load_program(tgb_bundle *b, const char *name, int ordinal,
@@ -653,17 +655,17 @@ tg_status tgb_program_launch(tgb_program *p, const tg_arg *args, size_t numArgs,
                              uint64_t stream) {
   if (!p)
     return invalid("tgb_program_launch: the program is null");
+  std::vector<std::vector<tg_arg>> shares;
   std::vector<tg_dim3> grids;
   const bundle::Bundle &manifest = p->kernels.front()->bundle->manifest;
-  Status status = checkProgramArgs(manifest, *p->info, args, numArgs, grids);
+  Status status =
+      checkProgramArgs(manifest, *p->info, args, numArgs, shares, grids);
   if (!status.ok())
     return report(status);
   // One stream orders the launches: each kernel sees what the one before
   // it wrote.
-  std::vector<tg_arg> all(args, args + numArgs);
   for (size_t k = 0; k < p->kernels.size(); ++k) {
-    std::vector<tg_arg> mine = p->info->signature.kernelArgs(k, all);
-    runtime::PackedArgs packed(mine.data(), mine.size());
+    runtime::PackedArgs packed(shares[k].data(), shares[k].size());
     if (!(status = launchPacked(*p->kernels[k], grids[k], packed, stream))
              .ok()) {
       status.message = "program '" + p->info->name + "': " + status.message;

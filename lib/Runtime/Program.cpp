@@ -1,6 +1,8 @@
 //===- Program.cpp - kernels run in sequence as one program ---------------===//
 #include "tilegym/Runtime/Program.h"
 
+#include <algorithm>
+
 using namespace tilegym;
 using namespace tilegym::runtime;
 
@@ -92,5 +94,48 @@ bool runtime::mergeSignatures(const std::vector<std::string> &kernels,
     for (size_t j = 0; j < signatures[k].size(); ++j)
       if (signatures[k][j].kind == TG_ARG_VIEW && signatures[k][j].written)
         program.params[program.argIndex[k][j]].written = true;
+  return true;
+}
+
+bool runtime::resolveKernelNames(const std::string &spec,
+                                 const std::vector<std::string> &kernels,
+                                 const std::vector<NamedProgram> &programs,
+                                 const std::string &where,
+                                 std::vector<std::string> &names,
+                                 std::string &error) {
+  names.clear();
+  auto program =
+      std::find_if(programs.begin(), programs.end(),
+                   [&](const NamedProgram &p) { return p.name == spec; });
+  if (spec.empty() && kernels.size() == 1) {
+    names = kernels;
+  } else if (spec.empty()) {
+    if (programs.size() != 1) {
+      error = where + " has " + std::to_string(kernels.size()) +
+              " kernels and " + std::to_string(programs.size()) +
+              " programs; pick one, or a sequence, with --kernel "
+              "NAME[,NAME...]";
+      return false;
+    }
+    names = programs.front().kernels;
+  } else if (program != programs.end()) {
+    names = program->kernels;
+  } else {
+    for (size_t start = 0; start <= spec.size();) {
+      size_t comma = std::min(spec.find(',', start), spec.size());
+      std::string name = spec.substr(start, comma - start);
+      size_t first = name.find_first_not_of(" \t");
+      size_t last = name.find_last_not_of(" \t");
+      names.push_back(first == std::string::npos
+                          ? ""
+                          : name.substr(first, last - first + 1));
+      start = comma + 1;
+    }
+  }
+  for (const std::string &name : names)
+    if (std::find(kernels.begin(), kernels.end(), name) == kernels.end()) {
+      error = "no kernel or program named '" + name + "' in " + where;
+      return false;
+    }
   return true;
 }

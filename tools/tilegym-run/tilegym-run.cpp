@@ -19,6 +19,7 @@
 #include "tilegym/JIT/CpuKernel.h"
 #include "tilegym/Reference/Arguments.h"
 #include "tilegym/Reference/Reference.h"
+#include "tilegym/Runtime/Program.h"
 #include "tilegym/Runtime/Runtime.h"
 #include "tilegym/Target/BundleWriter.h"
 #include "tilegym/Target/Signature.h"
@@ -189,43 +190,30 @@ static ref::Options optionsOf(ModuleOp module) {
 /// sequence "a,b"; without --kernel the file's only kernel, or else its only
 /// program. Empty after an error.
 static SmallVector<func::FuncOp> findKernels(ModuleOp module) {
-  SmallVector<func::FuncOp> kernels, picked;
+  std::vector<std::string> kernelNames, names;
+  llvm::StringMap<func::FuncOp> byName;
   for (auto f : module.getOps<func::FuncOp>())
-    if (f->hasAttr(tile::kKernelAttr))
-      kernels.push_back(f);
-  auto programs = module->getAttrOfType<DictionaryAttr>(tile::kProgramsAttr);
-  SmallVector<StringRef> names;
-  ArrayAttr program;
-  if (kernelName.empty() && kernels.size() == 1)
-    return kernels;
-  if (kernelName.empty()) {
-    if (!programs || programs.size() != 1) {
-      llvm::errs() << "error: " << inputFile << " has " << kernels.size()
-                   << " kernels and " << (programs ? programs.size() : 0)
-                   << " programs; pick one, or a sequence, with --kernel "
-                      "NAME[,NAME...]\n";
-      return {};
+    if (f->hasAttr(tile::kKernelAttr)) {
+      kernelNames.push_back(f.getSymName().str());
+      byName[f.getSymName()] = f;
     }
-    program = cast<ArrayAttr>(programs.begin()->getValue());
-  } else if (programs) {
-    program = programs.getAs<ArrayAttr>(kernelName);
-  }
-  if (program)
-    for (Attribute a : program)
-      names.push_back(cast<FlatSymbolRefAttr>(a).getValue());
-  else
-    StringRef(kernelName).split(names, ',');
-  for (StringRef name : names) {
-    name = name.trim();
-    auto it = llvm::find_if(
-        kernels, [&](func::FuncOp f) { return f.getSymName() == name; });
-    if (it == kernels.end()) {
-      llvm::errs() << "error: no kernel or program named '" << name << "' in "
-                   << inputFile << "\n";
-      return {};
+  std::vector<runtime::NamedProgram> programs;
+  if (auto dict = module->getAttrOfType<DictionaryAttr>(tile::kProgramsAttr))
+    for (NamedAttribute program : dict) {
+      runtime::NamedProgram &p = programs.emplace_back();
+      p.name = program.getName().str();
+      for (Attribute a : cast<ArrayAttr>(program.getValue()))
+        p.kernels.push_back(cast<FlatSymbolRefAttr>(a).getValue().str());
     }
-    picked.push_back(*it);
+  std::string error;
+  if (!runtime::resolveKernelNames(kernelName, kernelNames, programs, inputFile,
+                                   names, error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return {};
   }
+  SmallVector<func::FuncOp> picked;
+  for (const std::string &name : names)
+    picked.push_back(byName.lookup(name));
   return picked;
 }
 

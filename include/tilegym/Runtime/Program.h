@@ -39,6 +39,23 @@ bool mergeSignatures(const std::vector<std::string> &kernels,
                      const std::vector<std::vector<Param>> &signatures,
                      ProgramSignature &program, std::string &error);
 
+/// A program by name: its kernels in launch order.
+struct NamedProgram {
+  std::string name;
+  std::vector<std::string> kernels;
+};
+
+/// What `--kernel SPEC` runs, as kernel names in launch order: the kernel
+/// SPEC, the kernels of program SPEC, or those of a comma-separated list
+/// "a,b"; an empty SPEC is the only kernel, or else the only program. Every
+/// name must be one of `kernels`. Errors name `where` (the file or bundle):
+/// "no kernel or program named 'x' in f.tile".
+bool resolveKernelNames(const std::string &spec,
+                        const std::vector<std::string> &kernels,
+                        const std::vector<NamedProgram> &programs,
+                        const std::string &where,
+                        std::vector<std::string> &names, std::string &error);
+
 } // namespace tilegym::runtime
 
 #endif // TILEGYM_RUNTIME_PROGRAM_H
