@@ -3,6 +3,7 @@
 #include "tilegym/Conversion/Passes.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/Tile/Transforms/Passes.h"
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -70,13 +71,24 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void tilegym::buildTileToGpuPasses(OpPassManager &pm, llvm::StringRef chip) {
-  ConvertTileToGPUPassOptions options;
-  options.chip = chip.str();
+void tilegym::buildTileToTileGpuPasses(OpPassManager &pm,
+                                       llvm::StringRef chip, bool remarks) {
   tilegym::tile::TilePipelineLoadsPassOptions ahead;
   ahead.dotOperandsInSharedMemory = true;
   pm.addPass(tilegym::tile::createTilePipelineLoadsPass(ahead));
   pm.addPass(tilegym::tile::createTileHoistLoadsPass());
+  tilegpu::TileGPUAssignLayoutsPassOptions layouts;
+  layouts.chip = chip.str();
+  layouts.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPUAssignLayoutsPass(layouts));
+}
+
+void tilegym::buildTileToGpuPasses(OpPassManager &pm, llvm::StringRef chip,
+                                   bool remarks) {
+  buildTileToTileGpuPasses(pm, chip, remarks);
+  ConvertTileToGPUPassOptions options;
+  options.chip = chip.str();
   pm.addPass(createConvertTileToGPUPass(options));
 }
 

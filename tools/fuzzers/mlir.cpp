@@ -17,6 +17,7 @@
 
 #include "FuzzContext.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -39,7 +40,7 @@ mlir::MLIRContext *makeFuzzContext() {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<tilegym::tile::TileDialect>();
+  registry.insert<tilegym::tile::TileDialect, tilegym::tilegpu::TileGPUDialect>();
   auto *c = new mlir::MLIRContext(registry);
   c->loadDialect<tilegym::tile::TileDialect>();
   return c;

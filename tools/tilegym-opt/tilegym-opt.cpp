@@ -14,18 +14,21 @@
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/Tile/Transforms/Passes.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   tilegym::registerTileGymConversionPasses();
   tilegym::tile::registerTileTransformsPasses();
+  tilegym::tilegpu::registerTileGPUTransformsPasses();
   tilegym::registerTileGymPipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   // gpu-module-to-binary translates GPU modules to LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<tilegym::tile::TileDialect>();
+  registry.insert<tilegym::tile::TileDialect, tilegym::tilegpu::TileGPUDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "TileGym optimizer driver\n", registry));
 }

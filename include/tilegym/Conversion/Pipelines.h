@@ -13,11 +13,18 @@ namespace tilegym {
 /// `tilegym-cpu-pipeline`.
 void buildTileCpuPipeline(mlir::OpPassManager &pm);
 
+/// The GPU pipeline's tile-level steps for `chip`: the tile transforms the
+/// GPU backend wants (tile-pipeline-loads, tile-hoist-loads), then
+/// tilegpu-assign-layouts, which puts a layout on every tile (with
+/// `remarks`, saying which and why). What `tilegym-cc --emit=tilegpu` shows.
+void buildTileToTileGpuPasses(mlir::OpPassManager &pm, llvm::StringRef chip,
+                              bool remarks = false);
+
 /// Lowers tile kernels to per-thread code in a `gpu.module` for `chip`:
-/// the tile transforms the GPU backend wants (tile-pipeline-loads,
-/// tile-hoist-loads), then convert-tile-to-gpu. What `tilegym-cc --emit=gpu`
-/// shows.
-void buildTileToGpuPasses(mlir::OpPassManager &pm, llvm::StringRef chip);
+/// buildTileToTileGpuPasses, then convert-tile-to-gpu. What
+/// `tilegym-cc --emit=gpu` shows.
+void buildTileToGpuPasses(mlir::OpPassManager &pm, llvm::StringRef chip,
+                          bool remarks = false);
 
 /// Lowers tile kernels to a `gpu.module` of NVVM-dialect kernels for `chip`
 /// (e.g. "sm_90a"): buildTileToGpuPasses, then canonicalization and

@@ -163,20 +163,18 @@ void KernelEmitter::findAsyncOperands() {
       }
       // Warps along M only, 16 rows each: warpgroup g owns rows 64g to
       // 64g + 63 of each 64 x warpgroups (wgmma's D fragments are
-      // mma.sync's, stacked along M).
-      auto *acc = const_cast<Layout *>(layoutOfValue.lookup(dot.getResult()));
-      if (!acc || !acc->mma)
+      // mma.sync's, stacked along M). tilegpu-assign-layouts gives dots of
+      // wgmma's shapes that layout.
+      const Layout *acc = layoutOfValue.lookup(dot.getResult());
+      if (!acc || !acc->mma || acc->warpsM != numWarps)
         return;
       // An lhs in that layout already (FA3's P in P V) is wgmma's A from
       // registers: its fragments are mma.sync's A, warp by warp.
-      bool lhsInRegisters = !lhs && acc->warpsM == numWarps &&
-                            layoutOfValue.lookup(dot.getLhs()) == acc;
+      bool lhsInRegisters = !lhs && layoutOfValue.lookup(dot.getLhs()) == acc;
       if ((!lhs && !lhsInRegisters) || !rhs || lhs == rhs ||
           (lhs && (lhs->cols % 64 || lhs->rows % 8)) || rhs->cols % 64 ||
           rhs->rows % 8)
         return;
-      if (acc->warpsM != numWarps)
-        *acc = mmaLayout(numWarps, 1);
       for (Candidate *c : {lhs, rhs}) {
         if (!c)
           continue;

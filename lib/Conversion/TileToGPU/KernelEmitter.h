@@ -25,6 +25,7 @@
 #define TILEGYM_LIB_CONVERSION_TILETOGPU_KERNELEMITTER_H
 
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -100,17 +101,6 @@ struct Layout {
     return bb;
   }
 };
-
-/// Blocked: 16 bytes of the narrowest view element type per thread along
-/// the last dimension, lanes then warps fill the last dimension first.
-/// Sized for the largest tile of the rank.
-Layout blockedLayout(ArrayRef<int64_t> maxShape, int64_t numWarps,
-                     int64_t minElementBytes);
-
-/// The accumulator layout of mma.sync m16n8 (f32 c0..c3): register bit 0 is
-/// column 1, bit 1 row 8; lane bits are columns 2, 4 then rows 1, 2, 4;
-/// warps split N first, then M.
-Layout mmaLayout(int64_t warpsM, int64_t warpsN);
 
 /// The registers a thread holds of a tile of `shape` in `layout`: the
 /// family's base register bits, then repetition bits for each dimension the
@@ -195,8 +185,8 @@ private:
   bool wgmmaAvailable;
   bool bulkPrefetchAvailable;
   int64_t numWarps = 4;
-  /// Every tile value's layout; values tied by elementwise ops, loops,
-  /// broadcasts and kept-axis reductions share one.
+  /// Every tile value's layout, read from its type's encoding; values of one
+  /// layout attribute share one.
   std::deque<Layout> layouts;
   DenseMap<Value, const Layout *> layoutOfValue;
   std::map<const Layout *, SmallVector<Value>> bases;
@@ -271,7 +261,7 @@ private:
 
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
 
-  LogicalResult assignLayouts();
+  LogicalResult loadLayouts();
   void findAsyncOperands();
   int64_t minBlocksPerSM();
   RegMap regMap(Value v) {

@@ -529,7 +529,7 @@ int64_t KernelEmitter::minBlocksPerSM() {
 LogicalResult KernelEmitter::emit() {
   if (auto w = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
     numWarps = w.getInt();
-  if (failed(assignLayouts()))
+  if (failed(loadLayouts()))
     return failure();
   MLIRContext *ctx = kernel.getContext();
   Location l = kernel.getLoc();

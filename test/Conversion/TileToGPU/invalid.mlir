@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu --verify-diagnostics
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --convert-tile-to-gpu --verify-diagnostics
 
 func.func @odd_tile(%x: !tile.view<?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index

@@ -1,0 +1,25 @@
+//===- TileGPUBase.td - tilegpu dialect definition ---------*- tablegen -*-===//
+#ifndef TILEGYM_TILEGPU_BASE_TD
+#define TILEGYM_TILEGPU_BASE_TD
+
+include "mlir/IR/OpBase.td"
+
+def TileGPU_Dialect : Dialect {
+  let name = "tilegpu";
+  let cppNamespace = "::tilegym::tilegpu";
+  let summary = "Tiles distributed over the threads of a GPU block.";
+  let description = [{
+    The GPU backend's own level of IR, between the `tile` dialect and NVVM.
+    A tile here is a ranked tensor whose encoding is a distributed layout:
+    which thread holds which elements, in which of its registers. Layouts
+    are attributes (`#tilegpu.blocked`, `#tilegpu.mma`, and
+    `#tilegpu.linear`, which expresses both), printed in the IR, chosen by
+    `tilegpu-assign-layouts` and consumed by `convert-tile-to-gpu`; a change
+    of layout is an op, `tilegpu.convert_layout`, that costs a trip through
+    shared memory.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 0;
+}
+
+#endif // TILEGYM_TILEGPU_BASE_TD

@@ -1,0 +1,50 @@
+//===- TileGPUDialect.h - tilegpu dialect -----------------------*- C++ -*-===//
+#ifndef TILEGYM_DIALECT_TILEGPU_IR_TILEGPUDIALECT_H
+#define TILEGYM_DIALECT_TILEGPU_IR_TILEGPUDIALECT_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TensorEncoding.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace tilegym::tilegpu {
+/// One basis per index bit: what that bit adds to each coordinate.
+using Basis = llvm::SmallVector<int64_t>;
+/// A distributed layout's bases (see `#tilegpu.linear`).
+struct LinearBases {
+  int64_t rank = 0;
+  llvm::SmallVector<Basis> reg, lane, warp;
+};
+/// A warp's lanes: 2^5, one lane basis each bit.
+constexpr int64_t kLaneBits = 5;
+} // namespace tilegym::tilegpu
+
+#include "tilegym/Dialect/TileGPU/IR/TileGPUAttrInterfaces.h.inc"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUOpsDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilegym/Dialect/TileGPU/IR/TileGPUAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "tilegym/Dialect/TileGPU/IR/TileGPUOps.h.inc"
+
+namespace tilegym::tilegpu {
+/// The distributed layout of a tile, null when its type has none.
+inline DistributedLayoutAttr getLayout(mlir::Type type) {
+  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
+  return tensor ? llvm::dyn_cast_or_null<DistributedLayoutAttr>(
+                      tensor.getEncoding())
+                : DistributedLayoutAttr();
+}
+/// `type` with `layout` as its encoding.
+inline mlir::RankedTensorType withLayout(mlir::RankedTensorType type,
+                                         mlir::Attribute layout) {
+  return mlir::RankedTensorType::get(type.getShape(), type.getElementType(),
+                                     layout);
+}
+} // namespace tilegym::tilegpu
+
+#endif

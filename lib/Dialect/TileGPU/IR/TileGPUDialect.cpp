@@ -1,0 +1,327 @@
+//===- TileGPUDialect.cpp - tilegpu dialect and layouts -------------------===//
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilegym::tilegpu;
+
+#include "tilegym/Dialect/TileGPU/IR/TileGPUAttrInterfaces.cpp.inc"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUOpsDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilegym/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+
+namespace {
+/// Layouts print as aliases (`#blocked`, `#mma1`, ...) defined once at the
+/// top of the module, as Triton's do: a tile type stays one line.
+struct TileGPUAsmInterface : OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedLayoutAttr>(attr))
+      os << "blocked";
+    else if (isa<MmaLayoutAttr>(attr))
+      os << "mma";
+    else if (isa<LinearLayoutAttr>(attr))
+      os << "linear";
+    else
+      return AliasResult::NoAlias;
+    return AliasResult::FinalAlias;
+  }
+};
+} // namespace
+
+void TileGPUDialect::initialize() {
+  addInterfaces<TileGPUAsmInterface>();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tilegym/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tilegym/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing and printing helpers
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseKey(AsmParser &p, StringRef key) {
+  return failure(p.parseKeyword(key) || p.parseEqual());
+}
+
+static ParseResult parseIntList(AsmParser &p, SmallVectorImpl<int64_t> &out) {
+  return p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+    int64_t v;
+    if (p.parseInteger(v))
+      return failure();
+    out.push_back(v);
+    return success();
+  });
+}
+
+static void printIntList(AsmPrinter &p, ArrayRef<int64_t> values) {
+  p << '[';
+  llvm::interleaveComma(values, p);
+  p << ']';
+}
+
+/// A distributed layout's bases are powers of two along each dimension, so
+/// the tiles it lays out must be too (coordinates wrap modulo the size).
+static LogicalResult
+verifyTileShape(ArrayRef<int64_t> shape, int64_t rank,
+                function_ref<InFlightDiagnostic()> emitError) {
+  if ((int64_t)shape.size() != rank)
+    return emitError() << "layout of rank " << rank << " on a tile of rank "
+                       << shape.size();
+  for (int64_t s : shape)
+    if (s <= 0 || !llvm::isPowerOf2_64(s))
+      return emitError() << "distributed layouts need power-of-two tile "
+                            "sizes, got "
+                         << s;
+  return success();
+}
+
+static Basis unitBasis(int64_t rank, int64_t d, int64_t v) {
+  Basis basis(rank, 0);
+  basis[d] = v;
+  return basis;
+}
+
+//===----------------------------------------------------------------------===//
+// BlockedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+Attribute BlockedLayoutAttr::parse(AsmParser &p, Type) {
+  SMLoc loc = p.getCurrentLocation();
+  SmallVector<int64_t> spt, tpw, wpb;
+  if (p.parseLess() || p.parseLBrace() || parseKey(p, "sizePerThread") ||
+      parseIntList(p, spt) || p.parseComma() ||
+      parseKey(p, "threadsPerWarp") || parseIntList(p, tpw) ||
+      p.parseComma() || parseKey(p, "warpsPerBlock") ||
+      parseIntList(p, wpb) || p.parseRBrace() || p.parseGreater())
+    return {};
+  return getChecked([&] { return p.emitError(loc); }, p.getContext(), spt, tpw,
+                    wpb);
+}
+
+void BlockedLayoutAttr::print(AsmPrinter &p) const {
+  p << "<{sizePerThread = ";
+  printIntList(p, getSizePerThread());
+  p << ", threadsPerWarp = ";
+  printIntList(p, getThreadsPerWarp());
+  p << ", warpsPerBlock = ";
+  printIntList(p, getWarpsPerBlock());
+  p << "}>";
+}
+
+LogicalResult
+BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<int64_t> spt, ArrayRef<int64_t> tpw,
+                          ArrayRef<int64_t> wpb) {
+  if (spt.size() != tpw.size() || spt.size() != wpb.size())
+    return emitError() << "sizePerThread, threadsPerWarp and warpsPerBlock "
+                          "must have one entry per dimension, got "
+                       << spt.size() << ", " << tpw.size() << " and "
+                       << wpb.size();
+  int64_t threads = 1;
+  for (ArrayRef<int64_t> list : {spt, tpw, wpb})
+    for (int64_t v : list)
+      if (v <= 0 || !llvm::isPowerOf2_64(v))
+        return emitError() << "blocked layout sizes must be powers of two, "
+                              "got "
+                           << v;
+  for (int64_t v : tpw)
+    threads *= v;
+  if (!spt.empty() && threads != (int64_t(1) << kLaneBits))
+    return emitError() << "threadsPerWarp must multiply to 32, got "
+                       << threads;
+  return success();
+}
+
+int64_t BlockedLayoutAttr::getRank() const {
+  return getSizePerThread().size();
+}
+
+LinearBases BlockedLayoutAttr::getLinearBases() const {
+  LinearBases bases;
+  int64_t rank = bases.rank = getRank();
+  ArrayRef<int64_t> spt = getSizePerThread(), tpw = getThreadsPerWarp(),
+                    wpb = getWarpsPerBlock();
+  // The last dimension fastest: its register, lane and warp bits first.
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    for (int64_t v = 1; v < spt[d]; v *= 2)
+      bases.reg.push_back(unitBasis(rank, d, v));
+    for (int64_t v = 1; v < tpw[d]; v *= 2)
+      bases.lane.push_back(unitBasis(rank, d, v * spt[d]));
+    for (int64_t v = 1; v < wpb[d]; v *= 2)
+      bases.warp.push_back(unitBasis(rank, d, v * spt[d] * tpw[d]));
+  }
+  return bases;
+}
+
+LogicalResult BlockedLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTileShape(shape, getRank(), emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// MmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    int64_t warpsM, int64_t warpsN) {
+  for (int64_t v : {warpsM, warpsN})
+    if (v <= 0 || !llvm::isPowerOf2_64(v))
+      return emitError() << "mma warps must be powers of two, got " << v;
+  if (warpsM * warpsN > 32)
+    return emitError() << "mma layout of " << warpsM * warpsN
+                       << " warps; a block has at most 32";
+  return success();
+}
+
+int64_t MmaLayoutAttr::getRank() const { return 2; }
+
+LinearBases MmaLayoutAttr::getLinearBases() const {
+  // Register bit 0 is column 1, bit 1 row 8 (c0..c3 of m16n8); lane bits
+  // columns 2, 4 then rows 1, 2, 4; warps split N first, then M.
+  LinearBases bases;
+  bases.rank = 2;
+  bases.reg = {unitBasis(2, 1, 1), unitBasis(2, 0, 8)};
+  bases.lane = {unitBasis(2, 1, 2), unitBasis(2, 1, 4), unitBasis(2, 0, 1),
+                unitBasis(2, 0, 2), unitBasis(2, 0, 4)};
+  for (int64_t v = 1; v < getWarpsN(); v *= 2)
+    bases.warp.push_back(unitBasis(2, 1, 8 * v));
+  for (int64_t v = 1; v < getWarpsM(); v *= 2)
+    bases.warp.push_back(unitBasis(2, 0, 16 * v));
+  return bases;
+}
+
+LogicalResult MmaLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTileShape(shape, 2, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// LinearLayoutAttr
+//===----------------------------------------------------------------------===//
+
+static SmallVector<int64_t> flatten(ArrayRef<Basis> bases) {
+  SmallVector<int64_t> flat;
+  for (const Basis &basis : bases)
+    llvm::append_range(flat, basis);
+  return flat;
+}
+
+static SmallVector<Basis> unflatten(ArrayRef<int64_t> flat, int64_t rank) {
+  SmallVector<Basis> bases;
+  for (size_t i = 0; rank > 0 && i + rank <= flat.size(); i += rank)
+    bases.emplace_back(flat.slice(i, rank));
+  return bases;
+}
+
+LinearLayoutAttr LinearLayoutAttr::get(MLIRContext *ctx,
+                                       const LinearBases &bases) {
+  return get(ctx, bases.rank, flatten(bases.reg), flatten(bases.lane),
+             flatten(bases.warp));
+}
+
+Attribute LinearLayoutAttr::parse(AsmParser &p, Type) {
+  SMLoc loc = p.getCurrentLocation();
+  SmallVector<Basis> lists[3];
+  int64_t rank = -1;
+  bool ragged = false;
+  auto parseBases = [&](SmallVector<Basis> &out) {
+    return p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+      Basis basis;
+      if (parseIntList(p, basis))
+        return failure();
+      if (rank < 0)
+        rank = basis.size();
+      ragged |= (int64_t)basis.size() != rank;
+      out.push_back(std::move(basis));
+      return success();
+    });
+  };
+  if (p.parseLess() || p.parseLBrace() || parseKey(p, "register") ||
+      parseBases(lists[0]) || p.parseComma() || parseKey(p, "lane") ||
+      parseBases(lists[1]) || p.parseComma() || parseKey(p, "warp") ||
+      parseBases(lists[2]) || p.parseRBrace() || p.parseGreater())
+    return {};
+  if (ragged) {
+    p.emitError(loc) << "linear layout bases must all have one entry per "
+                        "dimension";
+    return {};
+  }
+  if (rank <= 0) {
+    p.emitError(loc) << "linear layouts need bases of rank 1 or more";
+    return {};
+  }
+  return getChecked([&] { return p.emitError(loc); }, p.getContext(), rank,
+                    flatten(lists[0]), flatten(lists[1]), flatten(lists[2]));
+}
+
+void LinearLayoutAttr::print(AsmPrinter &p) const {
+  auto printBases = [&](StringRef key, ArrayRef<int64_t> flat) {
+    p << key << " = [";
+    llvm::interleaveComma(unflatten(flat, getNumDims()), p,
+                          [&](const Basis &b) { printIntList(p, b); });
+    p << ']';
+  };
+  p << "<{";
+  printBases("register", getRegisterBases());
+  p << ", ";
+  printBases("lane", getLaneBases());
+  p << ", ";
+  printBases("warp", getWarpBases());
+  p << "}>";
+}
+
+LogicalResult
+LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t rank, ArrayRef<int64_t> reg,
+                         ArrayRef<int64_t> lane, ArrayRef<int64_t> warp) {
+  if (rank <= 0)
+    return emitError() << "linear layouts need bases of rank 1 or more";
+  for (ArrayRef<int64_t> flat : {reg, lane, warp}) {
+    if (flat.size() % rank)
+      return emitError() << "linear layout bases must all have one entry per "
+                            "dimension";
+    for (int64_t v : flat)
+      if (v < 0 || (v && !llvm::isPowerOf2_64(v)))
+        return emitError() << "linear layout basis entries must be 0 or "
+                              "powers of two, got "
+                           << v;
+  }
+  if ((int64_t)lane.size() != kLaneBits * rank)
+    return emitError() << "a linear layout has 5 lane bases (32 lanes), got "
+                       << lane.size() / rank;
+  if ((int64_t)warp.size() > kLaneBits * rank)
+    return emitError() << "a linear layout has at most 5 warp bases (32 "
+                          "warps), got "
+                       << warp.size() / rank;
+  return success();
+}
+
+int64_t LinearLayoutAttr::getRank() const { return getNumDims(); }
+
+LinearBases LinearLayoutAttr::getLinearBases() const {
+  LinearBases bases;
+  bases.rank = getNumDims();
+  bases.reg = unflatten(getRegisterBases(), bases.rank);
+  bases.lane = unflatten(getLaneBases(), bases.rank);
+  bases.warp = unflatten(getWarpBases(), bases.rank);
+  return bases;
+}
+
+LogicalResult LinearLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTileShape(shape, getNumDims(), emitError);
+}

@@ -1,0 +1,356 @@
+//===- AssignLayouts.cpp - a distributed layout for every tile ------------===//
+//
+// Classes of tile values that must share a layout (union-find over the ops
+// that tie them), then one layout per class, written into the tensor types'
+// encodings. See the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+
+namespace tilegym::tilegpu {
+#define GEN_PASS_DEF_TILEGPUASSIGNLAYOUTSPASS
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilegym::tilegpu
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tilegpu;
+
+namespace {
+constexpr int64_t kWarpSize = 32;
+/// The most elements of one tile a thread may hold: 256, the register file
+/// of one thread (255 registers of 32 bits). A tile past it does not fit.
+constexpr int64_t kMaxTileElementsPerThread = 256;
+
+int64_t elementBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// Blocked: 16 bytes of the narrowest view element type per thread along
+/// the last dimension; lanes then warps fill the last dimension first.
+/// Sized for the largest tile of the rank.
+BlockedLayoutAttr blockedLayout(MLIRContext *ctx, ArrayRef<int64_t> maxShape,
+                                int64_t numWarps, int64_t minElementBytes) {
+  int64_t rank = maxShape.size(), last = rank - 1;
+  // A 0-d tile is one element held by every thread: no bases.
+  SmallVector<int64_t> spt(rank, 1), tpw(rank, 1), wpb(rank, 1);
+  if (rank > 0) {
+    spt[last] = std::max<int64_t>(
+        1, std::min<int64_t>(16 / minElementBytes, maxShape[last]));
+    if (rank == 1) {
+      tpw[0] = kWarpSize;
+      wpb[0] = numWarps;
+    } else {
+      tpw[last] = std::min<int64_t>(
+          kWarpSize, std::max<int64_t>(1, maxShape[last] / spt[last]));
+      tpw[last - 1] = kWarpSize / tpw[last];
+      wpb[last] = std::min<int64_t>(
+          numWarps,
+          std::max<int64_t>(1, maxShape[last] / (spt[last] * tpw[last])));
+      wpb[last - 1] = numWarps / wpb[last];
+    }
+  }
+  return BlockedLayoutAttr::get(ctx, spt, tpw, wpb);
+}
+
+using Classes = llvm::EquivalenceClasses<Value>;
+using ClassLeader = Classes::ECValue;
+
+/// The largest shape of a class of 2-D tiles whose every use is as a dot
+/// operand (possibly carried through loops), if it is one.
+std::optional<SmallVector<int64_t>> dotOperandShape(const Classes &classes,
+                                                    const ClassLeader &leader) {
+  SmallVector<int64_t> shape;
+  for (auto m = classes.member_begin(leader); m != classes.member_end(); ++m) {
+    auto type = cast<RankedTensorType>((*m).getType());
+    if (type.getRank() != 2)
+      return std::nullopt;
+    for (OpOperand &use : (*m).getUses()) {
+      Operation *user = use.getOwner();
+      bool operand = isa<scf::YieldOp, scf::ForOp>(user) ||
+                     (isa<tile::DotOp>(user) && use.getOperandNumber() < 2);
+      if (!operand)
+        return std::nullopt;
+    }
+    if (shape.empty())
+      shape.assign(type.getShape().begin(), type.getShape().end());
+    for (auto [a, s] : llvm::zip(shape, type.getShape()))
+      a = std::max(a, s);
+  }
+  return shape;
+}
+
+struct LayoutAssigner {
+  func::FuncOp kernel;
+  bool wgmmaAvailable;
+  int64_t numWarps = 4;
+  Classes classes;
+  SmallVector<Value> tileValues;
+  /// Why each mma class got its warps, for remarks.
+  DenseMap<Value, std::string> mmaReasons;
+
+  LogicalResult collect();
+  void tie(Value a, Value b) {
+    if (isa<RankedTensorType>(a.getType()) &&
+        isa<RankedTensorType>(b.getType()))
+      classes.unionSets(a, b);
+  }
+  bool mayRunAsWgmma(tile::DotOp dot, Value leader);
+  FailureOr<Attribute> mmaLayoutOf(const ClassLeader &leader);
+  LogicalResult run(bool remarks);
+};
+
+LogicalResult LayoutAssigner::collect() {
+  // Tiles live in registers: a kernel takes them only through views.
+  for (Type t : kernel.getArgumentTypes())
+    if (isa<RankedTensorType>(t))
+      return kernel.emitOpError()
+             << "GPU kernels take views and scalars, not tiles: " << t;
+  bool ok = true;
+  auto addTile = [&](Value v, Operation *op) {
+    auto tile = dyn_cast<RankedTensorType>(v.getType());
+    if (!tile || !ok)
+      return;
+    for (int64_t s : tile.getShape())
+      if (!llvm::isPowerOf2_64(s)) {
+        op->emitOpError() << "GPU backend needs power-of-two tile sizes, got "
+                          << tile;
+        ok = false;
+        return;
+      }
+    // Every element of a tile is a register of some thread: past the limit,
+    // ptxas would spill most of them and the unrolled code would take
+    // minutes to compile.
+    int64_t threads = numWarps * kWarpSize;
+    int64_t perThread = (tile.getNumElements() + threads - 1) / threads;
+    if (perThread > kMaxTileElementsPerThread) {
+      op->emitOpError() << tile << " needs " << perThread
+                        << " registers per thread over " << numWarps
+                        << " warps; the GPU limit is "
+                        << kMaxTileElementsPerThread
+                        << " elements per thread per tile: use a smaller "
+                           "tile or more warps";
+      ok = false;
+      return;
+    }
+    classes.insert(v);
+    tileValues.push_back(v);
+  };
+  kernel.walk([&](Operation *op) {
+    for (Value r : op->getResults())
+      addTile(r, op);
+    for (Region &region : op->getRegions())
+      for (Block &blk : region)
+        for (BlockArgument a : blk.getArguments())
+          addTile(a, op);
+  });
+  if (!ok)
+    return failure();
+  kernel.walk([&](Operation *op) {
+    if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1) {
+      for (Value operand : op->getOperands())
+        tie(operand, op->getResult(0));
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (auto [init, arg, next, result] :
+           llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                     yield.getOperands(), loop.getResults())) {
+        tie(init, arg);
+        tie(arg, next);
+        tie(next, result);
+      }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
+        if (!region->empty())
+          for (auto [y, r] :
+               llvm::zip(region->front().getTerminator()->getOperands(),
+                         branch.getResults()))
+            tie(y, r);
+    } else if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
+      tie(bcast.getSource(), bcast.getResult());
+    } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      if (reduce.getKeepDims())
+        tie(reduce.getSource(), reduce.getResult());
+    } else if (auto dot = dyn_cast<tile::DotOp>(op)) {
+      tie(dot.getAcc(), dot.getResult());
+    }
+  });
+  return success();
+}
+
+/// Whether `dot` (its result in the class of `leader`) has the shapes
+/// wgmma takes; convert-tile-to-gpu then runs it as wgmma when its
+/// operands are staged in shared memory, which needs the accumulator's
+/// warps along M.
+bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
+  if (!wgmmaAvailable || numWarps % 4)
+    return false;
+  auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+  int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
+  // An lhs in the accumulator's registers (FA3's P) is read from there;
+  // staged operands need rows of 64 elements for the 128-byte swizzle.
+  bool lhsInRegisters = classes.isEquivalent(dot.getLhs(), leader);
+  return elementBytes(lhsType.getElementType()) == 2 && M % (64 * groups) == 0 &&
+         N % 8 == 0 && N <= 256 && M / groups * N * K >= 64 * 64 * 64 &&
+         (lhsInRegisters || K % 64 == 0) && (K % 64 == 0 || N % 64 == 0);
+}
+
+FailureOr<Attribute> LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {
+  MLIRContext *ctx = kernel.getContext();
+  int64_t maxM = 0, maxN = 0;
+  Location dotLoc = kernel.getLoc(); // The largest dot's, for errors.
+  bool reduced = false, wgmma = false;
+  Value data = leader.getData();
+  for (auto m = classes.member_begin(leader); m != classes.member_end(); ++m) {
+    for (Operation *user : (*m).getUsers())
+      if (auto reduce = dyn_cast<tile::ReduceOp>(user))
+        reduced |= reduce.getSource() == *m;
+    auto dot = (*m).getDefiningOp<tile::DotOp>();
+    if (!dot)
+      continue;
+    int64_t rows = dot.getType().getDimSize(0),
+            cols = dot.getType().getDimSize(1);
+    if (rows * cols >= maxM * maxN)
+      dotLoc = dot.getLoc();
+    maxM = std::max(maxM, rows);
+    maxN = std::max(maxN, cols);
+    wgmma |= mayRunAsWgmma(dot, data);
+  }
+  if (!maxM)
+    return Attribute();
+  int64_t warpsM = std::min<int64_t>(numWarps, std::max<int64_t>(1, maxM / 16));
+  std::string &reason = mmaReasons[data];
+  if (wgmma) {
+    warpsM = numWarps;
+    reason = "warps along M: the dot may run as wgmma";
+  } else if (reduced) {
+    reason = "warps along M as far as its rows go: its rows are reduced, "
+             "within a warp";
+  } else {
+    // The split that loads the fewest operand fragments per k step
+    // (ldmatrix.x4: one per 16 rows of A, one per 16 columns of B), more
+    // warps along M on a tie.
+    int64_t bestCost = INT64_MAX;
+    for (int64_t wm = warpsM; wm >= 1; wm /= 2) {
+      int64_t wn = numWarps / wm;
+      if (maxN < 8 * wn)
+        continue;
+      int64_t cost = maxM / (16 * wm) + std::max<int64_t>(1, maxN / (16 * wn));
+      if (cost < bestCost) {
+        bestCost = cost;
+        warpsM = wm;
+      }
+    }
+    reason = "the warp split loading the fewest operand fragments per k step";
+  }
+  int64_t warpsN = numWarps / warpsM;
+  if (maxN < 8 * warpsN) {
+    emitError(dotLoc) << "dot tile " << maxM << "x" << maxN
+                      << " is too small for " << numWarps
+                      << " warps; use fewer warps or a larger tile";
+    return failure();
+  }
+  return Attribute(MmaLayoutAttr::get(ctx, warpsM, warpsN));
+}
+
+/// `value`'s type with `layout`; a tile constant's value follows its type.
+void setLayout(Value value, Attribute layout) {
+  auto type = withLayout(cast<RankedTensorType>(value.getType()), layout);
+  value.setType(type);
+  if (auto cst = value.getDefiningOp<arith::ConstantOp>())
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+      cst.setValueAttr(dense.reshape(type));
+}
+
+LogicalResult LayoutAssigner::run(bool remarks) {
+  if (auto w = kernel->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr))
+    numWarps = w.getInt();
+  if (failed(collect()))
+    return failure();
+  MLIRContext *ctx = kernel.getContext();
+  // Blocked families, one per rank, sized for the largest tile of the rank.
+  int64_t minBytes = 4;
+  for (Type t : kernel.getArgumentTypes())
+    if (auto v = dyn_cast<tile::ViewType>(t))
+      minBytes = std::min<int64_t>(minBytes, elementBytes(v.getElementType()));
+  std::map<int64_t, SmallVector<int64_t>> maxShapes;
+  for (Value v : tileValues) {
+    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    auto &m = maxShapes[shape.size()];
+    if (m.empty())
+      m.assign(shape.begin(), shape.end());
+    for (auto [a, s] : llvm::zip(m, shape))
+      a = std::max(a, s);
+  }
+  std::map<int64_t, Attribute> blocked;
+  for (auto &[rank, shape] : maxShapes)
+    blocked[rank] = blockedLayout(ctx, shape, numWarps, minBytes);
+
+  DenseMap<Value, Attribute> layoutOf;
+  for (auto it = classes.begin(); it != classes.end(); ++it) {
+    if (!(*it)->isLeader())
+      continue;
+    FailureOr<Attribute> layout = mmaLayoutOf(**it);
+    if (failed(layout))
+      return failure();
+    if (!*layout) {
+      if (auto shape = dotOperandShape(classes, **it)) {
+        auto type = cast<RankedTensorType>((*it)->getData().getType());
+        *layout = blockedLayout(ctx, *shape, numWarps,
+                                elementBytes(type.getElementType()));
+      } else {
+        *layout = blocked.at(
+            cast<RankedTensorType>((*it)->getData().getType()).getRank());
+      }
+    }
+    for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
+      layoutOf[*m] = *layout;
+  }
+  for (Value v : tileValues)
+    setLayout(v, layoutOf.lookup(v));
+
+  if (!remarks)
+    return success();
+  kernel.walk([&](Operation *op) {
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      load.emitRemark() << "load in " << getLayout(load.getType());
+    } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
+      store.emitRemark() << "store from "
+                         << getLayout(store.getValue().getType());
+    } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      reduce.emitRemark() << "reduction of "
+                          << getLayout(reduce.getSource().getType())
+                          << " to " << getLayout(reduce.getType());
+    } else if (auto dot = dyn_cast<tile::DotOp>(op)) {
+      Value leader = classes.getLeaderValue(dot.getResult());
+      dot.emitRemark() << "dot accumulating in " << getLayout(dot.getType())
+                       << " (" << mmaReasons.lookup(leader) << "), operands in "
+                       << getLayout(dot.getLhs().getType()) << " and "
+                       << getLayout(dot.getRhs().getType());
+    }
+  });
+  return success();
+}
+
+struct TileGPUAssignLayoutsPass
+    : tilegpu::impl::TileGPUAssignLayoutsPassBase<TileGPUAssignLayoutsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    func::FuncOp kernel = getOperation();
+    if (!kernel->hasAttr(tile::kKernelAttr) || kernel.isExternal())
+      return;
+    LayoutAssigner assigner{kernel, chip == "sm_90a"};
+    if (failed(assigner.run(remarks)))
+      signalPassFailure();
+  }
+};
+} // namespace
