@@ -71,8 +71,8 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void tilegym::buildTileToTileGpuPasses(OpPassManager &pm,
-                                       llvm::StringRef chip, bool remarks) {
+void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
+                                       bool remarks) {
   tilegym::tile::TilePipelineLoadsPassOptions ahead;
   ahead.dotOperandsInSharedMemory = true;
   pm.addPass(tilegym::tile::createTilePipelineLoadsPass(ahead));
@@ -89,6 +89,7 @@ void tilegym::buildTileToGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   buildTileToTileGpuPasses(pm, chip, remarks);
   ConvertTileToGPUPassOptions options;
   options.chip = chip.str();
+  options.remarks = remarks;
   pm.addPass(createConvertTileToGPUPass(options));
 }
 

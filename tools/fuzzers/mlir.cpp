@@ -40,7 +40,8 @@ mlir::MLIRContext *makeFuzzContext() {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<tilegym::tile::TileDialect, tilegym::tilegpu::TileGPUDialect>();
+  registry
+      .insert<tilegym::tile::TileDialect, tilegym::tilegpu::TileGPUDialect>();
   auto *c = new mlir::MLIRContext(registry);
   c->loadDialect<tilegym::tile::TileDialect>();
   return c;

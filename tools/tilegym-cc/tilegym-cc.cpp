@@ -42,7 +42,7 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitKind { AST, Tile, GPU, LLVM, PTX, Cubin, Bundle };
+enum class EmitKind { AST, Tile, TileGPU, GPU, LLVM, PTX, Cubin, Bundle };
 
 enum class Target { CPU, SM80, SM90, SM90a };
 
@@ -79,6 +79,10 @@ static cl::opt<EmitKind> emitKind(
     cl::values(clEnumValN(EmitKind::AST, "ast",
                           "the parsed syntax tree, indented, with locations"),
                clEnumValN(EmitKind::Tile, "tile", "MLIR in the tile dialect"),
+               clEnumValN(EmitKind::TileGPU, "tilegpu",
+                          "the tile dialect after the GPU pipeline's "
+                          "tile-level passes: every tile with its layout "
+                          "(GPU targets)"),
                clEnumValN(EmitKind::GPU, "gpu",
                           "per-thread GPU code: a gpu.module of gpu.func "
                           "kernels on blocked layouts (GPU targets)"),
@@ -131,6 +135,12 @@ static cl::opt<int> pipelineStages(
              "loop (2 to 4), overriding stages(...) in the source: it is "
              "loaded this many iterations less one ahead; by default 2"),
     cl::init(0), cl::cat(toolCategory));
+
+static cl::opt<bool> remarks(
+    "remarks",
+    cl::desc("Say what the GPU backend chose for each kernel and why: the "
+             "layout of each load, store, reduction and dot (GPU targets)"),
+    cl::cat(toolCategory));
 
 static cl::opt<bool> splitInputFile(
     "split-input-file",
@@ -225,6 +235,15 @@ static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
   mlir::DialectRegistry registry;
   tilegym::registerPipelineDependencies(registry);
   ctx->appendDialectRegistry(registry);
+  if (remarks) {
+    // The same passes with remarks on, on a copy: what the compile below
+    // chooses, said once whatever is emitted.
+    mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
+    mlir::PassManager pm(ctx);
+    tilegym::buildTileToGpuPasses(pm, chip, /*remarks=*/true);
+    if (mlir::failed(pm.run(*copy)))
+      return mlir::failure();
+  }
   if (options.emit == EmitKind::Bundle)
     return emitBundle(module, chip);
   if (options.emit == EmitKind::PTX || options.emit == EmitKind::Cubin) {
@@ -236,7 +255,9 @@ static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
     return mlir::success();
   }
   mlir::PassManager pm(ctx);
-  if (options.emit == EmitKind::GPU)
+  if (options.emit == EmitKind::TileGPU)
+    tilegym::buildTileToTileGpuPasses(pm, chip);
+  else if (options.emit == EmitKind::GPU)
     tilegym::buildTileToGpuPasses(pm, chip);
   else
     tilegym::buildTileGpuPipeline(pm, chip);
@@ -271,6 +292,7 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
     module->print(os);
     os << "\n";
     return mlir::success();
+  case EmitKind::TileGPU:
   case EmitKind::GPU:
   case EmitKind::LLVM:
   case EmitKind::PTX:
@@ -281,8 +303,15 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
   if (options.target == Target::CPU) {
     if (options.emit != EmitKind::LLVM) {
       mlir::emitError(module->getLoc())
-          << "--emit=gpu, ptx, cubin and bundle need a GPU --target (sm_80, "
+          << "--emit=tilegpu, gpu, ptx, cubin and bundle need a GPU --target "
+             "(sm_80, "
              "sm_90, sm_90a)";
+      return mlir::failure();
+    }
+    if (remarks) {
+      mlir::emitError(module->getLoc())
+          << "--remarks says what the GPU backend chose; it needs a GPU "
+             "--target (sm_80, sm_90, sm_90a)";
       return mlir::failure();
     }
     return emitCpuLLVM(*module, os);

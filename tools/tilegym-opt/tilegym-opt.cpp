@@ -28,7 +28,8 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   // gpu-module-to-binary translates GPU modules to LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<tilegym::tile::TileDialect, tilegym::tilegpu::TileGPUDialect>();
+  registry
+      .insert<tilegym::tile::TileDialect, tilegym::tilegpu::TileGPUDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "TileGym optimizer driver\n", registry));
 }

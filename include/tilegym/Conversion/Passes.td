@@ -85,6 +85,10 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     Option<"fpContract", "fp-contract", "bool", /*default=*/"true",
            "Mark float arith ops `contract` so that LLVM fuses a * b + c "
            "into fma, as nvcc and Triton do by default">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say, as remarks, each dot's path (wgmma or mma.sync, and why), "
+           "the shared memory stages of each loop and each kernel's shared "
+           "memory">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -146,43 +146,72 @@ void KernelEmitter::findAsyncOperands() {
   // of 64 elements) take its shapes, and when each warpgroup's share is at
   // least a 64x64x64 product (attention at D=64, both dots; bench/NOTES.md,
   // experiments).
-  if (wgmmaAvailable && numWarps % 4 == 0)
-    kernel.walk([&](DotOp dot) {
-      auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
-      int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
-      int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
-      if (elementBytes(lhsType.getElementType()) != 2 || M % (64 * groups) ||
-          N % 8 || N > 256 || M / groups * N * K < 64 * 64 * 64)
-        return;
-      Candidate *lhs = nullptr, *rhs = nullptr;
-      for (Candidate &c : candidates) {
-        if (c.operand == dot.getLhs())
-          lhs = &c;
-        if (c.operand == dot.getRhs())
-          rhs = &c;
-      }
-      // Warps along M only, 16 rows each: warpgroup g owns rows 64g to
-      // 64g + 63 of each 64 x warpgroups (wgmma's D fragments are
-      // mma.sync's, stacked along M). tilegpu-assign-layouts gives dots of
-      // wgmma's shapes that layout.
-      const Layout *acc = layoutOfValue.lookup(dot.getResult());
-      if (!acc || !acc->mma || acc->warpsM != numWarps)
-        return;
-      // An lhs in that layout already (FA3's P in P V) is wgmma's A from
-      // registers: its fragments are mma.sync's A, warp by warp.
-      bool lhsInRegisters = !lhs && layoutOfValue.lookup(dot.getLhs()) == acc;
-      if ((!lhs && !lhsInRegisters) || !rhs || lhs == rhs ||
-          (lhs && (lhs->cols % 64 || lhs->rows % 8)) || rhs->cols % 64 ||
-          rhs->rows % 8)
-        return;
-      for (Candidate *c : {lhs, rhs}) {
-        if (!c)
-          continue;
-        c->swizzled = true;
-        c->stageBytes = c->rows * c->cols * 2;
-      }
-      wgmmaDots.insert(dot);
-    });
+  // Why a dot cannot run as wgmma ("" when it can), with its staged
+  // operands.
+  auto whyNotWgmma = [&](DotOp dot, Candidate *&lhs,
+                         Candidate *&rhs) -> std::string {
+    if (!wgmmaAvailable)
+      return "wgmma needs sm_90a";
+    if (numWarps % 4)
+      return "wgmma needs warpgroups, a multiple of 4 warps; the kernel has " +
+             std::to_string(numWarps);
+    auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+    int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+    int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
+    if (elementBytes(lhsType.getElementType()) != 2)
+      return "wgmma here takes 16-bit operands";
+    if (M % (64 * groups) || N % 8 || N > 256)
+      return "wgmma takes M a multiple of 64 per warpgroup and N a multiple "
+             "of 8 up to 256";
+    if (M / groups * N * K < 64 * 64 * 64)
+      return "each warpgroup's share is less than a 64x64x64 product";
+    for (Candidate &c : candidates) {
+      if (c.operand == dot.getLhs())
+        lhs = &c;
+      if (c.operand == dot.getRhs())
+        rhs = &c;
+    }
+    // Warps along M only, 16 rows each: warpgroup g owns rows 64g to
+    // 64g + 63 of each 64 x warpgroups (wgmma's D fragments are
+    // mma.sync's, stacked along M). tilegpu-assign-layouts gives dots of
+    // wgmma's shapes that layout.
+    const Layout *acc = layoutOfValue.lookup(dot.getResult());
+    if (!acc || !acc->mma || acc->warpsM != numWarps)
+      return "its accumulator's warps are not all along M";
+    // An lhs in that layout already (FA3's P in P V) is wgmma's A from
+    // registers: its fragments are mma.sync's A, warp by warp.
+    bool lhsInRegisters = !lhs && layoutOfValue.lookup(dot.getLhs()) == acc;
+    if (!rhs)
+      return "its rhs is not staged in shared memory (a tile loaded ahead "
+             "through the loop or once before it, zero-padded, in 16-byte "
+             "runs, within the shared memory budget)";
+    if (!lhs && !lhsInRegisters)
+      return "its lhs is neither staged in shared memory nor in the "
+             "accumulator's layout";
+    if (lhs == rhs)
+      return "its lhs and rhs are one tile";
+    if ((lhs && (lhs->cols % 64 || lhs->rows % 8)) || rhs->cols % 64 ||
+        rhs->rows % 8)
+      return "the 128-byte swizzle needs staged tiles of rows of 64 "
+             "elements, a multiple of 8 rows";
+    return "";
+  };
+  kernel.walk([&](DotOp dot) {
+    Candidate *lhs = nullptr, *rhs = nullptr;
+    std::string why = whyNotWgmma(dot, lhs, rhs);
+    if (remarks)
+      dot.emitRemark() << (why.empty() ? "runs as wgmma"
+                                       : "runs on mma.sync: " + why);
+    if (!why.empty())
+      return;
+    for (Candidate *c : {lhs, rhs}) {
+      if (!c)
+        continue;
+      c->swizzled = true;
+      c->stageBytes = c->rows * c->cols * 2;
+    }
+    wgmmaDots.insert(dot);
+  });
   for (const Candidate &c : candidates) {
     if (c.swizzled)
       asyncSmemBytes = llvm::alignTo(asyncSmemBytes, kSwizzleAtomBytes);
@@ -202,6 +231,20 @@ void KernelEmitter::findAsyncOperands() {
     if (c.stages > 1)
       ++loop.groups;
   }
+  if (remarks)
+    for (auto &[op, loop] : asyncLoops) {
+      int64_t operands = 0, bytes = 0;
+      for (const AsyncOperand &operand : asyncOperands)
+        for (auto &[load, at] : asyncLoads)
+          if (at.operand == &operand && load->getParentOp() == op) {
+            ++operands;
+            bytes += operand.stages * operand.stageBytes;
+            break;
+          }
+      op->emitRemark() << "dot operands staged in shared memory by cp.async: "
+                       << operands << " in " << loop.stages << " stages ("
+                       << bytes << " bytes)";
+    }
   // A loop's first wgmma dot: the copies ahead go after its issue. When its
   // result only feeds itself in the next iteration (matmul's accumulator),
   // its group may stay in flight until then.

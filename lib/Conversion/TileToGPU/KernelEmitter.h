@@ -64,7 +64,9 @@ inline int64_t elementBytes(Type type) {
 /// Static shared memory is limited to 48 KiB per block; async operand
 /// stages are dynamic shared memory (up to 227 KiB per block on sm_90, less
 /// on sm_80: 163), which the launch asks for. The stages stay within
-/// kAsyncSmemBudget, which sm_80 can give a block as well.
+/// kAsyncSmemBudget, which sm_80 can give a block as well. Conversion and
+/// reduction buffers are static while they fit in 48 KiB, and join the
+/// dynamic buffer when they do not.
 constexpr int64_t kStaticSmemLimit = 48 * 1024;
 constexpr int64_t kAsyncSmemBudget = 160 * 1024;
 /// The 128-byte swizzle repeats every 8 rows of 128 bytes; wgmma operand
@@ -154,6 +156,16 @@ struct RegMap {
 // Kernel emitter
 //===----------------------------------------------------------------------===//
 
+/// What the emitter needs to know of the chip.
+struct GpuTarget {
+  std::string chip;  // sm_80, sm_90a, ...
+  bool wgmma;        // warpgroup MMA (sm_90a)
+  bool bulkPrefetch; // cp.async.bulk.prefetch.L2 (sm_90 and later)
+  /// The most shared memory one block may have, static and dynamic
+  /// together (the driver's opt-in limit).
+  int64_t sharedBytesPerBlock;
+};
+
 struct ViewInfo {
   Value base;                        // !llvm.ptr<1> at the view's first element
   SmallVector<Value> sizes, strides; // index
@@ -171,10 +183,12 @@ class KernelEmitter {
 public:
   /// `wgmma`: the target has warpgroup MMA (sm_90a); `bulkPrefetch`: it has
   /// cp.async.bulk.prefetch.L2 (sm_90 and later).
-  KernelEmitter(func::FuncOp kernel, gpu::GPUModuleOp gpuModule, bool wgmma,
-                bool bulkPrefetch)
+  /// `remarks`: say what was chosen (dot paths, stages, shared memory).
+  KernelEmitter(func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
+                const GpuTarget &target, bool remarks)
       : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()),
-        wgmmaAvailable(wgmma), bulkPrefetchAvailable(bulkPrefetch) {}
+        target(target), wgmmaAvailable(target.wgmma),
+        bulkPrefetchAvailable(target.bulkPrefetch), remarks(remarks) {}
 
   LogicalResult emit();
 
@@ -182,8 +196,10 @@ private:
   func::FuncOp kernel;
   gpu::GPUModuleOp gpuModule;
   OpBuilder b;
+  const GpuTarget &target;
   bool wgmmaAvailable;
   bool bulkPrefetchAvailable;
+  bool remarks;
   int64_t numWarps = 4;
   /// Every tile value's layout, read from its type's encoding; values of one
   /// layout attribute share one.
@@ -262,6 +278,7 @@ private:
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
 
   LogicalResult loadLayouts();
+  LogicalResult placeSharedMemory(gpu::GPUFuncOp func);
   void findAsyncOperands();
   int64_t minBlocksPerSM();
   RegMap regMap(Value v) {

@@ -1,7 +1,6 @@
 //===- Layouts.cpp - tiles' layouts and coordinates of registers ---------===//
 #include "KernelEmitter.h"
 
-
 using namespace mlir;
 using namespace tilegym;
 using namespace tilegym::tile;

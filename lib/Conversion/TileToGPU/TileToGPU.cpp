@@ -243,6 +243,12 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
         tiles[reshape.getSource()], regMap(reshape.getSource()), dst, {});
     return success();
   }
+  if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op)) {
+    tiles[convert.getResult()] =
+        convertLayout(tiles[convert.getSource()], regMap(convert.getSource()),
+                      regMap(convert.getResult()), {});
+    return success();
+  }
   if (auto permute = dyn_cast<PermuteOp>(op)) {
     tiles[permute.getResult()] =
         convertLayout(tiles[permute.getSource()], regMap(permute.getSource()),
@@ -647,31 +653,109 @@ LogicalResult KernelEmitter::emit() {
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
   gpu::ReturnOp::create(b, l);
+  if (failed(placeSharedMemory(func)))
+    return failure();
   if (asyncSmemBytes)
     func->setAttr(kDynamicSharedBytesAttr, b.getI64IntegerAttr(asyncSmemBytes));
-  if (int64_t total = smemBytes + reduceSmemBytes; total > kStaticSmemLimit) {
+  if (remarks)
+    kernel.emitRemark() << "shared memory per block: " << asyncSmemBytes
+                        << " bytes dynamic, "
+                        << (smem ? smemBytes : 0) +
+                               (reduceSmem ? reduceSmemBytes : 0)
+                        << " static";
+  return success();
+}
+
+/// Conversion and reduction buffers stay static (`<kernel>__smem`,
+/// `<kernel>__smem_reduce`) while they fit in the 48 KiB a block may have
+/// statically; past that they go after the operand stages in the dynamic
+/// buffer, which the launch opts in to up to the chip's limit.
+LogicalResult KernelEmitter::placeSharedMemory(gpu::GPUFuncOp func) {
+  int64_t staticBytes = smemBytes + reduceSmemBytes;
+  if (staticBytes <= kStaticSmemLimit) {
+    if (smemBytes == 0)
+      smem.erase();
+    else
+      smem.setGlobalType(LLVM::LLVMArrayType::get(b.getI8Type(), smemBytes));
+    if (reduceSmemBytes == 0)
+      reduceSmem.erase();
+    else
+      reduceSmem.setGlobalType(
+          LLVM::LLVMArrayType::get(b.getI8Type(), reduceSmemBytes));
+    smem = smemBytes ? smem : LLVM::GlobalOp();
+    reduceSmem = reduceSmemBytes ? reduceSmem : LLVM::GlobalOp();
+    return success();
+  }
+  int64_t convertOffset = llvm::alignTo(asyncSmemBytes, 16);
+  int64_t reduceOffset = convertOffset + llvm::alignTo(smemBytes, 16);
+  int64_t total = reduceOffset + reduceSmemBytes;
+  if (total > target.sharedBytesPerBlock) {
+    auto explain = [&](InFlightDiagnostic diag) {
+      diag << "the kernel needs " << total
+           << " bytes of shared memory per block (" << asyncSmemBytes
+           << " for dot operand stages, " << smemBytes
+           << " for layout conversions and staged operands, " << reduceSmemBytes
+           << " for reductions), more than the " << target.sharedBytesPerBlock
+           << " a block can have on " << target.chip;
+      return diag;
+    };
     // Point at the op whose staging is most of it, when one is.
     if (largestSmemLoc && 2 * smemBytes >= total)
-      return emitError(*largestSmemLoc)
-             << "the kernel needs " << total
-             << " bytes of static shared memory, more than the "
-             << kStaticSmemLimit << " a block can have; this op stages "
-             << smemBytes << " of them: use smaller tiles";
-    return kernel.emitOpError()
-           << "needs " << total << " bytes of static shared memory, more than "
-           << "the " << kStaticSmemLimit << " a block can have; use smaller "
-           << "tiles";
+      return explain(emitError(*largestSmemLoc))
+             << "; this op stages " << smemBytes
+             << " of them: use smaller tiles";
+    return explain(kernel.emitError()) << ": use smaller tiles";
   }
-  if (smemBytes == 0)
-    smem.erase();
-  else
-    smem.setGlobalType(LLVM::LLVMArrayType::get(b.getI8Type(), smemBytes));
-  if (reduceSmemBytes == 0)
-    reduceSmem.erase();
-  else
-    reduceSmem.setGlobalType(
-        LLVM::LLVMArrayType::get(b.getI8Type(), reduceSmemBytes));
+  if (!asyncSmem) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(func);
+    asyncSmem = LLVM::GlobalOp::create(
+        b, kernel.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+        /*isConstant=*/false, LLVM::Linkage::External,
+        (kernel.getSymName() + "__smem_async").str(), Attribute(),
+        /*alignment=*/kSwizzleAtomBytes, kShared);
+  }
+  // Each use of a static buffer becomes the address of its part of the
+  // dynamic one.
+  func.walk([&](LLVM::AddressOfOp address) {
+    int64_t offset;
+    if (address.getGlobalName() == smem.getSymName())
+      offset = convertOffset;
+    else if (address.getGlobalName() == reduceSmem.getSymName())
+      offset = reduceOffset;
+    else
+      return;
+    b.setInsertionPoint(address);
+    Value base = LLVM::AddressOfOp::create(b, address.getLoc(), asyncSmem);
+    Value moved = LLVM::GEPOp::create(
+        b, address.getLoc(), address.getType(), b.getI8Type(), base,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+    address.replaceAllUsesWith(moved);
+    address.erase();
+  });
+  smem.erase();
+  reduceSmem.erase();
+  smem = reduceSmem = LLVM::GlobalOp();
+  asyncSmemBytes = total;
   return success();
+}
+
+/// The shared memory a block of compute capability `version` may have
+/// with the driver's opt-in (CUDA programming guide, "Technical
+/// Specifications per Compute Capability").
+static int64_t maxSharedBytesPerBlock(unsigned version) {
+  switch (version) {
+  case 80:
+  case 87:
+    return 163 * 1024;
+  case 90:
+  case 100:
+  case 101:
+  case 103:
+    return 227 * 1024;
+  default:
+    return 99 * 1024; // sm_86, sm_89, sm_120 and the unknown
+  }
 }
 
 namespace {
@@ -730,14 +814,14 @@ struct ConvertTileToGPUPass
     b.setInsertionPointToEnd(module.getBody());
     auto gpuModule = gpu::GPUModuleOp::create(
         b, module.getLoc(), "tilegym_kernels", b.getArrayAttr({targetAttr}));
+    GpuTarget target{chip, chip == "sm_90a", version >= 90,
+                     maxSharedBytesPerBlock(version)};
     for (auto kernel : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (!kernel->hasAttr(kKernelAttr))
         continue;
       if (failed(refuseF64(kernel)))
         return signalPassFailure();
-      if (failed(
-              KernelEmitter(kernel, gpuModule, chip == "sm_90a", version >= 90)
-                  .emit()))
+      if (failed(KernelEmitter(kernel, gpuModule, target, remarks).emit()))
         return signalPassFailure();
     }
     // Let LLVM fuse a * b + c into one fma, as nvcc (--fmad=true) and Triton

@@ -100,9 +100,8 @@ Attribute BlockedLayoutAttr::parse(AsmParser &p, Type) {
   SMLoc loc = p.getCurrentLocation();
   SmallVector<int64_t> spt, tpw, wpb;
   if (p.parseLess() || p.parseLBrace() || parseKey(p, "sizePerThread") ||
-      parseIntList(p, spt) || p.parseComma() ||
-      parseKey(p, "threadsPerWarp") || parseIntList(p, tpw) ||
-      p.parseComma() || parseKey(p, "warpsPerBlock") ||
+      parseIntList(p, spt) || p.parseComma() || parseKey(p, "threadsPerWarp") ||
+      parseIntList(p, tpw) || p.parseComma() || parseKey(p, "warpsPerBlock") ||
       parseIntList(p, wpb) || p.parseRBrace() || p.parseGreater())
     return {};
   return getChecked([&] { return p.emitError(loc); }, p.getContext(), spt, tpw,
@@ -138,14 +137,11 @@ BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t v : tpw)
     threads *= v;
   if (!spt.empty() && threads != (int64_t(1) << kLaneBits))
-    return emitError() << "threadsPerWarp must multiply to 32, got "
-                       << threads;
+    return emitError() << "threadsPerWarp must multiply to 32, got " << threads;
   return success();
 }
 
-int64_t BlockedLayoutAttr::getRank() const {
-  return getSizePerThread().size();
-}
+int64_t BlockedLayoutAttr::getRank() const { return getSizePerThread().size(); }
 
 LinearBases BlockedLayoutAttr::getLinearBases() const {
   LinearBases bases;
@@ -174,8 +170,9 @@ LogicalResult BlockedLayoutAttr::verifyEncoding(
 // MmaLayoutAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    int64_t warpsM, int64_t warpsN) {
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t warpsM, int64_t warpsN) {
   for (int64_t v : {warpsM, warpsN})
     if (v <= 0 || !llvm::isPowerOf2_64(v))
       return emitError() << "mma warps must be powers of two, got " << v;

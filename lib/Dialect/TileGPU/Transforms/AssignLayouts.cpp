@@ -199,8 +199,9 @@ bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
   // An lhs in the accumulator's registers (FA3's P) is read from there;
   // staged operands need rows of 64 elements for the 128-byte swizzle.
   bool lhsInRegisters = classes.isEquivalent(dot.getLhs(), leader);
-  return elementBytes(lhsType.getElementType()) == 2 && M % (64 * groups) == 0 &&
-         N % 8 == 0 && N <= 256 && M / groups * N * K >= 64 * 64 * 64 &&
+  return elementBytes(lhsType.getElementType()) == 2 &&
+         M % (64 * groups) == 0 && N % 8 == 0 && N <= 256 &&
+         M / groups * N * K >= 64 * 64 * 64 &&
          (lhsInRegisters || K % 64 == 0) && (K % 64 == 0 || N % 64 == 0);
 }
 
@@ -328,8 +329,8 @@ LogicalResult LayoutAssigner::run(bool remarks) {
                          << getLayout(store.getValue().getType());
     } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       reduce.emitRemark() << "reduction of "
-                          << getLayout(reduce.getSource().getType())
-                          << " to " << getLayout(reduce.getType());
+                          << getLayout(reduce.getSource().getType()) << " to "
+                          << getLayout(reduce.getType());
     } else if (auto dot = dyn_cast<tile::DotOp>(op)) {
       Value leader = classes.getLeaderValue(dot.getResult());
       dot.emitRemark() << "dot accumulating in " << getLayout(dot.getType())

@@ -1,0 +1,21 @@
+// RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu --verify-diagnostics
+//
+// convert-tile-to-gpu lowers the layouts it finds; it chooses none.
+
+func.func @plain(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op tile 'tensor<512xf32>' has no distributed layout; run tilegpu-assign-layouts first}}
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<512xf32>
+  tile.store %t, %x[%c0] : tensor<512xf32>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+func.func @too_many_warps(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op layout #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerBlock = [4]}> spreads over more than the kernel's 2 warps}}
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<512xf32, #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerBlock = [4]}>>
+  tile.store %t, %x[%c0] : tensor<512xf32, #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerBlock = [4]}>>, !tile.view<?xf32>
+  return
+}

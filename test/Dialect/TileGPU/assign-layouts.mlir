@@ -1,0 +1,122 @@
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=remarks=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts="chip=sm_80 remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK80
+
+// Elementwise 1-D f32: 16 bytes (4 elements) per thread, lanes then warps.
+// CHECK: #blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerBlock = [4]}>
+// CHECK: func.func @vector
+// CHECK: tile.load {{.*}} -> tensor<1024xf32, #blocked>
+// CHECK: math.exp {{.*}} : tensor<1024xf32, #blocked>
+// CHECK: tile.store {{.*}} : tensor<1024xf32, #blocked>, !tile.view<?xf32>
+func.func @vector(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<1024xf32>
+  %e = math.exp %a : tensor<1024xf32>
+  tile.store %e, %y[%c0] : tensor<1024xf32>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// The narrowest view element sets the bytes per thread: 8 bf16, and the f32
+// tiles derived from them keep that layout.
+// CHECK: #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerBlock = [4, 1]}>
+// CHECK: func.func @widen
+// CHECK: tile.load {{.*}} -> tensor<64x128xbf16, #blocked>
+// CHECK: arith.extf {{.*}} to tensor<64x128xf32, #blocked>
+func.func @widen(%x: !tile.view<?x?xbf16>, %y: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+  %b = arith.extf %a : tensor<64x128xbf16> to tensor<64x128xf32>
+  tile.store %b, %y[%c0, %c0] : tensor<64x128xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// A row sum keeping its axis shares the rows' layout, and so does the
+// broadcast back; one dropping it takes the rank-1 layout. A splat constant
+// follows its type.
+// CHECK: #blocked = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerBlock = [2, 1]}>
+// CHECK: #blocked1 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerBlock = [2]}>
+// CHECK: func.func @rows
+// CHECK: tile.reduce max {{.*}} : tensor<32x64xf32, #blocked> -> tensor<32x1xf32, #blocked>
+// CHECK: tile.broadcast {{.*}} : tensor<32x1xf32, #blocked> -> tensor<32x64xf32, #blocked>
+// CHECK: arith.constant dense<2.000000e+00> : tensor<32x64xf32, #blocked>
+// CHECK: tile.reduce sum {{.*}} : tensor<32x64xf32, #blocked> -> tensor<32xf32, #blocked1>
+func.func @rows(%x: !tile.view<?x?xf32>, %s: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<32x64xf32>
+  %m = tile.reduce max %a {axis = 1 : i64, keep_dims} : tensor<32x64xf32> -> tensor<32x1xf32>
+  %mb = tile.broadcast %m : tensor<32x1xf32> -> tensor<32x64xf32>
+  %two = arith.constant dense<2.0> : tensor<32x64xf32>
+  %d = arith.subf %a, %mb : tensor<32x64xf32>
+  %d2 = arith.mulf %d, %two : tensor<32x64xf32>
+  %r = tile.reduce sum %d2 {axis = 1 : i64} : tensor<32x64xf32> -> tensor<32xf32>
+  tile.store %r, %s[%c0] : tensor<32xf32>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// A dot of wgmma's shapes gets its warps along M on sm_90a; its operands,
+// used only by the dot, a blocked layout of their own shapes; the
+// accumulator carried by the loop and its zero constant share the mma one.
+// CHECK: #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+// CHECK: #blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerBlock = [4, 1]}>
+// CHECK: #mma = #tilegpu.mma<warps = [4, 1]>
+// CHECK: func.func @matmul
+// CHECK: arith.constant dense<0.000000e+00> : tensor<128x128xf32, #mma>
+// CHECK: scf.for {{.*}} -> (tensor<128x128xf32, #mma>)
+// CHECK: tile.dot {{.*}} : tensor<128x64xbf16, #blocked>, tensor<64x128xbf16, #blocked1>, tensor<128x128xf32, #mma>
+// CHECK: tile.store {{.*}} : tensor<128x128xf32, #mma>, !tile.view<?x?xf32>
+// SM80: #mma = #tilegpu.mma<warps = [2, 2]>
+// SM80: func.func @matmul
+// REMARK: remark: dot accumulating in #tilegpu.mma<warps = [4, 1]> (warps along M: the dot may run as wgmma), operands in #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}> and #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerBlock = [4, 1]}>
+// REMARK: remark: store from #tilegpu.mma<warps = [4, 1]>
+// REMARK80: remark: dot accumulating in #tilegpu.mma<warps = [2, 2]> (the warp split loading the fewest operand fragments per k step)
+func.func @matmul(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128x128xf32>) {
+    %at = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %bt = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %d = tile.dot %at, %bt, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// Rows of a dot result that are reduced stay within a warp: warps along M,
+// whatever the chip.
+// CHECK: #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+// CHECK: #mma = #tilegpu.mma<warps = [4, 1]>
+// CHECK: func.func @scores
+// CHECK: tile.load {{.*}} -> tensor<64x32xf16, #blocked>
+// CHECK: tile.reduce max {{.*}} : tensor<64x64xf32, #mma> -> tensor<64xf32, #blocked2>
+// SM80: #mma = #tilegpu.mma<warps = [4, 1]>
+// SM80: func.func @scores
+// REMARK80: remark: dot accumulating in #tilegpu.mma<warps = [4, 1]> (warps along M as far as its rows go: its rows are reduced, within a warp)
+func.func @scores(%q: !tile.view<?x?xf16>, %k: !tile.view<?x?xf16>, %o: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %qt = tile.load %q[%c0, %c0] : !tile.view<?x?xf16> -> tensor<64x32xf16>
+  %kt = tile.load %k[%c0, %c0] : !tile.view<?x?xf16> -> tensor<32x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %s = tile.dot %qt, %kt, %z : tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>
+  %m = tile.reduce max %s {axis = 1 : i64} : tensor<64x64xf32> -> tensor<64xf32>
+  tile.store %m, %o[%c0] : tensor<64xf32>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// Functions that are not kernels are left alone.
+// CHECK: func.func @helper(%arg0: tensor<16xf32>) -> tensor<16xf32>
+func.func @helper(%t: tensor<16xf32>) -> tensor<16xf32> {
+  return %t : tensor<16xf32>
+}
