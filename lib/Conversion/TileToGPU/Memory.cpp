@@ -462,14 +462,21 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
   auto type = cast<RankedTensorType>(op.getValue().getType());
   RegMap map = regMap(op.getValue());
   const Layout &l = *map.layout;
-  if (!l.mma || type.getRank() != 2 || elementBytes(type.getElementType()) != 2)
+  // Rows and columns are the last two dimensions; any before are unit
+  // dimensions (an mma tile reshaped for a store into a batched view).
+  int64_t rank = type.getRank(), R = rank - 2, C = rank - 1;
+  if (rank < 2 || elementBytes(type.getElementType()) != 2 ||
+      llvm::any_of(
+          type.getShape().drop_back(2), [](int64_t s) { return s != 1; }))
     return false;
+  // The mma accumulator's pattern: register bits column 1, row 8, column 8;
+  // lane bits 0 and 1 columns 2 and 4.
   auto is = [&](const Basis &bb, int64_t d, int64_t v) {
-    return map.wrapped(bb, d) == v && map.wrapped(bb, 1 - d) == 0;
+    return map.wrapped(bb, d) == v && map.wrapped(bb, d == R ? C : R) == 0;
   };
-  if (map.bits.size() < 3 || !is(map.bits[0], 1, 1) || !is(map.bits[1], 0, 8) ||
-      !is(map.bits[2], 1, 8) || l.lane.size() < 2 || !is(l.lane[0], 1, 2) ||
-      !is(l.lane[1], 1, 4))
+  if (map.bits.size() < 3 || !is(map.bits[0], C, 1) || !is(map.bits[1], R, 8) ||
+      !is(map.bits[2], C, 8) || l.lane.size() < 2 || !is(l.lane[0], C, 2) ||
+      !is(l.lane[1], C, 4))
     return false;
   const ViewInfo &view = views[op.getView()];
   Type elem = type.getElementType();
@@ -521,7 +528,7 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
     SmallVector<Value> coords = coordinates(map, i0);
     Value q = arith::IndexCastOp::create(b, loc(), b.getIndexType(), quad);
     Value row = arith::AddIOp::create(
-        b, loc(), arith::AddIOp::create(b, loc(), coords[0], tileOrigin[0]),
+        b, loc(), arith::AddIOp::create(b, loc(), coords[R], tileOrigin[R]),
         arith::MulIOp::create(
             b, loc(), arith::AndIOp::create(b, loc(), q, idx(1)), idx(8)));
     // The register's column has the quad's 2 * q in it; the lane's 16 bytes
@@ -529,11 +536,12 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
     Value col = arith::AddIOp::create(
         b, loc(),
         arith::SubIOp::create(
-            b, loc(), arith::AddIOp::create(b, loc(), coords[1], tileOrigin[1]),
+            b, loc(), arith::AddIOp::create(b, loc(), coords[C], tileOrigin[C]),
             arith::MulIOp::create(b, loc(), q, idx(2))),
         arith::MulIOp::create(
             b, loc(), arith::ShRUIOp::create(b, loc(), q, idx(1)), idx(8)));
-    SmallVector<Value> at{row, col};
+    SmallVector<Value> at(tileOrigin.begin(), tileOrigin.begin() + R);
+    at.append({row, col});
     Value fast = vectorAccessOk(view, at, 8);
     allFast =
         allFast ? Value(arith::AndIOp::create(b, loc(), allFast, fast)) : fast;

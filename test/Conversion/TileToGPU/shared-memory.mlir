@@ -58,3 +58,24 @@ func.func @linear(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps
   tile.store %t, %x[%c0] : tensor<512xf32, #linear>, !tile.view<?xf32>
   return
 }
+
+// -----
+
+// A 16-bit tile in the accumulator's register pattern, reshaped with a unit
+// dimension for a batched view, is stored as matmul's C is: the quad's words
+// transposed by two rounds of shuffles, one 16-byte store per row run, no
+// trip through shared memory.
+#mma = #tilegpu.mma<warps = [4, 1]>
+#linear = #tilegpu.linear<{register = [[0, 0, 1], [0, 8, 0], [0, 0, 8], [0, 0, 16], [0, 0, 32]], lane = [[0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]], warp = [[0, 16, 0], [0, 32, 0]]}>
+// CHECK-LABEL: gpu.func @batched_store
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor
+// CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+func.func @batched_store(%c: !tile.view<?x?x?xbf16>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant dense<1.0> : tensor<64x64xf32, #mma>
+  %r = tile.reshape %z : tensor<64x64xf32, #mma> -> tensor<1x64x64xf32, #linear>
+  %h = arith.truncf %r : tensor<1x64x64xf32, #linear> to tensor<1x64x64xbf16, #linear>
+  tile.store %h, %c[%c0, %c0, %c0] : tensor<1x64x64xbf16, #linear>, !tile.view<?x?x?xbf16>
+  return
+}

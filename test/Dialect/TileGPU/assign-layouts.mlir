@@ -120,3 +120,46 @@ func.func @scores(%q: !tile.view<?x?xf16>, %k: !tile.view<?x?xf16>, %o: !tile.vi
 func.func @helper(%t: tensor<16xf32>) -> tensor<16xf32> {
   return %t : tensor<16xf32>
 }
+
+// -----
+
+// A reshape adding a unit dimension renames its source's layout: the
+// accumulator reshaped (and rounded) for a store into a batched view keeps
+// the mma registers, as a linear layout, instead of taking the rank's
+// blocked layout through shared memory.
+// CHECK: #linear = #tilegpu.linear<{register = {{\[\[}}0, 0, 1], [0, 8, 0], [0, 0, 8], [0, 0, 16], [0, 0, 32]], lane = {{\[\[}}0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]], warp = {{\[\[}}0, 16, 0], [0, 32, 0]]}>
+// CHECK: #mma = #tilegpu.mma<warps = [4, 1]>
+// CHECK: func.func @batched_store
+// CHECK: tile.reshape {{.*}} : tensor<64x64xf32, #mma> -> tensor<1x64x64xf32, #linear>
+// CHECK: arith.truncf {{.*}} to tensor<1x64x64xbf16, #linear>
+// CHECK: tile.store {{.*}} : tensor<1x64x64xbf16, #linear>
+func.func @batched_store(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?x?xbf16>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %at = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = tile.dot %at, %at, %z : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+  %r = tile.reshape %acc : tensor<64x64xf32> -> tensor<1x64x64xf32>
+  %h = arith.truncf %r : tensor<1x64x64xf32> to tensor<1x64x64xbf16>
+  tile.store %h, %c[%c0, %c0, %c0] : tensor<1x64x64xbf16>, !tile.view<?x?x?xbf16>
+  return
+}
+
+// -----
+
+// Added to a loaded tile, the reshaped accumulator is not free: its class
+// keeps the rank's blocked layout, which the load wants.
+// CHECK: #blocked1 = #tilegpu.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 2, 16], warpsPerBlock = [1, 4, 1]}>
+// CHECK: func.func @batched_update
+// CHECK: tile.reshape {{.*}} -> tensor<1x64x64xf32, #blocked1>
+// CHECK: tile.load {{.*}} -> tensor<1x64x64xf32, #blocked1>
+func.func @batched_update(%a: !tile.view<?x?xf32>, %d: !tile.view<?x?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %at = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = tile.dot %at, %at, %z {precision = 1 : i32} : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+  %r = tile.reshape %acc : tensor<64x64xf32> -> tensor<1x64x64xf32>
+  %old = tile.load %d[%c0, %c0, %c0] : !tile.view<?x?x?xf32> -> tensor<1x64x64xf32>
+  %sum = arith.addf %r, %old : tensor<1x64x64xf32>
+  tile.store %sum, %d[%c0, %c0, %c0] : tensor<1x64x64xf32>, !tile.view<?x?x?xf32>
+  return
+}

@@ -263,6 +263,90 @@ FailureOr<Attribute> LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {
   return Attribute(MmaLayoutAttr::get(ctx, warpsM, warpsN));
 }
 
+/// The bases of the registers a thread holds of a tile of `shape` in
+/// `layout`: its register bases, then a repetition of the box its bases
+/// cover for each dimension they do not cover (the last dimension first), as
+/// convert-tile-to-gpu numbers registers.
+SmallVector<Basis> registerBits(const LinearBases &layout,
+                                ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> coverage(layout.rank, 1);
+  for (auto *bits : {&layout.reg, &layout.lane, &layout.warp})
+    for (const Basis &basis : *bits)
+      for (int64_t d = 0; d < layout.rank; ++d)
+        coverage[d] = std::max(coverage[d], 2 * basis[d]);
+  SmallVector<Basis> out(layout.reg);
+  for (int64_t d = layout.rank - 1; d >= 0; --d)
+    for (int64_t v = coverage[d]; v < shape[d]; v *= 2) {
+      Basis basis(layout.rank, 0);
+      basis[d] = v;
+      out.push_back(basis);
+    }
+  return out;
+}
+
+/// The layout of a reshape's result that keeps every element in the
+/// register, lane and warp of the source's layout, when the reshape only
+/// inserts or drops unit dimensions: a renaming, no data moves.
+Attribute renamedLayout(tile::ReshapeOp reshape, Attribute sourceLayout) {
+  auto from = cast<RankedTensorType>(reshape.getSource().getType());
+  auto to = cast<RankedTensorType>(reshape.getType());
+  auto nonUnit = [](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> dims;
+    for (auto [d, s] : llvm::enumerate(shape))
+      if (s != 1)
+        dims.push_back(d);
+    return dims;
+  };
+  SmallVector<int64_t> a = nonUnit(from.getShape()), c = nonUnit(to.getShape());
+  if (a.size() != c.size() || to.getRank() == 0)
+    return {};
+  for (auto [da, dc] : llvm::zip(a, c))
+    if (from.getDimSize(da) != to.getDimSize(dc))
+      return {};
+  auto layout = cast<DistributedLayoutAttr>(sourceLayout);
+  LinearBases src = layout.getLinearBases(), dst;
+  dst.rank = to.getRank();
+  // Along a unit dimension every basis wraps to 0: dropping it changes
+  // nothing.
+  auto rename = [&](ArrayRef<Basis> bases) {
+    SmallVector<Basis> out;
+    for (const Basis &basis : bases) {
+      Basis renamed(dst.rank, 0);
+      for (auto [da, dc] : llvm::zip(a, c))
+        renamed[dc] = basis[da];
+      out.push_back(renamed);
+    }
+    return out;
+  };
+  dst.reg = rename(registerBits(src, from.getShape()));
+  dst.lane = rename(src.lane);
+  dst.lane.resize(kLaneBits, Basis(dst.rank, 0)); // a 0-d source has none
+  dst.warp = rename(src.warp);
+  return LinearLayoutAttr::get(reshape.getContext(), dst);
+}
+
+/// Whether the class of `leader` may take any layout: its values are made
+/// by reshapes, elementwise ops, splats, constants and broadcasts, and only
+/// stored or used by more of the same. A store takes a tile in any layout.
+bool isFreeClass(const Classes &classes, const ClassLeader &leader) {
+  for (auto m = classes.member_begin(leader); m != classes.member_end(); ++m) {
+    Operation *def = (*m).getDefiningOp();
+    if (!def || !(isa<tile::ReshapeOp, tile::SplatOp, tile::BroadcastOp,
+                      arith::ConstantOp>(def) ||
+                  def->hasTrait<OpTrait::Elementwise>()))
+      return false;
+    for (OpOperand &use : (*m).getUses()) {
+      Operation *user = use.getOwner();
+      bool stored = isa<tile::StoreOp>(user) && use.getOperandNumber() == 0;
+      if (!stored && !isa<tile::BroadcastOp>(user) &&
+          !(user->hasTrait<OpTrait::Elementwise>() &&
+            user->getNumResults() == 1))
+        return false;
+    }
+  }
+  return true;
+}
+
 /// `value`'s type with `layout`; a tile constant's value follows its type.
 void setLayout(Value value, Attribute layout) {
   auto type = withLayout(cast<RankedTensorType>(value.getType()), layout);
@@ -315,6 +399,29 @@ LogicalResult LayoutAssigner::run(bool remarks) {
     }
     for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
       layoutOf[*m] = *layout;
+  }
+  // A reshape that only inserts or drops unit dimensions renames its
+  // source's layout. A free class (isFreeClass) made from such reshapes takes
+  // that layout instead of its rank's blocked one, when they all give the
+  // same: a tile reshaped for its store (a batched matmul's accumulator) is
+  // then stored from the registers it is in, not moved through shared
+  // memory first.
+  for (auto it = classes.begin(); it != classes.end(); ++it) {
+    if (!(*it)->isLeader() || !isFreeClass(classes, **it))
+      continue;
+    Attribute renamed;
+    bool ok = true;
+    for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
+      if (auto reshape = (*m).getDefiningOp<tile::ReshapeOp>()) {
+        Attribute r =
+            renamedLayout(reshape, layoutOf.lookup(reshape.getSource()));
+        ok &= r && (!renamed || r == renamed);
+        renamed = r;
+      }
+    if (!ok || !renamed)
+      continue;
+    for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
+      layoutOf[*m] = renamed;
   }
   for (Value v : tileValues)
     setLayout(v, layoutOf.lookup(v));
