@@ -44,6 +44,18 @@ LogicalResult KernelEmitter::loadLayouts() {
       layouts.push_back(std::move(l));
       layout = &layouts.back();
     }
+    // Every register bit doubles what a thread holds: past the register
+    // file, the lowering would unroll without bound.
+    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    int64_t bits = layout->reg.size();
+    for (int64_t d = 0; d < layout->rank; ++d)
+      for (int64_t c = layout->coverage[d]; c < shape[d]; c *= 2)
+        ++bits;
+    if (bits > llvm::Log2_64(kMaxTileElementsPerThread))
+      return op->emitOpError()
+             << "layout " << attr << " gives each thread 2^" << bits
+             << " elements of " << v.getType() << "; the GPU limit is "
+             << kMaxTileElementsPerThread << " elements per thread per tile";
     layoutOfValue[v] = layout;
     return success();
   };

@@ -19,3 +19,14 @@ func.func @too_many_warps(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.n
   tile.store %t, %x[%c0] : tensor<512xf32, #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerBlock = [4]}>>, !tile.view<?xf32>
   return
 }
+
+// -----
+
+// A layout may not give a thread more of a tile than its registers hold.
+func.func @too_many_registers(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op layout #tilegpu.blocked<{sizePerThread = [512], threadsPerWarp = [32], warpsPerBlock = [1]}> gives each thread 2^9 elements of 'tensor<16384xf32, #tilegpu.blocked<{sizePerThread = [512], threadsPerWarp = [32], warpsPerBlock = [1]}>>'; the GPU limit is 256 elements per thread per tile}}
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<16384xf32, #tilegpu.blocked<{sizePerThread = [512], threadsPerWarp = [32], warpsPerBlock = [1]}>>
+  tile.store %t, %x[%c0] : tensor<16384xf32, #tilegpu.blocked<{sizePerThread = [512], threadsPerWarp = [32], warpsPerBlock = [1]}>>, !tile.view<?xf32>
+  return
+}

@@ -83,3 +83,18 @@ func.func @convert_shape(%a: tensor<8x8xf32, #tilegpu.mma<warps = [1, 1]>>) {
   %b = tilegpu.convert_layout %a : tensor<8x8xf32, #tilegpu.mma<warps = [1, 1]>> -> tensor<16x8xf32, #tilegpu.mma<warps = [1, 1]>>
   return
 }
+
+// -----
+
+// expected-error @+1 {{blocked layout size 2097152 is past the largest tile dimension, 1048576}}
+func.func @blocked_huge(%a: tensor<8xf32, #tilegpu.blocked<{sizePerThread = [2097152], threadsPerWarp = [32], warpsPerBlock = [1]}>>)
+
+// -----
+
+// expected-error @+1 {{mma layout of 64x64 warps; a block has at most 32}}
+func.func @mma_huge(%a: tensor<64x64xf32, #tilegpu.mma<warps = [64, 64]>>)
+
+// -----
+
+// expected-error @+1 {{a linear layout has at most 8 register bases (256 registers), got 9}}
+func.func @linear_registers(%a: tensor<8xf32, #tilegpu.linear<{register = [[1], [2], [4], [0], [0], [0], [0], [0], [0]], lane = [[0], [0], [0], [0], [0]], warp = []}>>)

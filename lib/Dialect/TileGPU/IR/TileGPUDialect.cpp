@@ -129,11 +129,16 @@ BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << wpb.size();
   int64_t threads = 1;
   for (ArrayRef<int64_t> list : {spt, tpw, wpb})
-    for (int64_t v : list)
+    for (int64_t v : list) {
       if (v <= 0 || !llvm::isPowerOf2_64(v))
         return emitError() << "blocked layout sizes must be powers of two, "
                               "got "
                            << v;
+      if (v > kMaxLayoutSize)
+        return emitError() << "blocked layout size " << v
+                           << " is past the largest tile dimension, "
+                           << kMaxLayoutSize;
+    }
   for (int64_t v : tpw)
     threads *= v;
   if (!spt.empty() && threads != (int64_t(1) << kLaneBits))
@@ -176,6 +181,9 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t v : {warpsM, warpsN})
     if (v <= 0 || !llvm::isPowerOf2_64(v))
       return emitError() << "mma warps must be powers of two, got " << v;
+  if (warpsM > 32 || warpsN > 32)
+    return emitError() << "mma layout of " << warpsM << "x" << warpsN
+                       << " warps; a block has at most 32";
   if (warpsM * warpsN > 32)
     return emitError() << "mma layout of " << warpsM * warpsN
                        << " warps; a block has at most 32";
@@ -290,12 +298,21 @@ LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (flat.size() % rank)
       return emitError() << "linear layout bases must all have one entry per "
                             "dimension";
-    for (int64_t v : flat)
+    for (int64_t v : flat) {
       if (v < 0 || (v && !llvm::isPowerOf2_64(v)))
         return emitError() << "linear layout basis entries must be 0 or "
                               "powers of two, got "
                            << v;
+      if (v > kMaxLayoutSize)
+        return emitError() << "linear layout basis entry " << v
+                           << " is past the largest tile dimension, "
+                           << kMaxLayoutSize;
+    }
   }
+  if ((int64_t)reg.size() > kMaxRegisterBits * rank)
+    return emitError() << "a linear layout has at most " << kMaxRegisterBits
+                       << " register bases (256 registers), got "
+                       << reg.size() / rank;
   if ((int64_t)lane.size() != kLaneBits * rank)
     return emitError() << "a linear layout has 5 lane bases (32 lanes), got "
                        << lane.size() / rank;

@@ -20,6 +20,11 @@ struct LinearBases {
 };
 /// A warp's lanes: 2^5, one lane basis each bit.
 constexpr int64_t kLaneBits = 5;
+/// A thread holds at most 256 elements of a tile (its register file): 2^8.
+constexpr int64_t kMaxRegisterBits = 8;
+/// No layout size or basis entry goes past a tile's largest dimension
+/// (tile::kMaxTileElements, 2^20).
+constexpr int64_t kMaxLayoutSize = int64_t(1) << 20;
 } // namespace tilegym::tilegpu
 
 #include "tilegym/Dialect/TileGPU/IR/TileGPUAttrInterfaces.h.inc"
