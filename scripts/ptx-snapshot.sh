@@ -4,8 +4,9 @@
 # sm_80, sm_90 and sm_90a, one file each, so that a change to the GPU backend
 # can be checked against the previous commit's output:
 #
-#   git stash; scripts/ptx-snapshot.sh /tmp/before; git stash pop
-#   scripts/ptx-snapshot.sh /tmp/after && diff -r /tmp/before /tmp/after
+#   git stash && ninja -C build tilegym-cc && scripts/ptx-snapshot.sh /tmp/before
+#   git stash pop && ninja -C build tilegym-cc && scripts/ptx-snapshot.sh /tmp/after
+#   diff -r /tmp/before /tmp/after
 #
 # Identical PTX keeps every bench row's ratio without a GPU run. Exit code 1
 # when something fails to compile (its .err file says why).

@@ -16,7 +16,9 @@
 #include "tilegym/Frontend/Diagnostics.h"
 #include "tilegym/Frontend/Frontend.h"
 #include "tilegym/Frontend/Parser.h"
+#include "tilegym/Runtime/Runtime.h"
 #include "tilegym/Target/BundleWriter.h"
+#include "tilegym/Target/PtxasInfo.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -85,7 +87,8 @@ static cl::opt<EmitKind> emitKind(
                           "(GPU targets)"),
                clEnumValN(EmitKind::GPU, "gpu",
                           "per-thread GPU code: a gpu.module of gpu.func "
-                          "kernels on blocked layouts (GPU targets)"),
+                          "kernels, each thread's elements of a tile as "
+                          "registers (GPU targets)"),
                clEnumValN(EmitKind::LLVM, "llvm",
                           "LLVM IR of the CPU lowering (--target=cpu), or "
                           "the NVVM-dialect GPU module (GPU targets)"),
@@ -139,7 +142,9 @@ static cl::opt<int> pipelineStages(
 static cl::opt<bool> remarks(
     "remarks",
     cl::desc("Say what the GPU backend chose for each kernel and why: the "
-             "layout of each load, store, reduction and dot (GPU targets)"),
+             "layout of each load, store, reduction and dot, each dot's path, "
+             "the stages, the shared memory, and, when ptxas is found, the "
+             "registers and spills (GPU targets)"),
     cl::cat(toolCategory));
 
 static cl::opt<bool> splitInputFile(
@@ -225,6 +230,46 @@ static mlir::LogicalResult emitBundle(mlir::ModuleOp module,
   return mlir::success();
 }
 
+/// --remarks: the GPU passes with remarks on, on a copy, so that what the
+/// compile chooses is said once whatever is emitted; then, when ptxas is
+/// found, each kernel's registers and spills.
+static mlir::LogicalResult remarkGpuChoices(mlir::ModuleOp module,
+                                            llvm::StringRef chip) {
+  {
+    mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
+    mlir::PassManager pm(module.getContext());
+    tilegym::buildTileToGpuPasses(pm, chip, /*remarks=*/true);
+    if (mlir::failed(pm.run(*copy)))
+      return mlir::failure();
+  }
+  std::string ptxas = tilegym::runtime::findPtxas();
+  if (ptxas.empty()) {
+    mlir::emitRemark(module.getLoc())
+        << "ptxas not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): no "
+           "registers or spills to report";
+    return mlir::success();
+  }
+  auto ptx = tilegym::compileTileToGpuBinary(module, chip, "isa");
+  if (mlir::failed(ptx))
+    return mlir::failure();
+  auto info = tilegym::runPtxasInfo(ptxas, *ptx, chip);
+  if (!info) {
+    mlir::emitWarning(module.getLoc())
+        << llvm::toString(info.takeError()) << "; no registers reported";
+    return mlir::success();
+  }
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    auto it = info->find(func.getSymName().str());
+    if (!func->hasAttr(tilegym::tile::kKernelAttr) || it == info->end())
+      continue;
+    mlir::emitRemark(func.getLoc())
+        << "ptxas: " << it->second.registers << " registers, "
+        << it->second.spillStoreBytes << " bytes spill stores, "
+        << it->second.spillLoadBytes << " bytes spill loads";
+  }
+  return mlir::success();
+}
+
 /// The GPU stages: --emit=gpu stops after convert-tile-to-gpu, llvm after
 /// the NVVM lowering, ptx/cubin serialize the GPU module.
 static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
@@ -235,15 +280,8 @@ static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
   mlir::DialectRegistry registry;
   tilegym::registerPipelineDependencies(registry);
   ctx->appendDialectRegistry(registry);
-  if (remarks) {
-    // The same passes with remarks on, on a copy: what the compile below
-    // chooses, said once whatever is emitted.
-    mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
-    mlir::PassManager pm(ctx);
-    tilegym::buildTileToGpuPasses(pm, chip, /*remarks=*/true);
-    if (mlir::failed(pm.run(*copy)))
-      return mlir::failure();
-  }
+  if (remarks && mlir::failed(remarkGpuChoices(module, chip)))
+    return mlir::failure();
   if (options.emit == EmitKind::Bundle)
     return emitBundle(module, chip);
   if (options.emit == EmitKind::PTX || options.emit == EmitKind::Cubin) {

@@ -44,15 +44,12 @@ def ConvertTileToLinalgPass
 }
 
 def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Lower tile kernels to per-thread GPU code on blocked layouts";
+  let summary = "Lower tile kernels with layouts to per-thread GPU code";
   let description = [{
-    The GPU backend's first step. Every tile value gets a distributed
-    blocked layout (Triton's `BlockedEncoding`: elements per thread, threads
-    per warp and warps per block along each dimension, the last dimension
-    fastest), chosen per kernel and rank so that each thread moves 16
-    contiguous bytes of the narrowest element type the kernel's views hold.
-    Each tile then lives in registers, one SSA value per element a thread
-    owns, and every op becomes per-thread code:
+    Every tile value has a distributed layout in its type's encoding
+    (`tilegpu-assign-layouts` chose it; a tile without one is an error).
+    Each tile lives in registers, one SSA value per element a thread owns,
+    placed by that layout, and every op becomes per-thread code:
 
     - elementwise `arith`/`math` ops apply register by register;
     - `tile.broadcast` renames registers (a `[R, 1]` tile is replicated
@@ -66,15 +63,20 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     - `tile.reduce` combines within a thread, then across lanes with
       `gpu.shuffle xor`, then across warps through shared memory;
     - `tile.reshape`/`tile.permute` and reductions that drop their axis go
-      through shared memory where the layouts differ;
+      through shared memory where the layouts differ, and so does
+      `tilegpu.convert_layout`;
     - `scf.for`/`scf.if` carry the registers of their tiles.
 
     Each kernel becomes a `gpu.func` in `gpu.module @tilegym_kernels` with
     `num_warps * 32` threads, taking each view as an expanded memref
     descriptor (allocated pointer, aligned pointer, offset, sizes...,
-    strides..., as the runtime packs it). The innermost stride of a view
-    must be 1. `tile.dot` runs on tensor cores (`mma.sync`), its operands
-    staged through shared memory into the mma fragment layouts.
+    strides..., as the runtime packs it). `tile.dot` runs on tensor cores:
+    wgmma on sm_90a when its operands are staged in shared memory and its
+    shapes allow, otherwise `mma.sync` with operands staged through shared
+    memory into the fragment layouts (`remarks` says which and why, what
+    each loop stages and each kernel's shared memory). Shared memory for
+    conversions and reductions is static up to 48 KiB, then part of the
+    dynamic buffer the launch asks for, up to the chip's limit.
 
     With `fp-contract` (the default), float `arith` ops are marked
     `contract` so that LLVM fuses multiply-adds into `fma`.

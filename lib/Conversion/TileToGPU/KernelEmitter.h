@@ -1,21 +1,20 @@
 //===- KernelEmitter.h - the TileToGPU kernel emitter -----------*- C++ -*-===//
 //
 // The state and helpers shared by the files of the TileToGPU conversion:
-// the layouts tiles get, and the emitter that lowers one kernel.
-// TileToGPU.cpp has the ops, control flow, kernels and the pass;
+// the layouts of tiles as the emitter uses them, and the emitter that lowers
+// one kernel. TileToGPU.cpp has the ops, control flow, kernels and the pass;
 // Layouts.cpp, Memory.cpp, Reduce.cpp and Dot.cpp the rest by area.
 //
-// Layouts are linear (Triton's linear layouts restricted to power-of-two
+// Layouts come from the tiles' types (tilegpu's #blocked, #mma, #linear) as
+// their linear bases (Triton's linear layouts restricted to power-of-two
 // bases): each bit of a thread's register index, lane id and warp id adds a
-// fixed power of two to one coordinate, and a coordinate is the sum of what
-// its set bits add, modulo the tile's size along that dimension. Two
-// families exist:
-// - blocked (per dimension: elements per thread, threads per warp, warps per
-//   block, the last dimension fastest), for memory access and elementwise
-//   work: each thread moves 16 contiguous bytes;
-// - mma, the accumulator layout of mma.sync m16n8: a lane holds 2 columns of
-//   rows lane/4 and lane/4 + 8 of a 16x8 tile, warps tile M then N.
-// Registers beyond a family's base bits repeat it over the tile. A tile
+// fixed power of two to the coordinates, and a coordinate is the sum of what
+// its set bits add, modulo the tile's size along that dimension. Blocked
+// layouts serve memory access and elementwise work (each thread moves 16
+// contiguous bytes); the mma layout is the accumulator of mma.sync m16n8 and
+// of wgmma: a lane holds 2 columns of rows lane/4 and lane/4 + 8 of a 16x8
+// tile, warps split N first, then M.
+// Registers beyond a layout's base bits repeat it over the tile. A tile
 // dimension smaller than what the bits cover wraps around: its elements are
 // replicated over threads and registers, which is what makes a [R, 1] tile
 // broadcast against a [R, C] one for free. Tile sizes are powers of two.

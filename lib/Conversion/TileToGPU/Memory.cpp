@@ -6,8 +6,9 @@ using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::detail;
 
-/// Shared memory is one static buffer per kernel, reused by every
-/// reduction and layout conversion between barriers.
+/// Layout conversions share one buffer per kernel, reused between barriers:
+/// static, or part of the dynamic buffer when the kernel's static shared
+/// memory would pass 48 KiB (placeSharedMemory).
 Value KernelEmitter::sharedBuffer(int64_t bytes) {
   if (bytes > smemBytes)
     largestSmemLoc = loc();

@@ -1,12 +1,13 @@
 //===- TileToGPU.cpp - tile kernels to per-thread GPU code ----------------===//
 //
-// Gives every tile a blocked layout and emits, for each kernel, a gpu.func in
-// which each thread holds its elements of every tile as SSA registers. See
-// the pass description in Passes.td for the lowering of each op.
+// Emits, for each kernel, a gpu.func in which each thread holds its elements
+// of every tile as SSA registers, placed by the layout in the tile's type
+// (tilegpu-assign-layouts). See the pass description in Passes.td for the
+// lowering of each op.
 //
-// The layouts, the emitter's state and its helpers are declared in
-// KernelEmitter.h; layout assignment, memory accesses, reductions and dots
-// are emitted in Layouts.cpp, Memory.cpp, Reduce.cpp and Dot.cpp.
+// The emitter's state and helpers are declared in KernelEmitter.h; reading
+// the layouts, memory accesses, reductions and dots are in Layouts.cpp,
+// Memory.cpp, Reduce.cpp and Dot.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"

@@ -163,3 +163,23 @@ func.func @batched_update(%a: !tile.view<?x?xf32>, %d: !tile.view<?x?x?xf32>) at
   tile.store %sum, %d[%c0, %c0, %c0] : tensor<1x64x64xf32>, !tile.view<?x?x?xf32>
   return
 }
+
+// -----
+
+// A scatter stores value element i at index element i: the indices of a
+// dot result's scatter join its class and are computed in the mma layout.
+// CHECK: #mma = #tilegpu.mma<warps = [2, 2]>
+// CHECK: func.func @scatter_dot
+// CHECK: tile.broadcast {{.*}} -> tensor<64x64xi32, #mma>
+// CHECK: tile.scatter {{.*}} : tensor<64x64xf32, #mma>, !tile.view<?xf32>, [tensor<64x64xi32, #mma>]
+func.func @scatter_dot(%a: !tile.view<?x?xf32>, %out: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %at = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.dot %at, %at, %z {precision = 1 : i32} : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+  %i = tile.iota : tensor<64xi32>
+  %r = tile.reshape %i : tensor<64xi32> -> tensor<1x64xi32>
+  %idx = tile.broadcast %r : tensor<1x64xi32> -> tensor<64x64xi32>
+  tile.scatter %d, %out[%idx] : tensor<64x64xf32>, !tile.view<?xf32>, [tensor<64x64xi32>]
+  return
+}

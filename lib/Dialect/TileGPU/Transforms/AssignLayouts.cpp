@@ -181,6 +181,18 @@ LogicalResult LayoutAssigner::collect() {
         tie(reduce.getSource(), reduce.getResult());
     } else if (auto dot = dyn_cast<tile::DotOp>(op)) {
       tie(dot.getAcc(), dot.getResult());
+    } else if (auto gather = dyn_cast<tile::GatherOp>(op)) {
+      // Element i of the result is read at index element i: a thread holds
+      // the same elements of each.
+      for (Value index : gather.getIndices())
+        tie(index, gather.getResult());
+      if (Value mask = gather.getMask())
+        tie(mask, gather.getResult());
+    } else if (auto scatter = dyn_cast<tile::ScatterOp>(op)) {
+      for (Value index : scatter.getIndices())
+        tie(index, scatter.getValue());
+      if (Value mask = scatter.getMask())
+        tie(mask, scatter.getValue());
     }
   });
   return success();

@@ -49,9 +49,11 @@ def TileGPU_BlockedLayoutAttr : TileGPU_LayoutAttr<"BlockedLayout", "blocked"> {
         threadsPerWarp = [2, 16], warpsPerBlock = [4, 1]}>>
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"int64_t">:$sizePerThread,
-                        ArrayRefParameter<"int64_t">:$threadsPerWarp,
-                        ArrayRefParameter<"int64_t">:$warpsPerBlock);
+  let parameters = (ins
+      ArrayRefParameter<"int64_t", "contiguous elements a thread holds, "
+                        "per dimension">:$sizePerThread,
+      ArrayRefParameter<"int64_t", "lanes along each dimension">:$threadsPerWarp,
+      ArrayRefParameter<"int64_t", "warps along each dimension">:$warpsPerBlock);
   let hasCustomAssemblyFormat = 1;
 }
 
@@ -69,7 +71,9 @@ def TileGPU_MmaLayoutAttr : TileGPU_LayoutAttr<"MmaLayout", "mma"> {
     tensor<128x128xf32, #tilegpu.mma<warps = [4, 1]>>
     ```
   }];
-  let parameters = (ins "int64_t":$warpsM, "int64_t":$warpsN);
+  let parameters = (ins
+      AttrParameter<"int64_t", "warps along M (rows)">:$warpsM,
+      AttrParameter<"int64_t", "warps along N (columns)">:$warpsN);
   let assemblyFormat = "`<` `warps` `=` `[` $warpsM `,` $warpsN `]` `>`";
 }
 
@@ -89,10 +93,11 @@ def TileGPU_LinearLayoutAttr : TileGPU_LayoutAttr<"LinearLayout", "linear"> {
     ```
   }];
   // The bases, flattened: `numDims` entries each.
-  let parameters = (ins "int64_t":$numDims,
-                        ArrayRefParameter<"int64_t">:$registerBases,
-                        ArrayRefParameter<"int64_t">:$laneBases,
-                        ArrayRefParameter<"int64_t">:$warpBases);
+  let parameters = (ins
+      AttrParameter<"int64_t", "the rank of the tiles it lays out">:$numDims,
+      ArrayRefParameter<"int64_t", "register bases, flattened">:$registerBases,
+      ArrayRefParameter<"int64_t", "lane bases, flattened">:$laneBases,
+      ArrayRefParameter<"int64_t", "warp bases, flattened">:$warpBases);
   let hasCustomAssemblyFormat = 1;
   let builders = [
     AttrBuilder<(ins "const ::tilegym::tilegpu::LinearBases &":$bases)>

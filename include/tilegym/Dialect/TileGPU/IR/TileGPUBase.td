@@ -14,9 +14,10 @@ def TileGPU_Dialect : Dialect {
     which thread holds which elements, in which of its registers. Layouts
     are attributes (`#tilegpu.blocked`, `#tilegpu.mma`, and
     `#tilegpu.linear`, which expresses both), printed in the IR, chosen by
-    `tilegpu-assign-layouts` and consumed by `convert-tile-to-gpu`; a change
-    of layout is an op, `tilegpu.convert_layout`, that costs a trip through
-    shared memory.
+    `tilegpu-assign-layouts` and consumed by `convert-tile-to-gpu`. An
+    explicit change of layout is `tilegpu.convert_layout`, a trip through
+    shared memory; the pipeline does not insert it yet (reshapes, permutes
+    and reductions that change layout convert inside their lowering).
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 0;

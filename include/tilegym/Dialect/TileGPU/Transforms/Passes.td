@@ -8,13 +8,15 @@ def TileGPUAssignLayoutsPass
     : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"> {
   let summary = "Give every tile of a GPU kernel a distributed layout";
   let description = [{
-    The first step of the GPU pipeline: every tile value of a kernel (a
-    `func.func` with `tile.kernel`) gets a layout in its tensor type's
-    encoding, which `convert-tile-to-gpu` then lowers register by register.
+    The GPU pipeline's layout step (after tile-pipeline-loads and
+    tile-hoist-loads): every tile value of a kernel (a `func.func` with
+    `tile.kernel`) gets a layout in its tensor type's encoding, which
+    `convert-tile-to-gpu` then lowers register by register.
 
     Values that must share a layout are one class: the operands and result
     of an elementwise op, a broadcast's source and result, a reduction
-    keeping its axis, a dot's accumulator and result, and what loops and
+    keeping its axis, a dot's accumulator and result, a gather's or
+    scatter's indices and mask with its elements, and what loops and
     branches carry. Per class:
     - a class holding a dot result takes `#tilegpu.mma`. Its warps go along
       M when the class is reduced (row reductions then stay within a warp)
@@ -28,12 +30,18 @@ def TileGPUAssignLayoutsPass
       layout sized for [128, 128];
     - every other class takes its rank's blocked layout, sized for the
       largest tile of that rank, each thread moving 16 contiguous bytes of
-      the narrowest element type of the kernel's views.
+      the narrowest element type of the kernel's views;
+    - except a class made only by reshapes that add or drop unit dimensions,
+      elementwise ops, splats, constants and broadcasts, and only stored:
+      it keeps the reshaped source's layout, renamed (`#tilegpu.linear`),
+      so that a tile reshaped for its store is stored from the registers it
+      is in instead of moving through shared memory.
 
     Tiles must have power-of-two sizes and at most 256 elements per thread
     (the register file); a dot tile needs at least 8 columns per warp along
     N. Each is a diagnostic on the op that breaks it. With `remarks`, each
-    load, store, reduction and dot says which layout it got and why.
+    load, store, reduction and dot says which layout it got, and each dot
+    why its accumulator's warps are split as they are.
 
     ```mlir
     %x = tile.load %v[%i] : !tile.view<?xf32> -> tensor<1024xf32>
