@@ -89,6 +89,9 @@ std::optional<SmallVector<int64_t>> dotOperandShape(const Classes &classes,
 }
 
 struct LayoutAssigner {
+  LayoutAssigner(func::FuncOp kernel, bool wgmmaAvailable)
+      : kernel(kernel), wgmmaAvailable(wgmmaAvailable) {}
+
   func::FuncOp kernel;
   bool wgmmaAvailable;
   int64_t numWarps = 4;
@@ -468,7 +471,7 @@ struct TileGPUAssignLayoutsPass
     func::FuncOp kernel = getOperation();
     if (!kernel->hasAttr(tile::kKernelAttr) || kernel.isExternal())
       return;
-    LayoutAssigner assigner{kernel, chip == "sm_90a"};
+    LayoutAssigner assigner(kernel, chip == "sm_90a");
     if (failed(assigner.run(remarks)))
       signalPassFailure();
   }
