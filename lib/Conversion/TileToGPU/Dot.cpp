@@ -289,11 +289,12 @@ SmallVector<Value> KernelEmitter::accumulatorAFragment(Value lhs, int64_t rm,
   return frag;
 }
 
-/// A dot on tensor cores. The operands go to shared memory, A row-major
-/// [M][K] and B transposed [N][K], so that each thread's fragment pairs are
-/// contiguous; then every warp runs mma.sync over its 16x8 tiles of the
-/// accumulator, which is in the mma layout: m16n8k16 for f16/bf16, m16n8k8
-/// for f32 rounded to tf32.
+/// A dot on tensor cores. The operands go to shared memory row-major, A as
+/// [M][K] and B as [K][N] (or [N][K] where its async stage holds it
+/// transposed), read into fragments by ldmatrix (.trans for a [K][N] B);
+/// then every warp runs mma.sync over its 16x8 tiles of the accumulator,
+/// which is in the mma layout: m16n8k16 for f16/bf16, m16n8k8 for f32
+/// rounded to tf32.
 LogicalResult KernelEmitter::emitDot(DotOp op) {
   if (wgmmaDots.contains(op))
     return emitWgmmaDot(op);

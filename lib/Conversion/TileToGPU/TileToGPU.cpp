@@ -484,9 +484,9 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
 /// mma.sync then runs while the other waits for its loads and barriers (matmul
 /// 128x128x32 on 8 warps, its operands loaded one iteration ahead: 158
 /// registers and 1 block per SM ran 778 us at 4096^3 on the H200; limited to
-/// 128, 574 us). Kernels with more than one dot (attention) keep more state
-/// live beside the accumulators and ask nothing: attention D=64 with 128
-/// queries on 8 warps ran 2418 us limited to 128 registers, 2260 without.
+/// 128, 574 us). A kernel with more than one dot (attention) counts all of
+/// them at once, as they live across its loop together, and asks for 2
+/// blocks only when they all fit the limit.
 int64_t KernelEmitter::minBlocksPerSM() {
   if (auto asked = kernel->getAttrOfType<IntegerAttr>(kMinBlocksPerSMAttr))
     return asked.getInt();
