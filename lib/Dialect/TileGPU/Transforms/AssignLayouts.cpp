@@ -471,6 +471,14 @@ struct TileGPUAssignLayoutsPass
     func::FuncOp kernel = getOperation();
     if (!kernel->hasAttr(tile::kKernelAttr) || kernel.isExternal())
       return;
+    StringRef arch(chip);
+    unsigned version;
+    if (!arch.consume_front("sm_") ||
+        arch.drop_back(arch.ends_with("a") ? 1 : 0).getAsInteger(10, version)) {
+      kernel.emitError() << "invalid chip '" << chip
+                         << "'; expected sm_<N> or sm_<N>a";
+      return signalPassFailure();
+    }
     LayoutAssigner assigner(kernel, chip == "sm_90a");
     if (failed(assigner.run(remarks)))
       signalPassFailure();
