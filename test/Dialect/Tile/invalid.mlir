@@ -564,3 +564,31 @@ module attributes {tile.programs = {p = [@a, @b]}} {
   func.func @a(%x: !tile.view<?xf32> {tile.dims = ["N"]}) attributes {tile.kernel, tile.param_names = ["x"]} { return }
   func.func @b(%x: !tile.view<?xf32> {tile.dims = ["M"]}) attributes {tile.kernel, tile.param_names = ["x"]} { return }
 }
+
+// -----
+
+// A program's kernel with fewer parameter names than arguments: the kernel's
+// own error, not a crash of the program's check (found by fuzzing).
+module attributes {tile.programs = {p = [@k1, @k2]}} {
+  func.func @k1(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.param_names = ["x"]} {
+    return
+  }
+  // expected-error @+1 {{'tile.param_names' must be an array of one string per argument of a function}}
+  func.func @k2(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>) attributes {tile.kernel, tile.param_names = ["x"]} {
+    return
+  }
+}
+
+// -----
+
+// Dimension names of different lengths for one parameter: the kernel's
+// error, not a read past the shorter list.
+module attributes {tile.programs = {p = [@k1, @k2]}} {
+  func.func @k1(%x: !tile.view<?x?xf32> {tile.dims = ["M", "N"]}) attributes {tile.kernel, tile.param_names = ["x"]} {
+    return
+  }
+  // expected-error @+1 {{'tile.dims' must be an array of one string per dimension of a view argument}}
+  func.func @k2(%x: !tile.view<?x?xf32> {tile.dims = ["M"]}) attributes {tile.kernel, tile.param_names = ["x"]} {
+    return
+  }
+}

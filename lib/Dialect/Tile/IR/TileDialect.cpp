@@ -129,6 +129,11 @@ LogicalResult tilegym::tile::verifyProgram(
                               "several kernels needs";
       continue;
     }
+    // Malformed names are the kernel's own error (its attribute verifier,
+    // which may run after this one): nothing to compare here.
+    if (names.size() != kernel.getNumArguments() ||
+        !llvm::all_of(names, [](Attribute n) { return isa<StringAttr>(n); }))
+      continue;
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
       StringRef param = cast<StringAttr>(names[i]).getValue();
       Type type = kernel.getArgumentTypes()[i];
@@ -143,9 +148,14 @@ LogicalResult tilegym::tile::verifyProgram(
                            << param << "' is " << type << " in kernel '"
                            << kernelName << "' but " << firstType
                            << " in kernel '" << firstKernel << "'";
-      for (unsigned d = 0; dims && firstDims && d < dims.size(); ++d) {
-        StringRef here = cast<StringAttr>(dims[d]).getValue();
-        StringRef there = cast<StringAttr>(firstDims[d]).getValue();
+      for (unsigned d = 0;
+           dims && firstDims && d < std::min(dims.size(), firstDims.size());
+           ++d) {
+        auto hereAttr = dyn_cast<StringAttr>(dims[d]);
+        auto thereAttr = dyn_cast<StringAttr>(firstDims[d]);
+        if (!hereAttr || !thereAttr)
+          continue; // the kernel's own verifier says what is wrong
+        StringRef here = hereAttr.getValue(), there = thereAttr.getValue();
         if (!here.empty() && !there.empty() && here != there)
           return emitError() << "program '" << programName << "': parameter '"
                              << param << "' names dimension " << d << " "
