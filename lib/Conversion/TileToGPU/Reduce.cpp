@@ -262,6 +262,10 @@ SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
   int64_t numel = 1;
   for (int64_t s : src.shape)
     numel *= s;
+  if (remarks)
+    emitRemark(loc()) << "layout conversion of a tile of " << numel
+                      << " elements through " << numel * bytes
+                      << " bytes of shared memory";
   gpu::BarrierOp::create(b, loc());
   Value buf = sharedBuffer(numel * bytes);
   auto rowMajor = [&](ArrayRef<int64_t> shape, ArrayRef<Value> coords) {

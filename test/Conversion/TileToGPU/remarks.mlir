@@ -52,3 +52,17 @@ func.func @tf32(%a: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) attributes {ti
   tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// A permute between blocked layouts moves through shared memory: the
+// conversion and its bytes are said at the op.
+// CHECK: remark: layout conversion of a tile of 4096 elements through 16384 bytes of shared memory
+// CHECK: remark: shared memory per block: 0 bytes dynamic, 16384 static
+func.func @transpose(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+  %p = tile.permute %t [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
+  tile.store %p, %y[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  return
+}
