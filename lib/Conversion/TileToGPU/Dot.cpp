@@ -150,7 +150,7 @@ void KernelEmitter::findAsyncOperands() {
   // operands.
   auto whyNotWgmma = [&](DotOp dot, Candidate *&lhs,
                          Candidate *&rhs) -> std::string {
-    if (!wgmmaAvailable)
+    if (!target.wgmma)
       return "wgmma needs sm_90a";
     if (numWarps % 4)
       return "wgmma needs warpgroups, a multiple of 4 warps; the kernel has " +

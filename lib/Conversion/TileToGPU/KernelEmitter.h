@@ -49,16 +49,11 @@ namespace tilegym::detail {
 using namespace mlir;
 using namespace tilegym::tile;
 
-constexpr int64_t kWarpSize = 32;
-/// The most elements of one tile a thread may hold: 256, the register file
-/// of one thread (255 registers of 32 bits). A tile past it does not fit.
-constexpr int64_t kMaxTileElementsPerThread = 256;
+using tilegpu::Basis; // what one index bit adds, per dim
+using tilegpu::elementBytes;
+using tilegpu::kMaxTileElementsPerThread;
+using tilegpu::kWarpSize;
 constexpr unsigned kGlobal = 1, kShared = 3;
-
-/// Bytes an element occupies in memory (i1 takes a byte).
-inline int64_t elementBytes(Type type) {
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
-}
 
 /// Static shared memory is limited to 48 KiB per block; async operand
 /// stages are dynamic shared memory (up to 227 KiB per block on sm_90, less
@@ -76,31 +71,15 @@ constexpr int64_t kSwizzleAtomBytes = 1024;
 // Layouts
 //===----------------------------------------------------------------------===//
 
-using Basis = SmallVector<int64_t>; // what one index bit adds, per dim
-
 /// A layout family: the bases of a thread's lane and warp bits and of its
-/// base register bits; tiles of a given shape add repetition bits.
-struct Layout {
-  int64_t rank = 0;
-  SmallVector<Basis> reg, lane, warp;
+/// base register bits (from the tile type's layout attribute); tiles of a
+/// given shape add repetition bits.
+struct Layout : tilegpu::LinearBases {
   /// Elements covered by all bits along each dimension.
   SmallVector<int64_t> coverage;
   /// mma only: warps along M and N.
   int64_t warpsM = 1, warpsN = 1;
   bool mma = false;
-
-  void finish() {
-    coverage.assign(rank, 1);
-    for (auto *bits : {&reg, &lane, &warp})
-      for (const Basis &bb : *bits)
-        for (int64_t d = 0; d < rank; ++d)
-          coverage[d] = std::max(coverage[d], 2 * bb[d]);
-  }
-  static Basis unit(int64_t rank, int64_t d, int64_t v) {
-    Basis bb(rank, 0);
-    bb[d] = v;
-    return bb;
-  }
 };
 
 /// The registers a thread holds of a tile of `shape` in `layout`: the
@@ -113,12 +92,8 @@ struct RegMap {
   int64_t count;
 
   RegMap(const Layout &l, ArrayRef<int64_t> s)
-      : layout(&l), shape(s), bits(l.reg) {
-    for (int64_t d = l.rank - 1; d >= 0; --d)
-      for (int64_t v = l.coverage[d]; v < s[d]; v *= 2)
-        bits.push_back(Layout::unit(l.rank, d, v));
-    count = int64_t(1) << bits.size();
-  }
+      : layout(&l), shape(s), bits(tilegpu::getRegisterBits(l, s)),
+        count(int64_t(1) << bits.size()) {}
   /// What a bit adds along `d` once wrapped to the tile: 0 for a bit that
   /// only replicates.
   int64_t wrapped(const Basis &bb, int64_t d) const {
@@ -186,8 +161,7 @@ public:
   KernelEmitter(func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
                 const GpuTarget &target, bool remarks)
       : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()),
-        target(target), wgmmaAvailable(target.wgmma),
-        bulkPrefetchAvailable(target.bulkPrefetch), remarks(remarks) {}
+        target(target), remarks(remarks) {}
 
   LogicalResult emit();
 
@@ -196,8 +170,6 @@ private:
   gpu::GPUModuleOp gpuModule;
   OpBuilder b;
   const GpuTarget &target;
-  bool wgmmaAvailable;
-  bool bulkPrefetchAvailable;
   bool remarks;
   int64_t numWarps = 4;
   /// Every tile value's layout, read from its type's encoding; values of one

@@ -31,27 +31,21 @@ LogicalResult KernelEmitter::loadLayouts() {
                << "layout " << attr << " spreads over more than the kernel's "
                << numWarps << " warps";
       Layout l;
-      l.rank = bases.rank;
-      l.reg = bases.reg;
-      l.lane = bases.lane;
-      l.warp = bases.warp;
+      static_cast<tilegpu::LinearBases &>(l) = std::move(bases);
+      l.coverage = tilegpu::getCoverage(l);
       if (auto mma = dyn_cast<tilegpu::MmaLayoutAttr>(attr)) {
         l.mma = true;
         l.warpsM = mma.getWarpsM();
         l.warpsN = mma.getWarpsN();
       }
-      l.finish();
       layouts.push_back(std::move(l));
       layout = &layouts.back();
     }
     // Every register bit doubles what a thread holds: past the register
     // file, the lowering would unroll without bound.
     auto shape = cast<RankedTensorType>(v.getType()).getShape();
-    int64_t bits = layout->reg.size();
-    for (int64_t d = 0; d < layout->rank; ++d)
-      for (int64_t c = layout->coverage[d]; c < shape[d]; c *= 2)
-        ++bits;
-    if (bits > llvm::Log2_64(kMaxTileElementsPerThread))
+    int64_t bits = tilegpu::getRegisterBits(*layout, shape).size();
+    if (bits > tilegpu::kMaxRegisterBits)
       return op->emitOpError()
              << "layout " << attr << " gives each thread 2^" << bits
              << " elements of " << v.getType() << "; the GPU limit is "

@@ -796,10 +796,8 @@ struct ConvertTileToGPUPass
     module->removeAttr(kProgramsAttr);
     MLIRContext *ctx = &getContext();
     OpBuilder b(ctx);
-    llvm::StringRef arch(chip);
-    unsigned version;
-    if (!arch.consume_front("sm_") ||
-        arch.drop_back(arch.ends_with("a") ? 1 : 0).getAsInteger(10, version)) {
+    std::optional<unsigned> version = tilegpu::parseChipVersion(chip);
+    if (!version) {
       module.emitError() << "invalid chip '" << chip
                          << "'; expected sm_<N> or sm_<N>a";
       return signalPassFailure();
@@ -815,8 +813,8 @@ struct ConvertTileToGPUPass
     b.setInsertionPointToEnd(module.getBody());
     auto gpuModule = gpu::GPUModuleOp::create(
         b, module.getLoc(), "tilegym_kernels", b.getArrayAttr({targetAttr}));
-    GpuTarget target{chip, chip == "sm_90a", version >= 90,
-                     maxSharedBytesPerBlock(version)};
+    GpuTarget target{chip, chip == "sm_90a", *version >= 90,
+                     maxSharedBytesPerBlock(*version)};
     for (auto kernel : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (!kernel->hasAttr(kKernelAttr))
         continue;

@@ -93,6 +93,37 @@ static Basis unitBasis(int64_t rank, int64_t d, int64_t v) {
 }
 
 //===----------------------------------------------------------------------===//
+// Bases
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> tilegym::tilegpu::getCoverage(const LinearBases &bases) {
+  SmallVector<int64_t> coverage(bases.rank, 1);
+  for (auto *bits : {&bases.reg, &bases.lane, &bases.warp})
+    for (const Basis &basis : *bits)
+      for (int64_t d = 0; d < bases.rank; ++d)
+        coverage[d] = std::max(coverage[d], 2 * basis[d]);
+  return coverage;
+}
+
+SmallVector<Basis> tilegym::tilegpu::getRegisterBits(const LinearBases &bases,
+                                                     ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> coverage = getCoverage(bases);
+  SmallVector<Basis> bits(bases.reg);
+  for (int64_t d = bases.rank - 1; d >= 0; --d)
+    for (int64_t v = coverage[d]; v < shape[d]; v *= 2)
+      bits.push_back(unitBasis(bases.rank, d, v));
+  return bits;
+}
+
+std::optional<unsigned> tilegym::tilegpu::parseChipVersion(StringRef chip) {
+  unsigned version;
+  if (!chip.consume_front("sm_") ||
+      chip.drop_back(chip.ends_with("a") ? 1 : 0).getAsInteger(10, version))
+    return std::nullopt;
+  return version;
+}
+
+//===----------------------------------------------------------------------===//
 // BlockedLayoutAttr
 //===----------------------------------------------------------------------===//
 

@@ -25,15 +25,6 @@ using namespace tilegym;
 using namespace tilegym::tilegpu;
 
 namespace {
-constexpr int64_t kWarpSize = 32;
-/// The most elements of one tile a thread may hold: 256, the register file
-/// of one thread (255 registers of 32 bits). A tile past it does not fit.
-constexpr int64_t kMaxTileElementsPerThread = 256;
-
-int64_t elementBytes(Type type) {
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
 /// Blocked: 16 bytes of the narrowest view element type per thread along
 /// the last dimension; lanes then warps fill the last dimension first.
 /// Sized for the largest tile of the rank.
@@ -278,27 +269,6 @@ FailureOr<Attribute> LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {
   return Attribute(MmaLayoutAttr::get(ctx, warpsM, warpsN));
 }
 
-/// The bases of the registers a thread holds of a tile of `shape` in
-/// `layout`: its register bases, then a repetition of the box its bases
-/// cover for each dimension they do not cover (the last dimension first), as
-/// convert-tile-to-gpu numbers registers.
-SmallVector<Basis> registerBits(const LinearBases &layout,
-                                ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> coverage(layout.rank, 1);
-  for (auto *bits : {&layout.reg, &layout.lane, &layout.warp})
-    for (const Basis &basis : *bits)
-      for (int64_t d = 0; d < layout.rank; ++d)
-        coverage[d] = std::max(coverage[d], 2 * basis[d]);
-  SmallVector<Basis> out(layout.reg);
-  for (int64_t d = layout.rank - 1; d >= 0; --d)
-    for (int64_t v = coverage[d]; v < shape[d]; v *= 2) {
-      Basis basis(layout.rank, 0);
-      basis[d] = v;
-      out.push_back(basis);
-    }
-  return out;
-}
-
 /// The layout of a reshape's result that keeps every element in the
 /// register, lane and warp of the source's layout, when the reshape only
 /// inserts or drops unit dimensions: a renaming, no data moves.
@@ -333,7 +303,7 @@ Attribute renamedLayout(tile::ReshapeOp reshape, Attribute sourceLayout) {
     }
     return out;
   };
-  dst.reg = rename(registerBits(src, from.getShape()));
+  dst.reg = rename(getRegisterBits(src, from.getShape()));
   dst.lane = rename(src.lane);
   dst.lane.resize(kLaneBits, Basis(dst.rank, 0)); // a 0-d source has none
   dst.warp = rename(src.warp);
@@ -471,10 +441,7 @@ struct TileGPUAssignLayoutsPass
     func::FuncOp kernel = getOperation();
     if (!kernel->hasAttr(tile::kKernelAttr) || kernel.isExternal())
       return;
-    StringRef arch(chip);
-    unsigned version;
-    if (!arch.consume_front("sm_") ||
-        arch.drop_back(arch.ends_with("a") ? 1 : 0).getAsInteger(10, version)) {
+    if (!parseChipVersion(chip)) {
       kernel.emitError() << "invalid chip '" << chip
                          << "'; expected sm_<N> or sm_<N>a";
       return signalPassFailure();

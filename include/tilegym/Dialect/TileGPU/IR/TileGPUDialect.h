@@ -10,6 +10,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace tilegym::tilegpu {
 /// One basis per index bit: what that bit adds to each coordinate.
 using Basis = llvm::SmallVector<int64_t>;
@@ -20,8 +22,11 @@ struct LinearBases {
 };
 /// A warp's lanes: 2^5, one lane basis each bit.
 constexpr int64_t kLaneBits = 5;
-/// A thread holds at most 256 elements of a tile (its register file): 2^8.
+constexpr int64_t kWarpSize = int64_t(1) << kLaneBits;
+/// A thread holds at most 256 elements of a tile, the register file of one
+/// thread (255 registers of 32 bits): 2^8. A tile past it does not fit.
 constexpr int64_t kMaxRegisterBits = 8;
+constexpr int64_t kMaxTileElementsPerThread = int64_t(1) << kMaxRegisterBits;
 /// No layout size or basis entry goes past a tile's largest dimension
 /// (tile::kMaxTileElements, 2^20).
 constexpr int64_t kMaxLayoutSize = int64_t(1) << 20;
@@ -37,6 +42,25 @@ constexpr int64_t kMaxLayoutSize = int64_t(1) << 20;
 #include "tilegym/Dialect/TileGPU/IR/TileGPUOps.h.inc"
 
 namespace tilegym::tilegpu {
+/// Bytes an element occupies in memory (i1 takes a byte).
+inline int64_t elementBytes(mlir::Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// The elements `bases` cover along each dimension: twice the largest entry
+/// of any basis there, at least 1.
+llvm::SmallVector<int64_t> getCoverage(const LinearBases &bases);
+
+/// The bases of the registers a thread holds of a tile of `shape`: the
+/// register bases, then a repetition of the covered box for each dimension
+/// the bases do not cover (the last dimension first). Register i holds the
+/// element the bases of i's set bits add up to.
+llvm::SmallVector<Basis> getRegisterBits(const LinearBases &bases,
+                                         llvm::ArrayRef<int64_t> shape);
+
+/// The compute capability of `chip` (sm_<N> or sm_<N>a), if it is one.
+std::optional<unsigned> parseChipVersion(llvm::StringRef chip);
+
 /// The distributed layout of a tile, null when its type has none.
 inline DistributedLayoutAttr getLayout(mlir::Type type) {
   auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
