@@ -359,23 +359,28 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
       RegMap map = regMap(o.tile);
       const SmallVector<Value> &regs = tiles[o.tile];
       int64_t width = std::min<int64_t>(map.vectorWidth(), 16 / bytes);
-      for (int64_t i = 0; i < map.count; i += width) {
-        SmallVector<Value> c = coordinates(map, i);
-        Value lin = arith::AddIOp::create(
-            b, loc(), arith::MulIOp::create(b, loc(), c[0], idx(o.stride)),
-            c[1]);
-        Value ptr = elementPtr(o.base, elem, lin, kShared);
-        if (width == 1) {
-          LLVM::StoreOp::create(b, loc(), regs[i], ptr, bytes);
-          continue;
+      // Each element is written once, by the thread holding its first copy.
+      emitIf(ownsElements(map), [&] {
+        for (int64_t i = 0; i < map.count; i += width) {
+          if (map.isRegisterReplica(i))
+            continue;
+          SmallVector<Value> c = coordinates(map, i);
+          Value lin = arith::AddIOp::create(
+              b, loc(), arith::MulIOp::create(b, loc(), c[0], idx(o.stride)),
+              c[1]);
+          Value ptr = elementPtr(o.base, elem, lin, kShared);
+          if (width == 1) {
+            LLVM::StoreOp::create(b, loc(), regs[i], ptr, bytes);
+            continue;
+          }
+          auto vecType = VectorType::get({width}, elem);
+          Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+          for (int64_t k = 0; k < width; ++k)
+            vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[i + k],
+                                                i32(k));
+          LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
         }
-        auto vecType = VectorType::get({width}, elem);
-        Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
-        for (int64_t k = 0; k < width; ++k)
-          vec =
-              LLVM::InsertElementOp::create(b, loc(), vec, regs[i + k], i32(k));
-        LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
-      }
+      });
     }
     gpu::BarrierOp::create(b, loc());
   }

@@ -109,6 +109,22 @@ struct RegMap {
     return off;
   }
   bool wraps(int64_t d) const { return shape[d] < layout->coverage[d]; }
+  /// Whether a bit only replicates: it moves by the tile's size or more
+  /// along every dimension, so it names no new element.
+  bool replicates(const Basis &bb) const {
+    for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
+      if (wrapped(bb, d))
+        return false;
+    return true;
+  }
+  /// Whether register `i` repeats one of the thread's lower registers (one
+  /// of its set bits only replicates).
+  bool isRegisterReplica(int64_t i) const {
+    for (auto [j, bb] : llvm::enumerate(bits))
+      if ((i >> j & 1) && replicates(bb))
+        return true;
+    return false;
+  }
   /// Registers contiguous along the last dimension, from every multiple of
   /// the width: the vector width of memory accesses.
   int64_t vectorWidth() const {
@@ -259,6 +275,22 @@ private:
   ArrayRef<Value> baseCoords(const Layout &layout);
   Value coordinate(const RegMap &map, int64_t d, int64_t offset);
   SmallVector<Value> coordinates(const RegMap &map, int64_t i);
+  /// Whether this thread holds the first copy of its elements of a tile in
+  /// `map`: its lane and warp bits that only replicate are 0. Null when no
+  /// bit replicates (every thread holds elements of its own). Writes to
+  /// shared memory go through it, so that no two threads write one address.
+  Value ownsElements(const RegMap &map);
+  /// Emits `body` under `cond` (unconditionally when it is null).
+  template <typename Body> void emitIf(Value cond, Body body) {
+    if (!cond) {
+      body();
+      return;
+    }
+    auto branch = scf::IfOp::create(b, loc(), TypeRange{}, cond, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    body();
+  }
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc(), v); }
   Value i32(int64_t v) {

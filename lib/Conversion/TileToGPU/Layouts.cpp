@@ -106,3 +106,26 @@ SmallVector<Value> KernelEmitter::coordinates(const RegMap &map, int64_t i) {
     c.push_back(coordinate(map, d, off[d]));
   return c;
 }
+
+Value KernelEmitter::ownsElements(const RegMap &map) {
+  auto replicatingMask = [&](ArrayRef<Basis> bits) {
+    int64_t mask = 0;
+    for (auto [j, bb] : llvm::enumerate(bits))
+      if (map.replicates(bb))
+        mask |= int64_t(1) << j;
+    return mask;
+  };
+  Value owner;
+  for (auto [id, bits] :
+       {std::pair<Value, ArrayRef<Basis>>{laneId, map.layout->lane},
+        {warpId, map.layout->warp}}) {
+    int64_t mask = replicatingMask(bits);
+    if (!mask)
+      continue;
+    Value first = arith::CmpIOp::create(
+        b, loc(), arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc(), id, idx(mask)), idx(0));
+    owner = owner ? arith::AndIOp::create(b, loc(), owner, first) : first;
+  }
+  return owner;
+}

@@ -315,6 +315,8 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
   };
   SmallVector<Run> runs;
   for (int64_t i = 0; i < map.count; i += width) {
+    if (map.isRegisterReplica(i))
+      continue;
     // Leading dimensions are units: rows and columns are the last two.
     SmallVector<Value> local = coordinates(map, i);
     Value dst;
@@ -336,66 +338,71 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
     runs.push_back({dst, local, global});
   }
 
-  auto branch = scf::IfOp::create(b, loc(), TypeRange{},
-                                  view.vector.find(width)->second.ok, true);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    // A tile wholly in bounds (interior tiles: its first and last elements
-    // are): each run is the tile's address plus the run's offset in it,
-    // which does not change from one iteration to the next, and copies 16
-    // bytes.
-    SmallVector<Value> end;
-    for (auto [d, o] : llvm::enumerate(origin))
-      end.push_back(
-          arith::AddIOp::create(b, loc(), o, idx(type.getDimSize(d) - 1)));
-    Value inside = arith::AndIOp::create(b, loc(), inBounds(view, origin),
-                                         inBounds(view, end));
-    auto interior = scf::IfOp::create(b, loc(), TypeRange{}, inside, true);
-    b.setInsertionPointToStart(interior.thenBlock());
-    Value tile = elementPtr(view.base, elem,
-                            linearOffset(b, loc(), view, origin), kGlobal);
-    for (const Run &run : runs)
-      NVVM::CpAsyncOp::create(
-          b, loc(), run.dst,
-          elementPtr(tile, elem, linearOffset(b, loc(), view, run.local),
-                     kGlobal),
-          16, NVVM::LoadCacheModifierKind::CG, Value());
-    b.setInsertionPointToStart(interior.elseBlock());
-    for (auto &[dst, local, coords] : runs) {
-      // The row in bounds: every dimension but the last.
-      Value rowOk = inBounds(view, ArrayRef<Value>(coords).drop_back());
-      Value left =
-          arith::SubIOp::create(b, loc(), view.sizes[last], coords[last]);
-      left = arith::MaxSIOp::create(
-          b, loc(), arith::MinSIOp::create(b, loc(), left, idx(width)), idx(0));
-      left = arith::SelectOp::create(b, loc(), rowOk, left, idx(0));
-      Value any = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
-                                        left, idx(0));
-      Value src = arith::SelectOp::create(
-          b, loc(), any,
-          elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
-                     kGlobal),
-          view.base);
-      Value srcBytes = arith::IndexCastOp::create(
-          b, loc(), b.getI32Type(),
-          arith::MulIOp::create(b, loc(), left, idx(bytes)));
-      NVVM::CpAsyncOp::create(b, loc(), dst, src, 16,
-                              NVVM::LoadCacheModifierKind::CG, srcBytes);
-    }
-    b.setInsertionPointToStart(branch.elseBlock());
-    Value zero = arith::ConstantOp::create(b, loc(), b.getZeroAttr(elem));
-    for (auto &[dst, local, runStart] : runs) {
-      SmallVector<Value> coords = edgePathCoords(runStart);
-      for (int64_t k = 0; k < width; ++k) {
-        SmallVector<Value> c(coords);
-        c[last] = arith::AddIOp::create(b, loc(), c[last], idx(k));
-        Value v = guardedLoad(view, c, inBounds(view, c), zero);
-        LLVM::StoreOp::create(b, loc(), v,
-                              elementPtr(dst, elem, idx(k), kShared), bytes);
+  // Only the thread holding the first copy of a run copies it: two copies
+  // in flight to one address would race, and read global memory twice.
+  emitIf(ownsElements(map), [&] {
+    auto branch = scf::IfOp::create(b, loc(), TypeRange{},
+                                    view.vector.find(width)->second.ok, true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(branch.thenBlock());
+      // A tile wholly in bounds (interior tiles: its first and last elements
+      // are): each run is the tile's address plus the run's offset in it,
+      // which does not change from one iteration to the next, and copies 16
+      // bytes.
+      SmallVector<Value> end;
+      for (auto [d, o] : llvm::enumerate(origin))
+        end.push_back(
+            arith::AddIOp::create(b, loc(), o, idx(type.getDimSize(d) - 1)));
+      Value inside = arith::AndIOp::create(b, loc(), inBounds(view, origin),
+                                           inBounds(view, end));
+      auto interior = scf::IfOp::create(b, loc(), TypeRange{}, inside, true);
+      b.setInsertionPointToStart(interior.thenBlock());
+      Value tile = elementPtr(view.base, elem,
+                              linearOffset(b, loc(), view, origin), kGlobal);
+      for (const Run &run : runs)
+        NVVM::CpAsyncOp::create(
+            b, loc(), run.dst,
+            elementPtr(tile, elem, linearOffset(b, loc(), view, run.local),
+                       kGlobal),
+            16, NVVM::LoadCacheModifierKind::CG, Value());
+      b.setInsertionPointToStart(interior.elseBlock());
+      for (auto &[dst, local, coords] : runs) {
+        // The row in bounds: every dimension but the last.
+        Value rowOk = inBounds(view, ArrayRef<Value>(coords).drop_back());
+        Value left =
+            arith::SubIOp::create(b, loc(), view.sizes[last], coords[last]);
+        left = arith::MaxSIOp::create(
+            b, loc(), arith::MinSIOp::create(b, loc(), left, idx(width)),
+            idx(0));
+        left = arith::SelectOp::create(b, loc(), rowOk, left, idx(0));
+        Value any = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
+                                          left, idx(0));
+        Value src = arith::SelectOp::create(
+            b, loc(), any,
+            elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
+                       kGlobal),
+            view.base);
+        Value srcBytes = arith::IndexCastOp::create(
+            b, loc(), b.getI32Type(),
+            arith::MulIOp::create(b, loc(), left, idx(bytes)));
+        NVVM::CpAsyncOp::create(b, loc(), dst, src, 16,
+                                NVVM::LoadCacheModifierKind::CG, srcBytes);
+      }
+      b.setInsertionPointToStart(branch.elseBlock());
+      Value zero = arith::ConstantOp::create(b, loc(), b.getZeroAttr(elem));
+      for (auto &[dst, local, runStart] : runs) {
+        SmallVector<Value> coords = edgePathCoords(runStart);
+        for (int64_t k = 0; k < width; ++k) {
+          SmallVector<Value> c(coords);
+          c[last] = arith::AddIOp::create(b, loc(), c[last], idx(k));
+          Value v = guardedLoad(view, c, inBounds(view, c), zero);
+          LLVM::StoreOp::create(b, loc(), v,
+                                elementPtr(dst, elem, idx(k), kShared), bytes);
+        }
       }
     }
-  }
+  });
   NVVM::CpAsyncCommitGroupOp::create(b, loc());
 }
 

@@ -275,15 +275,21 @@ SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
           b, loc(), arith::MulIOp::create(b, loc(), lin, idx(s)), co);
     return lin;
   };
-  for (int64_t i = 0; i < src.count; ++i) {
-    Value v = regs[i];
-    if (elem.isInteger(1))
-      v = arith::ExtUIOp::create(b, loc(), stored, v);
-    LLVM::StoreOp::create(b, loc(), v,
-                          elementPtr(buf, stored,
-                                     rowMajor(src.shape, coordinates(src, i)),
-                                     kShared));
-  }
+  // Each element is written once: by the thread and register holding its
+  // first copy.
+  emitIf(ownsElements(src), [&] {
+    for (int64_t i = 0; i < src.count; ++i) {
+      if (src.isRegisterReplica(i))
+        continue;
+      Value v = regs[i];
+      if (elem.isInteger(1))
+        v = arith::ExtUIOp::create(b, loc(), stored, v);
+      LLVM::StoreOp::create(b, loc(), v,
+                            elementPtr(buf, stored,
+                                       rowMajor(src.shape, coordinates(src, i)),
+                                       kShared));
+    }
+  });
   gpu::BarrierOp::create(b, loc());
   SmallVector<Value> out;
   for (int64_t i = 0; i < dst.count; ++i) {

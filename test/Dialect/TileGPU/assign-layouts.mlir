@@ -183,3 +183,27 @@ func.func @scatter_dot(%a: !tile.view<?x?xf32>, %out: !tile.view<?xf32>) attribu
   tile.scatter %d, %out[%idx] : tensor<64x64xf32>, !tile.view<?xf32>, [tensor<64x64xi32>]
   return
 }
+
+// -----
+
+// Each class is blocked for its own shape, not for the largest tile of its
+// rank: the [64, 32] tile, transposed into a [32, 64] one and stored beside
+// a [64, 128] tile, is covered once (lanes 4 x 8 of 4 f32), not twice by
+// the 128-wide layout the larger tile takes.
+// CHECK-DAG: #[[WIDE:.*]] = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
+// CHECK-DAG: #[[NARROW:.*]] = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+// CHECK-DAG: #[[SQUARE:.*]] = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerBlock = [4, 1]}>
+// CHECK: func.func @own_shape
+// CHECK: tile.load {{.*}} -> tensor<64x128xf32, #[[WIDE]]>
+// CHECK: tile.load {{.*}} -> tensor<64x32xf32, #[[NARROW]]>
+// CHECK: tile.permute {{.*}} : tensor<64x32xf32, #[[NARROW]]> -> tensor<32x64xf32, #[[SQUARE]]>
+func.func @own_shape(%x: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %z: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>
+  %e = math.exp %a : tensor<64x128xf32>
+  tile.store %e, %y[%c0, %c0] : tensor<64x128xf32>, !tile.view<?x?xf32>
+  %b = tile.load %w[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32>
+  %t = tile.permute %b [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>
+  tile.store %t, %z[%c0, %c0] : tensor<32x64xf32>, !tile.view<?x?xf32>
+  return
+}

@@ -27,7 +27,9 @@ using namespace tilegym::tilegpu;
 namespace {
 /// Blocked: 16 bytes of the narrowest view element type per thread along
 /// the last dimension; lanes then warps fill the last dimension first.
-/// Sized for the largest tile of the rank.
+/// Sized for the largest tile of its class, so that a tile is not covered
+/// twice where its shape allows (replicated threads would load, copy and
+/// store the same elements again).
 BlockedLayoutAttr blockedLayout(MLIRContext *ctx, ArrayRef<int64_t> maxShape,
                                 int64_t numWarps, int64_t minElementBytes) {
   int64_t rank = maxShape.size(), last = rank - 1;
@@ -54,6 +56,22 @@ BlockedLayoutAttr blockedLayout(MLIRContext *ctx, ArrayRef<int64_t> maxShape,
 
 using Classes = llvm::EquivalenceClasses<Value>;
 using ClassLeader = Classes::ECValue;
+
+/// The largest shape of the tiles of a class, dimension by dimension. Its
+/// tiles have one rank: only elementwise ops, loops, branches, broadcasts,
+/// keepdims reductions, dots, gathers and scatters tie tiles together.
+SmallVector<int64_t> classShape(const Classes &classes,
+                                const ClassLeader &leader) {
+  SmallVector<int64_t> shape;
+  for (auto m = classes.member_begin(leader); m != classes.member_end(); ++m) {
+    ArrayRef<int64_t> s = cast<RankedTensorType>((*m).getType()).getShape();
+    if (shape.empty())
+      shape.assign(s.begin(), s.end());
+    for (auto [a, b] : llvm::zip(shape, s))
+      a = std::max(a, b);
+  }
+  return shape;
+}
 
 /// The largest shape of a class of 2-D tiles whose every use is as a dot
 /// operand (possibly carried through loops), if it is one.
@@ -347,23 +365,12 @@ LogicalResult LayoutAssigner::run(bool remarks) {
   if (failed(collect()))
     return failure();
   MLIRContext *ctx = kernel.getContext();
-  // Blocked families, one per rank, sized for the largest tile of the rank.
+  // Blocked layouts take 16 bytes of the narrowest view element type per
+  // thread.
   int64_t minBytes = 4;
   for (Type t : kernel.getArgumentTypes())
     if (auto v = dyn_cast<tile::ViewType>(t))
       minBytes = std::min<int64_t>(minBytes, elementBytes(v.getElementType()));
-  std::map<int64_t, SmallVector<int64_t>> maxShapes;
-  for (Value v : tileValues) {
-    auto shape = cast<RankedTensorType>(v.getType()).getShape();
-    auto &m = maxShapes[shape.size()];
-    if (m.empty())
-      m.assign(shape.begin(), shape.end());
-    for (auto [a, s] : llvm::zip(m, shape))
-      a = std::max(a, s);
-  }
-  std::map<int64_t, Attribute> blocked;
-  for (auto &[rank, shape] : maxShapes)
-    blocked[rank] = blockedLayout(ctx, shape, numWarps, minBytes);
 
   DenseMap<Value, Attribute> layoutOf;
   for (auto it = classes.begin(); it != classes.end(); ++it) {
@@ -378,8 +385,8 @@ LogicalResult LayoutAssigner::run(bool remarks) {
         *layout = blockedLayout(ctx, *shape, numWarps,
                                 elementBytes(type.getElementType()));
       } else {
-        *layout = blocked.at(
-            cast<RankedTensorType>((*it)->getData().getType()).getRank());
+        *layout =
+            blockedLayout(ctx, classShape(classes, **it), numWarps, minBytes);
       }
     }
     for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)

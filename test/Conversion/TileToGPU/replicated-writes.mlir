@@ -1,0 +1,82 @@
+// RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu=chip=sm_90 | FileCheck %s
+
+// A layout that covers more than its tile holds each element in several
+// threads (here the warp bit: 2 warps of 32 lanes over 32 elements). Only
+// the thread with the first copy, its replicating bits 0, writes it to
+// shared memory: two threads never write one address.
+// CHECK-LABEL: gpu.func @replicated
+// CHECK: gpu.barrier
+// CHECK: %[[BIT:.*]] = arith.andi %{{.*}}, %c1{{.*}} : index
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[BIT]], %c0{{.*}} : index
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: }
+// CHECK-NEXT: gpu.barrier
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+#rep = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerBlock = [2]}>
+#dst = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerBlock = [2]}>
+func.func @replicated(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<32xf32, #rep>
+  %u = tilegpu.convert_layout %t : tensor<32xf32, #rep> -> tensor<32xf32, #dst>
+  tile.store %u, %y[%c0] : tensor<32xf32, #dst>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// A source layout that covers its tile once writes from every thread,
+// unconditionally.
+// CHECK-LABEL: gpu.func @distinct
+// CHECK: gpu.barrier
+// CHECK-NOT: scf.if
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+#one = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerBlock = [2]}>
+#two = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerBlock = [2]}>
+func.func @distinct(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<64xf32, #one>
+  %u = tilegpu.convert_layout %t : tensor<64xf32, #one> -> tensor<64xf32, #two>
+  tile.store %u, %y[%c0] : tensor<64xf32, #two>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// A dot operand copied into its shared-memory stage by cp.async from a
+// layout that covers 64 rows of a 16-row tile (8 warps of 8 rows): warps 2
+// to 7 hold copies of warps 0 and 1, and do not copy (two copies in flight
+// to one address would race and read global memory twice). The rhs covers
+// its tile once and is copied by every thread.
+// CHECK-LABEL: gpu.func @mm16
+// CHECK: %[[BITS:.*]] = arith.andi %{{.*}}, %c6{{.*}} : index
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[BITS]], %c0{{.*}} : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: scf.if %[[FIRST]]
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [8, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerBlock = [8, 1]}>
+#mma = #tilegpu.mma<warps = [1, 8]>
+func.func @mm16(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<16x128xf32, #mma>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16, #a>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16, #b>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<16x128xf32, #mma>, tensor<16x32xbf16, #a>, tensor<32x128xbf16, #b>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xbf16> -> tensor<16x32xbf16, #a>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xbf16> -> tensor<32x128xbf16, #b>
+    %d = tile.dot %ta, %tb, %acc : tensor<16x32xbf16, #a>, tensor<32x128xbf16, #b>, tensor<16x128xf32, #mma>
+    scf.yield %d, %an, %bn : tensor<16x128xf32, #mma>, tensor<16x32xbf16, #a>, tensor<32x128xbf16, #b>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<16x128xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
