@@ -2,8 +2,9 @@
 # make-generality-kit.sh OUT_DIR: what bench/generality.py needs on a GPU
 # machine: the script, run.py (its timer), the Python package, the bundle C
 # API and the generality suite's matmul variants for sm_90a, bf16:
-#   KEY            the kernel as the example writes it (its warps, stages 2)
-#   KEY.s3         with the plain matmul's stages(3)
+#   KEY            the kernel as the example writes it (its warps, the
+#                  compiler's default stages: 3 for its one-dot loop)
+#   KEY.s2         with 2 stages, for comparison
 # and matmul.bf16, the plain matmul, at the bench's configuration.
 set -uo pipefail
 if [ $# -ne 1 ]; then
@@ -30,7 +31,7 @@ build() { # KEY FILE OPTIONS...
 build matmul.bf16 matmul.tile -D T=bf16
 for k in matmul_nt bmm matmul_bias_relu; do
   build "$k.bf16" "$k.tile" -D T=bf16
-  build "$k.bf16.s3" "$k.tile" -D T=bf16 --pipeline-stages=3
+  build "$k.bf16.s2" "$k.tile" -D T=bf16 --pipeline-stages=2
 done
 echo "kit: $OUT ($(du -sm "$OUT" | cut -f1) MiB); on the GPU:" \
   "python3 $OUT/generality.py --kit $OUT"

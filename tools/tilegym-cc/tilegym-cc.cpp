@@ -136,7 +136,9 @@ static cl::opt<int> pipelineStages(
     "pipeline-stages",
     cl::desc("Shared memory buffers per dot operand loaded ahead through a "
              "loop (2 to 4), overriding stages(...) in the source: it is "
-             "loaded this many iterations less one ahead; by default 2"),
+             "loaded this many iterations less one ahead; by default 3 in a "
+             "loop with one dot (while its rings fit 160 KiB), 2 in a loop "
+             "with more"),
     cl::init(0), cl::cat(toolCategory));
 
 static cl::opt<bool> remarks(

@@ -5,13 +5,14 @@
 // convert-tile-to-gpu says which path each dot takes and why, what each
 // loop stages, and each kernel's shared memory.
 
-// Operands loaded one iteration ahead (tile-pipeline-loads) are staged in
-// a ring of 2 stages: 128x64 and 64x128 bf16, 16 KiB each per stage.
+// Operands loaded two iterations ahead (tile-pipeline-loads: a loop with
+// one dot) are staged in a ring of 3 stages: 128x64 and 64x128 bf16, 16 KiB
+// each per stage.
 // CHECK: remark: runs as wgmma
-// CHECK: remark: dot operands staged in shared memory by cp.async: 2 in 2 stages (65536 bytes)
-// CHECK: remark: shared memory per block: 65536 bytes dynamic, 0 static
+// CHECK: remark: dot operands staged in shared memory by cp.async: 2 in 3 stages (98304 bytes)
+// CHECK: remark: shared memory per block: 98304 bytes dynamic, 0 static
 // SM80: remark: runs on mma.sync: wgmma needs sm_90a
-// SM80: remark: dot operands staged in shared memory by cp.async: 2 in 2 stages
+// SM80: remark: dot operands staged in shared memory by cp.async: 2 in 3 stages
 // UNSTAGED: remark: runs on mma.sync: its rhs is not staged in shared memory
 func.func @matmul(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index

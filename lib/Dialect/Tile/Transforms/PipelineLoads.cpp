@@ -57,6 +57,11 @@ bool collectSlice(Value v, scf::ForOp loop,
 }
 
 /// Bytes each GPU thread holds of `tile`.
+/// The shared memory a loop's operand rings may take by default: what the
+/// GPU backend gives them on every chip it targets (sm_80 has 163 KiB per
+/// block).
+constexpr int64_t kStageBudgetBytes = 160 * 1024;
+
 int64_t bytesPerThread(RankedTensorType tile, int64_t threads) {
   int64_t bits = tile.getNumElements() *
                  std::max<int64_t>(8, tile.getElementTypeBitWidth());
@@ -90,6 +95,28 @@ bool onlyDotOperand(LoadOp load, Block *body) {
          });
 }
 
+/// The shared-memory stages of a loop's dot operands when neither the
+/// kernel (`stages(n)`) nor the pipeline asks for a number. A loop with one
+/// dot (a K loop: the operands' copy latency is all there is to hide) gets
+/// 3, Triton's default on Hopper, while its operand rings fit in
+/// kStageBudgetBytes; a loop with more than one dot (attention: the work
+/// between the dots hides the copies, and a third stage costs blocks per
+/// SM; bench/NOTES.md) gets 2.
+int64_t defaultSharedStages(scf::ForOp loop, bool dotOperandsFree) {
+  Block *body = loop.getBody();
+  int64_t dots = llvm::range_size(body->getOps<DotOp>());
+  if (!dotOperandsFree || dots != 1)
+    return 2;
+  int64_t stageBytes = 0;
+  for (auto load : body->getOps<LoadOp>())
+    if (onlyDotOperand(load, body)) {
+      RankedTensorType type = load.getType();
+      stageBytes += type.getNumElements() *
+                    llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    }
+  return 3 * stageBytes <= kStageBudgetBytes ? 3 : 2;
+}
+
 void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
               bool dotOperandsFree, int64_t sharedStages) {
   Block *body = loop.getBody();
@@ -98,6 +125,8 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t maxBytes,
   for (Operation &op : body->without_terminator())
     if (mayWrite(&op))
       return;
+  if (sharedStages <= 0)
+    sharedStages = defaultSharedStages(loop, dotOperandsFree);
   SmallVector<AheadLoad> ahead;
   int64_t bytes = 0;
   for (auto load : body->getOps<LoadOp>()) {

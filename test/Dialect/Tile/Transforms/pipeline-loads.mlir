@@ -137,11 +137,13 @@ func.func @budget_raised(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>, %n: index
 // -----
 
 // 16 KiB dot operands on one warp are 512 bytes per thread each: over the
-// budget, unless the GPU backend keeps dot operands in shared memory.
+// budget, unless the GPU backend keeps dot operands in shared memory. There,
+// a loop with one dot takes three stages by default (its rings, 3 x 32 KiB,
+// fit 160 KiB): each operand goes two iterations ahead, a window of two.
 // CHECK-LABEL: func.func @dot_operands
 // CHECK: scf.for {{.*}} iter_args(%{{[^,]*}} = %{{[^)]*}}) -> (tensor<64x64xf32>) {
 // SHARED-LABEL: func.func @dot_operands
-// SHARED: scf.for {{.*}} -> (tensor<64x64xf32>, tensor<64x128xbf16>, tensor<128x64xbf16>) {
+// SHARED: scf.for {{.*}} -> (tensor<64x64xf32>, tensor<64x128xbf16>, tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<128x64xbf16>) {
 // RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=dot-operands-in-shared-memory=true | FileCheck %s --check-prefix=SHARED
 func.func @dot_operands(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index
@@ -160,10 +162,11 @@ func.func @dot_operands(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: 
 // -----
 
 // Attention's K: a 4-D load reaching the dot through a reshape and a
-// transpose is a dot operand too; a tile also used elsewhere is not.
+// transpose is a dot operand too (three stages: the loop has one dot); a
+// tile also used elsewhere is not.
 // SHARED-LABEL: func.func @through_views
-// SHARED: scf.for {{.*}} -> (tensor<64x64xf32>, tensor<1x1x128x64xbf16>) {
-// SHARED-NEXT: arith.addi
+// SHARED: scf.for {{.*}} -> (tensor<64x64xf32>, tensor<1x1x128x64xbf16>, tensor<1x1x128x64xbf16>) {
+// SHARED: arith.addi
 // SHARED-NEXT: tile.load %arg1
 // SHARED-NEXT: tile.load %arg2
 func.func @through_views(%q: !tile.view<?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !tile.view<?x?x?x?xbf16>, %o: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 1 : i64} {
@@ -207,3 +210,47 @@ func.func @through_views(%q: !tile.view<?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>,
 // STAGES3-NEXT: %[[D:.*]] = tile.dot %[[WA0]], %[[WB0]], %[[ACC]]
 // STAGES3-NEXT: scf.yield %[[D]], %[[WA1]], %[[AN]], %[[WB1]], %[[BN]]
 // RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads="dot-operands-in-shared-memory=true shared-memory-stages=3" | FileCheck %s --check-prefix=STAGES3
+
+// -----
+
+// By default a loop with more than one dot (attention's two) takes two
+// stages: each staged operand goes one iteration ahead.
+// SHARED-LABEL: func.func @two_dots
+// SHARED: scf.for {{.*}} -> (tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xbf16>) {
+func.func @two_dots(%q: !tile.view<?x?xbf16>, %k: !tile.view<?x?xbf16>, %v: !tile.view<?x?xbf16>, %o: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %qt = tile.load %q[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) {
+    %kt = tile.load %k[%j, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %vt = tile.load %v[%j, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %ktt = tile.permute %kt [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %s = tile.dot %qt, %ktt, %z : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %d = tile.dot %p, %vt, %acc : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %o[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+// One dot whose three rings would pass 160 KiB (f32 operands of 32 KiB
+// each: 3 x 64 KiB) takes two stages.
+// SHARED-LABEL: func.func @large_rings
+// SHARED: scf.for {{.*}} -> (tensor<128x128xf32>, tensor<128x64xf32>, tensor<64x128xf32>) {
+func.func @large_rings(%a: !tile.view<?x?xf32>, %b: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128x128xf32>) {
+    %ta = tile.load %a[%c0, %k] : !tile.view<?x?xf32> -> tensor<128x64xf32>
+    %tb = tile.load %b[%k, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xf32>, tensor<64x128xf32>, tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  tile.store %r, %c[%c0, %c0] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}

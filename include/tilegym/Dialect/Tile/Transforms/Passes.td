@@ -54,7 +54,9 @@ def TilePipelineLoadsPass : Pass<"tile-pipeline-loads"> {
     dots cost nothing against the budget: the backend copies them into
     shared memory (cp.async) instead of registers, and they go
     `shared-memory-stages - 1` iterations ahead (kernel attribute
-    `tile.pipeline_stages`, `tilegym-cc --pipeline-stages`): the loop then
+    `tile.pipeline_stages`, `tilegym-cc --pipeline-stages`; by default 3 in
+    a loop with one dot, while its rings fit 160 KiB, and 2 in a loop with
+    more): the loop then
     carries a window of that many tiles per load, loaded before the loop
     iteration by iteration, uses the first and yields the window shifted.
 
@@ -86,9 +88,10 @@ def TilePipelineLoadsPass : Pass<"tile-pipeline-loads"> {
            "not count against the budget: the GPU backend keeps them in "
            "shared memory">,
     Option<"sharedMemoryStages", "shared-memory-stages", "int64_t",
-           /*default=*/"2",
+           /*default=*/"0",
            "With dot-operands-in-shared-memory: buffers per such tile, i.e. "
-           "it is loaded this many iterations less one ahead">,
+           "it is loaded this many iterations less one ahead; 0 chooses per "
+           "loop: 3 for a loop with one dot whose rings fit 160 KiB, else 2">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
