@@ -120,6 +120,10 @@ Value KernelEmitter::ownsElements(const RegMap &map) {
        {std::pair<Value, ArrayRef<Basis>>{laneId, map.layout->lane},
         {warpId, map.layout->warp}}) {
     int64_t mask = replicatingMask(bits);
+    // Warp bits past the layout's (a tile on fewer warps than the kernel
+    // has) replicate too.
+    if (id == warpId)
+      mask |= (numWarps - 1) & ~((int64_t(1) << bits.size()) - 1);
     if (!mask)
       continue;
     Value first = arith::CmpIOp::create(

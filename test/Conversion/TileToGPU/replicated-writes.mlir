@@ -80,3 +80,24 @@ func.func @mm16(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.vi
   tile.store %r#0, %c[%m, %n] : tensor<16x128xf32, #mma>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// An mma accumulator on fewer warps than the kernel (1 x 2 of 4): warp bit
+// 1, which the layout does not have, replicates; only warps 0 and 1 write
+// the tile to shared memory.
+// CHECK-LABEL: gpu.func @fewer_warps
+// CHECK: gpu.barrier
+// CHECK: %[[BIT:.*]] = arith.andi %{{.*}}, %c2{{.*}} : index
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[BIT]], %c0{{.*}} : index
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+#mma2 = #tilegpu.mma<warps = [1, 2]>
+#rows = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+func.func @fewer_warps(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant dense<1.0> : tensor<16x16xf32, #mma2>
+  %u = tilegpu.convert_layout %z : tensor<16x16xf32, #mma2> -> tensor<16x16xf32, #rows>
+  tile.store %u, %y[%c0, %c0] : tensor<16x16xf32, #rows>, !tile.view<?x?xf32>
+  return
+}

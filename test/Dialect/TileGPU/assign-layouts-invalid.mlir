@@ -11,17 +11,6 @@ func.func @odd_tile(%x: !tile.view<?xf32>) attributes {tile.kernel} {
 }
 // -----
 
-// The error points at the dot, not at the kernel.
-func.func @dot_too_small(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
-  %c0 = arith.constant 0 : index
-  %a = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
-  %z = arith.constant dense<0.0> : tensor<16x16xf32>
-  // expected-error @+1 {{dot tile 16x16 is too small for 4 warps; use fewer warps or a larger tile}}
-  %d = tile.dot %a, %a, %z : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>
-  tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
-  return
-}
-// -----
 
 // expected-error @+1 {{'func.func' op GPU kernels take views and scalars, not tiles: 'tensor<16xf32>'}}
 func.func @tile_argument(%t: tensor<16xf32>, %x: !tile.view<?xf32>) attributes {tile.kernel} {

@@ -207,3 +207,21 @@ func.func @own_shape(%x: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>, %y: !tile
   tile.store %t, %z[%c0, %c0] : tensor<32x64xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// A dot tile smaller than the kernel's warps cover (16 rows by 8 columns
+// each): as many warps as the tile takes (1 x 2 of 4), the others hold
+// copies, where the kernel used to be refused.
+// CHECK: #mma = #tilegpu.mma<warps = [1, 2]>
+// CHECK: func.func @dot_on_fewer_warps
+// CHECK: tile.dot {{.*}} : tensor<16x16xbf16, #blocked>, tensor<16x16xbf16, #blocked>, tensor<16x16xf32, #mma>
+// REMARK: remark: dot accumulating in #tilegpu.mma<warps = [1, 2]> (the warp split loading the fewest operand fragments per k step; the tile takes 2 of 4 warps, the others hold copies)
+func.func @dot_on_fewer_warps(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
+  %z = arith.constant dense<0.0> : tensor<16x16xf32>
+  %d = tile.dot %a, %a, %z : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>
+  tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
+  return
+}

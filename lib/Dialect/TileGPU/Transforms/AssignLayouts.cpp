@@ -116,7 +116,7 @@ struct LayoutAssigner {
       classes.unionSets(a, b);
   }
   bool mayRunAsWgmma(tile::DotOp dot, Value leader);
-  FailureOr<Attribute> mmaLayoutOf(const ClassLeader &leader);
+  Attribute mmaLayoutOf(const ClassLeader &leader);
   LogicalResult run(bool remarks);
 };
 
@@ -229,10 +229,9 @@ bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
          (lhsInRegisters || K % 64 == 0) && (K % 64 == 0 || N % 64 == 0);
 }
 
-FailureOr<Attribute> LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {
+Attribute LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {
   MLIRContext *ctx = kernel.getContext();
   int64_t maxM = 0, maxN = 0;
-  Location dotLoc = kernel.getLoc(); // The largest dot's, for errors.
   bool reduced = false, wgmma = false;
   Value data = leader.getData();
   for (auto m = classes.member_begin(leader); m != classes.member_end(); ++m) {
@@ -244,8 +243,6 @@ FailureOr<Attribute> LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {
       continue;
     int64_t rows = dot.getType().getDimSize(0),
             cols = dot.getType().getDimSize(1);
-    if (rows * cols >= maxM * maxN)
-      dotLoc = dot.getLoc();
     maxM = std::max(maxM, rows);
     maxN = std::max(maxN, cols);
     wgmma |= mayRunAsWgmma(dot, data);
@@ -279,10 +276,13 @@ FailureOr<Attribute> LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {
   }
   int64_t warpsN = numWarps / warpsM;
   if (maxN < 8 * warpsN) {
-    emitError(dotLoc) << "dot tile " << maxM << "x" << maxN
-                      << " is too small for " << numWarps
-                      << " warps; use fewer warps or a larger tile";
-    return failure();
+    // A tile smaller than the kernel's warps cover (16 rows by 8 columns
+    // each): as many warps as the tile takes, and the others hold copies
+    // (the layout has fewer warp bits than the kernel; shared-memory writes
+    // come from the first copy only).
+    warpsN = std::max<int64_t>(1, std::min(warpsN, maxN / 8));
+    reason += "; the tile takes " + std::to_string(warpsM * warpsN) + " of " +
+              std::to_string(numWarps) + " warps, the others hold copies";
   }
   return Attribute(MmaLayoutAttr::get(ctx, warpsM, warpsN));
 }
@@ -376,21 +376,19 @@ LogicalResult LayoutAssigner::run(bool remarks) {
   for (auto it = classes.begin(); it != classes.end(); ++it) {
     if (!(*it)->isLeader())
       continue;
-    FailureOr<Attribute> layout = mmaLayoutOf(**it);
-    if (failed(layout))
-      return failure();
-    if (!*layout) {
+    Attribute layout = mmaLayoutOf(**it);
+    if (!layout) {
       if (auto shape = dotOperandShape(classes, **it)) {
         auto type = cast<RankedTensorType>((*it)->getData().getType());
-        *layout = blockedLayout(ctx, *shape, numWarps,
-                                elementBytes(type.getElementType()));
+        layout = blockedLayout(ctx, *shape, numWarps,
+                               elementBytes(type.getElementType()));
       } else {
-        *layout =
+        layout =
             blockedLayout(ctx, classShape(classes, **it), numWarps, minBytes);
       }
     }
     for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
-      layoutOf[*m] = *layout;
+      layoutOf[*m] = layout;
   }
   // A reshape that only inserts or drops unit dimensions renames its
   // source's layout. A free class (isFreeClass) made from such reshapes takes
