@@ -508,6 +508,41 @@ def _find_compiler():
     return shutil.which("tilegym-cc") or (tree if os.path.exists(tree) else None)
 
 
+# CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR and _MINOR of the driver API.
+_CC_MAJOR, _CC_MINOR = 75, 76
+
+
+def target_for_capability(major, minor):
+    """The tilegym-cc target for a GPU of compute capability major.minor:
+    sm_90a on Hopper (9.0: wgmma), sm_80 on Ampere and Ada (8.x: sm_80 code
+    runs on every 8.x chip)."""
+    if major == 9 and minor == 0:
+        return "sm_90a"
+    if major == 8:
+        return "sm_80"
+    raise TileGymError(4, f"target='auto': GPU of compute capability "
+                       f"{major}.{minor}; tilegym-cc compiles for sm_80 "
+                       f"(8.x) and sm_90 or sm_90a (9.0): name one")
+
+
+def gpu_target(device=0):
+    """The tilegym-cc target for GPU `device`, from the CUDA driver."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        raise TileGymError(4, "target='auto' needs the CUDA driver "
+                           "(libcuda.so.1) and a GPU; name a target: "
+                           "'sm_80', 'sm_90' or 'sm_90a'") from None
+    dev, major, minor = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+    if (cuda.cuInit(0) or cuda.cuDeviceGet(ctypes.byref(dev), device) or
+            cuda.cuDeviceGetAttribute(ctypes.byref(major), _CC_MAJOR, dev) or
+            cuda.cuDeviceGetAttribute(ctypes.byref(minor), _CC_MINOR, dev)):
+        raise TileGymError(4, f"target='auto': the CUDA driver finds no GPU "
+                           f"{device}; name a target: 'sm_80', 'sm_90' or "
+                           f"'sm_90a'")
+    return target_for_capability(major.value, minor.value)
+
+
 def compile(source, out=None, target="auto", defines=None, compiler=None):
     """Compiles `source` (a .tile file) with tilegym-cc into the bundle
     `out` (default: SOURCE without .tile, plus .tgb) for `target` ("auto":
@@ -520,6 +555,8 @@ def compile(source, out=None, target="auto", defines=None, compiler=None):
                            "TILEGYM_CC")
     if out is None:
         out = (source[:-5] if source.endswith(".tile") else source) + ".tgb"
+    if target == "auto":
+        target = gpu_target()
     cmd = [cc, source, f"--target={target}", "--emit=bundle", "-o", out]
     for k, v in (defines or {}).items():
         cmd += ["-D", f"{k}={v}"]

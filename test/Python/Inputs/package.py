@@ -35,6 +35,19 @@ except tilegym.TileGymError as e:
     print("check error:", e)
 try:
     tilegym.compile(os.path.join(os.path.dirname(src), "nonexistent.tile"),
-                    out=out + "2", compiler=os.environ["TILEGYM_CC"])
+                    out=out + "2", target="sm_90a",
+                    compiler=os.environ["TILEGYM_CC"])
 except tilegym.TileGymError as e:
     print("compile error:", str(e).splitlines()[0])
+# target="auto" (the default) asks the driver for GPU 0: without one, a
+# clear error before tilegym-cc runs; with one, its target.
+try:
+    auto = tilegym.compile(src, out=out + "3", compiler=os.environ["TILEGYM_CC"])
+    print("auto ok", auto.target)
+except tilegym.TileGymError as e:
+    print("auto error:", e)
+for cap in [(9, 0), (8, 0), (8, 9), (7, 5)]:
+    try:
+        print("capability", cap, tilegym.target_for_capability(*cap))
+    except tilegym.TileGymError as e:
+        print("capability", cap, "error:", e)
