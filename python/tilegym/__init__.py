@@ -543,12 +543,15 @@ def gpu_target(device=0):
     return target_for_capability(major.value, minor.value)
 
 
-def compile(source, out=None, target="auto", defines=None, compiler=None):
+def compile(source, out=None, target="auto", defines=None, compiler=None,
+            cache_dir=None):
     """Compiles `source` (a .tile file) with tilegym-cc into the bundle
     `out` (default: SOURCE without .tile, plus .tgb) for `target` ("auto":
     GPU 0's) and returns it opened. `defines` overrides file-level consts
     ({"T": "bf16"}). tilegym-cc comes from `compiler`, $TILEGYM_CC, PATH or
-    the source tree's build/bin; its diagnostics are in the error."""
+    the source tree's build/bin; its diagnostics are in the error.
+    `cache_dir` (default $TILEGYM_CACHE_DIR) is tilegym-cc's compile cache:
+    a compile seen before is copied from there."""
     cc = compiler or _find_compiler()
     if not cc:
         raise TileGymError(4, "tilegym-cc not found: put it on PATH or set "
@@ -560,6 +563,8 @@ def compile(source, out=None, target="auto", defines=None, compiler=None):
     cmd = [cc, source, f"--target={target}", "--emit=bundle", "-o", out]
     for k, v in (defines or {}).items():
         cmd += ["-D", f"{k}={v}"]
+    if cache_dir:
+        cmd.append(f"--cache-dir={cache_dir}")
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise TileGymError(4, f"tilegym-cc failed on {source}:\n"

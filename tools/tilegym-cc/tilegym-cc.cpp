@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompileCache.h"
+
 #include "tilegym/Conversion/Passes.h"
 #include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
@@ -141,6 +143,13 @@ static cl::opt<int> pipelineStages(
              "with more"),
     cl::init(0), cl::cat(toolCategory));
 
+static cl::opt<std::string> cacheDir(
+    "cache-dir",
+    cl::desc("Folder of a compile cache: an output compiled before from the "
+             "same input, options and compiler is copied from there "
+             "(default: $TILEGYM_CACHE_DIR; none when unset)"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(toolCategory));
+
 static cl::opt<bool> remarks(
     "remarks",
     cl::desc("Say what the GPU backend chose for each kernel and why: the "
@@ -201,14 +210,18 @@ static mlir::LogicalResult emitCpuLLVM(mlir::ModuleOp module,
   return mlir::success();
 }
 
-/// Writes a bundle folder: -o names it, default <input stem>.tgb.
+/// The bundle folder: -o names it, default <input stem>.tgb.
+static std::string bundleFolder() {
+  if (outputFilename != "-")
+    return outputFilename;
+  llvm::StringRef stem = llvm::sys::path::stem(inputFilename);
+  return ((stem == "-" ? "stdin" : stem) + ".tgb").str();
+}
+
+/// Writes a bundle folder (bundleFolder()).
 static mlir::LogicalResult emitBundle(mlir::ModuleOp module,
                                       llvm::StringRef chip) {
-  std::string dir = outputFilename;
-  if (dir == "-") {
-    llvm::StringRef stem = llvm::sys::path::stem(inputFilename);
-    dir = ((stem == "-" ? "stdin" : stem) + ".tgb").str();
-  }
+  std::string dir = bundleFolder();
   if (llvm::Error err = tilegym::compileBundle(dir, module, chip)) {
     // The writer names the source position as "FILE:LINE:COL: message":
     // report it there, with the source line, not at the file's start.
@@ -471,6 +484,23 @@ int main(int argc, char **argv) {
     llvm::WithColor::error(llvm::errs(), "tilegym-cc") << errorMessage << "\n";
     return 1;
   }
+  // The cache serves compiles whose whole result is their output: not
+  // remarks or diagnostics checks, and not output to stdout.
+  bool folder = emitKind == EmitKind::Bundle;
+  std::string out = folder ? bundleFolder() : outputFilename.getValue();
+  std::string cacheFolder = cacheDir;
+  if (!cacheDir.getNumOccurrences())
+    if (const char *env = std::getenv("TILEGYM_CACHE_DIR"))
+      cacheFolder = env;
+  std::optional<tilegym::CompileCache> cache;
+  if (!cacheFolder.empty() && !remarks && !verifyDiagnostics &&
+      !splitInputFile && out != "-" && inputFilename != "-")
+    cache.emplace(cacheFolder, tilegym::cacheArguments(argc, argv),
+                  inputFilename, input->getBuffer());
+  // Before -o is opened: an output file opened and not kept is removed.
+  if (cache && cache->restore(out, folder))
+    return 0;
+
   // A bundle is a folder that -o names; nothing goes to an output file.
   std::unique_ptr<llvm::ToolOutputFile> output = mlir::openOutputFile(
       emitKind == EmitKind::Bundle ? "-" : outputFilename.getValue(),
@@ -492,5 +522,9 @@ int main(int argc, char **argv) {
                                                mlir::kDefaultSplitMarker)))
     return 1;
   output->keep();
+  if (cache) {
+    output.reset(); // flushed and closed before the copy
+    cache->store(out, folder);
+  }
   return 0;
 }

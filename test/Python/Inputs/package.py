@@ -46,6 +46,15 @@ try:
     print("auto ok", auto.target)
 except tilegym.TileGymError as e:
     print("auto error:", e)
+# The compile cache: the second compile is copied from it.
+cache = out + ".cache"
+for name in ["c1.tgb", "c2.tgb"]:
+    tilegym.compile(src, out=os.path.join(os.path.dirname(out), name),
+                    target="sm_90a", compiler=os.environ["TILEGYM_CC"],
+                    cache_dir=cache)
+print("cache entries", len(os.listdir(cache)))
+print("cached bundle kernels", tilegym.Bundle(
+    os.path.join(os.path.dirname(out), "c2.tgb")).kernels)
 for cap in [(9, 0), (8, 0), (8, 9), (7, 5)]:
     try:
         print("capability", cap, tilegym.target_for_capability(*cap))
