@@ -56,12 +56,12 @@ bool collectSlice(Value v, scf::ForOp loop,
   return true;
 }
 
-/// Bytes each GPU thread holds of `tile`.
 /// The shared memory a loop's operand rings may take by default: what the
 /// GPU backend gives them on every chip it targets (sm_80 has 163 KiB per
 /// block).
 constexpr int64_t kStageBudgetBytes = 160 * 1024;
 
+/// Bytes each GPU thread holds of `tile`.
 int64_t bytesPerThread(RankedTensorType tile, int64_t threads) {
   int64_t bits = tile.getNumElements() *
                  std::max<int64_t>(8, tile.getElementTypeBitWidth());

@@ -13,8 +13,6 @@
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <map>
-
 namespace tilegym::tilegpu {
 #define GEN_PASS_DEF_TILEGPUASSIGNLAYOUTSPASS
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h.inc"
@@ -73,28 +71,22 @@ SmallVector<int64_t> classShape(const Classes &classes,
   return shape;
 }
 
-/// The largest shape of a class of 2-D tiles whose every use is as a dot
-/// operand (possibly carried through loops), if it is one.
-std::optional<SmallVector<int64_t>> dotOperandShape(const Classes &classes,
-                                                    const ClassLeader &leader) {
-  SmallVector<int64_t> shape;
+/// Whether a class holds 2-D tiles whose every use is as a dot operand
+/// (possibly carried through loops): those are blocked for their own element
+/// type, as the dot's staging reads them.
+bool onlyDotOperands(const Classes &classes, const ClassLeader &leader) {
   for (auto m = classes.member_begin(leader); m != classes.member_end(); ++m) {
-    auto type = cast<RankedTensorType>((*m).getType());
-    if (type.getRank() != 2)
-      return std::nullopt;
+    if (cast<RankedTensorType>((*m).getType()).getRank() != 2)
+      return false;
     for (OpOperand &use : (*m).getUses()) {
       Operation *user = use.getOwner();
       bool operand = isa<scf::YieldOp, scf::ForOp>(user) ||
                      (isa<tile::DotOp>(user) && use.getOperandNumber() < 2);
       if (!operand)
-        return std::nullopt;
+        return false;
     }
-    if (shape.empty())
-      shape.assign(type.getShape().begin(), type.getShape().end());
-    for (auto [a, s] : llvm::zip(shape, type.getShape()))
-      a = std::max(a, s);
   }
-  return shape;
+  return true;
 }
 
 struct LayoutAssigner {
@@ -378,14 +370,11 @@ LogicalResult LayoutAssigner::run(bool remarks) {
       continue;
     Attribute layout = mmaLayoutOf(**it);
     if (!layout) {
-      if (auto shape = dotOperandShape(classes, **it)) {
-        auto type = cast<RankedTensorType>((*it)->getData().getType());
-        layout = blockedLayout(ctx, *shape, numWarps,
-                               elementBytes(type.getElementType()));
-      } else {
-        layout =
-            blockedLayout(ctx, classShape(classes, **it), numWarps, minBytes);
-      }
+      Type elem =
+          cast<RankedTensorType>((*it)->getData().getType()).getElementType();
+      int64_t bytes =
+          onlyDotOperands(classes, **it) ? elementBytes(elem) : minBytes;
+      layout = blockedLayout(ctx, classShape(classes, **it), numWarps, bytes);
     }
     for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
       layoutOf[*m] = layout;
