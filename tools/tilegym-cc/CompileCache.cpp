@@ -72,12 +72,12 @@ std::vector<std::string> tilegym::cacheArguments(int argc, char **argv) {
   std::vector<std::string> out;
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef a = argv[i];
-    if (a == "-o" || a == "--o") {
+    if (a == "-o" || a == "--o" || a == "-cache-dir" || a == "--cache-dir") {
       ++i; // and its value
       continue;
     }
     if (a.starts_with("-o=") || a.starts_with("--o=") ||
-        a.starts_with("--cache-dir") || a.starts_with("-cache-dir"))
+        a.starts_with("--cache-dir=") || a.starts_with("-cache-dir="))
       continue;
     out.push_back(a.str());
   }
