@@ -82,6 +82,11 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   layouts.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUAssignLayoutsPass(layouts));
+  tilegpu::TileGPUAccelerateDotsPassOptions dots;
+  dots.chip = chip.str();
+  dots.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPUAccelerateDotsPass(dots));
 }
 
 void tilegym::buildTileToGpuPasses(OpPassManager &pm, llvm::StringRef chip,

@@ -70,11 +70,16 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     Each kernel becomes a `gpu.func` in `gpu.module @tilegym_kernels` with
     `num_warps * 32` threads, taking each view as an expanded memref
     descriptor (allocated pointer, aligned pointer, offset, sizes...,
-    strides..., as the runtime packs it). `tile.dot` runs on tensor cores:
-    wgmma on sm_90a when its operands are staged in shared memory and its
-    shapes allow, otherwise `mma.sync` with operands staged through shared
-    memory into the fragment layouts (`remarks` says which and why, what
-    each loop stages and each kernel's shared memory). Shared memory for
+    strides..., as the runtime packs it). `tile.dot` runs on tensor cores
+    as `tilegpu-accelerate-dots` decided: the loads marked `tilegpu.stage`
+    copy by cp.async into their rings of shared memory (the ring numbers
+    give the order of the rings in the dynamic buffer), and a dot marked
+    `#tilegpu.dot<wgmma>` runs as wgmma, any other on `mma.sync` with
+    operands not staged so going through shared memory into the fragment
+    layouts. Marks the lowering cannot honour (a wgmma dot on a chip
+    without it, a staged load that is not a dot operand's) are errors.
+    `remarks` says each layout conversion through shared memory and each
+    kernel's shared memory. Shared memory for
     conversions and reductions is static up to 48 KiB, then part of the
     dynamic buffer the launch asks for, up to the chip's limit.
 
@@ -88,9 +93,8 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
            "Mark float arith ops `contract` so that LLVM fuses a * b + c "
            "into fma, as nvcc and Triton do by default">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Say, as remarks, each dot's path (wgmma or mma.sync, and why), "
-           "the shared memory stages of each loop and each kernel's shared "
-           "memory">,
+           "Say, as remarks, each layout conversion through shared memory "
+           "and each kernel's shared memory">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -3,6 +3,8 @@
 
 #include "tilegym/Dialect/Tile/IR/DotOperands.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace tilegym;
 using namespace tilegym::tile;
@@ -28,223 +30,213 @@ static std::optional<unsigned> onlyYielded(Value v) {
   return use.getOperandNumber();
 }
 
-/// Dot operands that can skip registers and live in shared memory, in the
-/// padded layout the dot reads, copied there by cp.async (emitAsyncLoad):
-/// - a tile loaded k iterations ahead through a loop (the window
-///   tile-pipeline-loads gives), in a ring of k + 1 stages: the loads before
-///   the loop fill stages 0 to k - 1, the one in the body the stage the last
-///   iteration read;
-/// - a tile loaded before a loop and used inside it (attention's Q), in one
-///   stage, copied once.
-/// Either must reach a dot in the loop's body only through views
-/// (followToDot: reshapes dropping unit dimensions, transposes; an lhs may
-/// not be transposed), be padded with zeros (cp.async zero-fills), move in
-/// 16-byte runs, and fit, with the others, in kAsyncSmemBudget.
-void KernelEmitter::findAsyncOperands() {
-  struct Candidate {
+/// The dot operands tilegpu-accelerate-dots staged in shared memory
+/// (`tilegpu.stage` on their loads) and the dots it put on wgmma
+/// (`tilegpu.dot`): each ring, in the order of its number, gets its stages
+/// in `<kernel>__smem_async`, and every value standing for its tile reads
+/// them instead of registers. A ring is either the window of loads ahead
+/// through a loop (getLoadWindow) or one load before the loop; it must
+/// reach a dot of the loop's body through views (followToDot). IR that
+/// breaks these (written by hand) is an error here, not a miscompile.
+LogicalResult KernelEmitter::loadStagedOperands() {
+  struct Ring {
     SmallVector<LoadOp> loads; // before the loop (stages 0..), then ahead
     SmallVector<Value> values; // everything standing for the tile
-    Value operand;             // what the dot takes
-    bool transposed;
+    Value tile;                // what the loop's body uses
     scf::ForOp loop;
-    int64_t stageBytes, stride, stages;
-    int64_t rows, cols;    // of the tile as stored
-    bool swizzled = false; // for a wgmma dot
+    tilegpu::SharedStageAttr stage;
+    DotOperandUse use = {};
   };
-  SmallVector<Candidate> candidates;
-  // The candidate for `tile` (loaded by `loads`) reaching a dot of `loop`'s
-  // body, if it qualifies.
-  auto consider = [&](Value tile, scf::ForOp loop, SmallVector<LoadOp> loads,
-                      SmallVector<Value> values, int64_t stages) {
-    std::optional<DotOperandUse> use = followToDot(tile);
-    if (!use || use->dot->getBlock() != loop.getBody() ||
-        (use->operand == 0 && use->transposed))
-      return;
-    RankedTensorType type = loads.front().getType();
-    int64_t rank = type.getRank();
+  std::map<int64_t, Ring> rings;
+  auto stageOf = [](LoadOp load) {
+    return load->getAttrOfType<tilegpu::SharedStageAttr>(tilegpu::kStageAttr);
+  };
+  auto claim = [&](LoadOp first, Ring ring) -> LogicalResult {
+    auto [it, inserted] = rings.try_emplace(ring.stage.getRing(), ring);
+    if (!inserted)
+      return fail(first) << "ring " << ring.stage.getRing()
+                         << " is staged by more than one tile";
+    return success();
+  };
+  // Windows: every load of one carries its ring, the ones before the loop
+  // their stage.
+  WalkResult windows = kernel.walk([&](scf::ForOp loop) {
+    for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
+      std::optional<LoadWindow> window = getLoadWindow(loop, i);
+      // The tail of a longer window (its front fills stage 1 or later) is
+      // that window's.
+      tilegpu::SharedStageAttr stage =
+          window ? stageOf(window->loads.front()) : nullptr;
+      if (!stage || stage.getIndex() != 0)
+        continue;
+      int64_t n = window->loads.size();
+      for (auto [j, load] : llvm::enumerate(window->loads)) {
+        tilegpu::SharedStageAttr s = stageOf(load);
+        bool ahead = int64_t(j) + 1 == n;
+        if (!s || s.getRing() != stage.getRing() || s.getStages() != n ||
+            s.getSwizzle() != stage.getSwizzle() ||
+            s.getIndex() !=
+                (ahead ? std::nullopt : std::optional<int64_t>(j))) {
+          fail(load) << "a window of " << n - 1
+                     << " loads ahead through its loop is one ring of " << n
+                     << " stages: each load needs #tilegpu.stage<ring = "
+                     << stage.getRing() << ", stages = " << n
+                     << ", swizzle = " << stage.getSwizzle()
+                     << (ahead ? "" : ", index = " + std::to_string(j)) << ">";
+          return WalkResult::interrupt();
+        }
+      }
+      if (failed(claim(window->loads.front(),
+                       {window->loads, window->values,
+                        loop.getRegionIterArgs()[i], loop, stage})))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (windows.wasInterrupted())
+    return failure();
+  // One-stage rings and loads no ring claimed.
+  WalkResult single = kernel.walk([&](LoadOp load) {
+    tilegpu::SharedStageAttr stage = stageOf(load);
+    if (!stage)
+      return WalkResult::advance();
+    if (stage.getStages() != 1) {
+      auto it = rings.find(stage.getRing());
+      if (it == rings.end() || !llvm::is_contained(it->second.loads, load)) {
+        fail(load) << "is staged in a ring of " << stage.getStages()
+                   << " stages but is not part of a window of loads ahead "
+                      "through a loop (tile-pipeline-loads)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    std::optional<DotOperandUse> use = followToDot(load.getResult());
+    auto loop = use ? dyn_cast<scf::ForOp>(use->dot->getParentOp()) : nullptr;
+    if (!loop || load->getBlock() != loop->getBlock() ||
+        !load->isBeforeInBlock(loop)) {
+      fail(load) << "is staged in a one-stage ring but does not reach a dot "
+                    "in a loop after it through views";
+      return WalkResult::interrupt();
+    }
+    if (failed(claim(
+            load, {{load}, {load.getResult()}, load.getResult(), loop, stage})))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (single.wasInterrupted())
+    return failure();
+
+  // What each ring's tile becomes: a dot operand of its loop's body.
+  DenseMap<Value, const Ring *> operandRing;
+  llvm::DenseMap<Operation *, int64_t> ringOf;
+  for (auto &[number, ring] : rings) {
+    LoadOp first = ring.loads.front();
+    RankedTensorType type = first.getType();
+    std::optional<DotOperandUse> use = followToDot(ring.tile);
     int64_t bytes = elementBytes(type.getElementType());
-    if ((bytes != 2 && bytes != 4) || rank < 2)
-      return;
-    for (LoadOp load : loads)
+    if (!use || use->dot->getBlock() != ring.loop.getBody() ||
+        (use->operand == 0 && use->transposed) || type.getRank() < 2 ||
+        (bytes != 2 && bytes != 4))
+      return fail(first) << "is staged but its tile does not reach a dot of "
+                            "its loop's body as an operand of 16- or 32-bit "
+                            "elements through views (an lhs not transposed)";
+    for (LoadOp load : ring.loads)
       if (!padsWithZeros(load) ||
           regMap(load.getResult()).vectorWidth() * bytes < 16)
-        return;
+        return fail(load) << "is staged but cp.async cannot copy it: it "
+                             "must pad with zeros and its layout must give "
+                             "each thread 16-byte runs";
+    if (ring.stage.getStages() > 1 &&
+        ringOf.try_emplace(ring.loop, ring.stage.getStages()).first->second !=
+            ring.stage.getStages())
+      return fail(first) << "the windows of one loop must share one ring "
+                            "size: the wait at each iteration counts the "
+                            "stages ahead";
     for (Operation *view : use->views)
-      values.push_back(view->getResult(0));
-    int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
-    int64_t stride = paddedRowStride(cols, bytes);
-    candidates.push_back({loads, values, use->dot->getOperand(use->operand),
-                          use->transposed, loop, rows * stride * bytes, stride,
-                          stages, rows, cols});
-  };
-  // A window of k carried tiles (tile-pipeline-loads, k iterations ahead):
-  // iteration arguments a0..a(k-1), each loaded before the loop, a(j)
-  // yielded as a(j-1), the load in the body yielded as a(k-1); a0 is what
-  // the body uses.
-  kernel.walk([&](scf::ForOp loop) {
-    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    auto args = loop.getRegionIterArgs();
-    for (auto [i, arg] : llvm::enumerate(args)) {
-      SmallVector<LoadOp> loads;
-      SmallVector<Value> values;
-      int64_t j = i;
-      while (true) {
-        auto first = loop.getInitArgs()[j].getDefiningOp<LoadOp>();
-        if (!first || !first->hasOneUse() || !loop.getResult(j).use_empty())
-          break;
-        loads.push_back(first);
-        values.append({first.getResult(), args[j], loop.getResult(j)});
-        Value yielded = yield.getOperand(j);
-        auto next = yielded.getDefiningOp<LoadOp>();
-        if (next && next->getBlock() == loop.getBody() && next->hasOneUse()) {
-          loads.push_back(next);
-          values.push_back(next.getResult());
-          break;
-        }
-        auto nextArg = dyn_cast<BlockArgument>(yielded);
-        if (!nextArg || nextArg.getOwner() != loop.getBody() ||
-            nextArg.getArgNumber() == 0 || !nextArg.hasOneUse())
-          break;
-        j = nextArg.getArgNumber() - 1; // past the induction variable
-      }
-      if (loads.size() < 2 || loads.back()->getBlock() != loop.getBody())
-        continue;
-      consider(arg, loop, loads, values, loads.size());
-    }
-  });
-  kernel.walk([&](LoadOp load) {
-    std::optional<DotOperandUse> use = followToDot(load.getResult());
-    if (!use)
-      return;
-    auto loop = dyn_cast<scf::ForOp>(use->dot->getParentOp());
-    if (!loop || load->getBlock() != loop->getBlock() ||
-        !load->isBeforeInBlock(loop))
-      return;
-    consider(load.getResult(), loop, {load}, {load.getResult()}, 1);
-  });
-  // A loop's windows share one ring size: the wait at each iteration counts
-  // the commit groups of the stages ahead.
-  llvm::DenseMap<Operation *, int64_t> ringOf;
-  llvm::erase_if(candidates, [&](const Candidate &c) {
-    if (c.stages == 1)
-      return false;
-    return ringOf.try_emplace(c.loop, c.stages).first->second != c.stages;
-  });
-  // Drop candidates from the last until the stages fit.
-  auto need = [&]() {
-    int64_t bytes = 0;
-    for (const Candidate &c : candidates)
-      bytes += c.stages * c.stageBytes;
-    return bytes;
-  };
-  while (!candidates.empty() && need() > kAsyncSmemBudget)
-    candidates.pop_back();
-  // On sm_90a, a dot of 16-bit operands whose rhs is a candidate, and whose
-  // lhs is one too or is in the accumulator's registers, runs as wgmma,
-  // each warpgroup (4 warps) taking 64-row blocks of the accumulator in
-  // turn, when the instruction (N up to 256) and the 128-byte swizzle (rows
-  // of 64 elements) take its shapes, and when each warpgroup's share is at
-  // least a 64x64x64 product (attention at D=64, both dots; bench/NOTES.md,
-  // experiments).
-  // Why a dot cannot run as wgmma ("" when it can), with its staged
-  // operands.
-  auto whyNotWgmma = [&](DotOp dot, Candidate *&lhs,
-                         Candidate *&rhs) -> std::string {
-    if (!target.wgmma)
-      return "wgmma needs sm_90a";
-    if (numWarps % 4)
-      return "wgmma needs warpgroups, a multiple of 4 warps; the kernel has " +
-             std::to_string(numWarps);
-    auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
-    int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
-    int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
-    if (elementBytes(lhsType.getElementType()) != 2)
-      return "wgmma here takes 16-bit operands";
-    if (M % (64 * groups) || N % 8 || N > 256)
-      return "wgmma takes M a multiple of 64 per warpgroup and N a multiple "
-             "of 8 up to 256";
-    if (M / groups * N * K < 64 * 64 * 64)
-      return "each warpgroup's share is less than a 64x64x64 product";
-    for (Candidate &c : candidates) {
-      if (c.operand == dot.getLhs())
-        lhs = &c;
-      if (c.operand == dot.getRhs())
-        rhs = &c;
-    }
-    // Warps along M only, 16 rows each: warpgroup g owns rows 64g to
-    // 64g + 63 of each 64 x warpgroups (wgmma's D fragments are
-    // mma.sync's, stacked along M). tilegpu-assign-layouts gives dots of
-    // wgmma's shapes that layout.
+      ring.values.push_back(view->getResult(0));
+    ring.use = *use;
+    operandRing[use->dot->getOperand(use->operand)] = &ring;
+  }
+
+  // wgmma dots: the rhs staged with the swizzle, the lhs too or in the
+  // accumulator's registers, and staged operands swizzled only for them.
+  llvm::DenseSet<const Ring *> swizzledFor;
+  WalkResult dots = kernel.walk([&](DotOp dot) {
+    auto instr =
+        dot->getAttrOfType<tilegpu::DotInstructionAttr>(tilegpu::kDotAttr);
+    if (!instr || instr.getValue() != tilegpu::DotInstruction::Wgmma)
+      return WalkResult::advance();
+    auto swizzled = [&](Value v) -> const Ring * {
+      auto it = operandRing.find(v);
+      if (it == operandRing.end() || it->second->stage.getSwizzle() != 128)
+        return nullptr;
+      return it->second;
+    };
     const Layout *acc = layoutOfValue.lookup(dot.getResult());
-    if (!acc || !acc->mma || acc->warpsM != numWarps)
-      return "its accumulator's warps are not all along M";
-    // An lhs in that layout already (FA3's P in P V) is wgmma's A from
-    // registers: its fragments are mma.sync's A, warp by warp.
-    bool lhsInRegisters = !lhs && layoutOfValue.lookup(dot.getLhs()) == acc;
-    if (!rhs)
-      return "its rhs is not staged in shared memory (a tile loaded ahead "
-             "through the loop or once before it, zero-padded, in 16-byte "
-             "runs, within the shared memory budget)";
-    if (!lhs && !lhsInRegisters)
-      return "its lhs is neither staged in shared memory nor in the "
-             "accumulator's layout";
-    if (lhs == rhs)
-      return "its lhs and rhs are one tile";
-    if ((lhs && (lhs->cols % 64 || lhs->rows % 8)) || rhs->cols % 64 ||
-        rhs->rows % 8)
-      return "the 128-byte swizzle needs staged tiles of rows of 64 "
-             "elements, a multiple of 8 rows";
-    return "";
-  };
-  kernel.walk([&](DotOp dot) {
-    Candidate *lhs = nullptr, *rhs = nullptr;
-    std::string why = whyNotWgmma(dot, lhs, rhs);
-    if (remarks)
-      dot.emitRemark() << (why.empty() ? "runs as wgmma"
-                                       : "runs on mma.sync: " + why);
-    if (!why.empty())
-      return;
-    for (Candidate *c : {lhs, rhs}) {
-      if (!c)
-        continue;
-      c->swizzled = true;
-      c->stageBytes = c->rows * c->cols * 2;
+    auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+    const Ring *lhs = swizzled(dot.getLhs()), *rhs = swizzled(dot.getRhs());
+    bool lhsInRegisters = !operandRing.count(dot.getLhs()) &&
+                          layoutOfValue.lookup(dot.getLhs()) == acc;
+    std::string why;
+    if (!target.wgmma)
+      why = "wgmma needs sm_90a";
+    else if (numWarps % 4 || elementBytes(lhsType.getElementType()) != 2 ||
+             lhsType.getDimSize(0) % (16 * numWarps) ||
+             dot.getType().getDimSize(1) % 8 ||
+             dot.getType().getDimSize(1) > 256)
+      why = "wgmma needs warpgroups, 16-bit operands, M a multiple of 64 per "
+            "warpgroup and N a multiple of 8 up to 256";
+    else if (!acc || !acc->mma || acc->warpsM != numWarps)
+      why = "wgmma needs the accumulator in #tilegpu.mma with all warps "
+            "along M";
+    else if (!rhs || (!lhs && !lhsInRegisters) || lhs == rhs)
+      why = "wgmma needs its rhs staged with swizzle = 128, and its lhs "
+            "staged so too or in the accumulator's layout";
+    if (!why.empty()) {
+      fail(dot) << "is marked " << instr << " but " << why;
+      return WalkResult::interrupt();
     }
+    for (const Ring *r : {lhs, rhs})
+      if (r)
+        swizzledFor.insert(r);
     wgmmaDots.insert(dot);
+    return WalkResult::advance();
   });
-  for (const Candidate &c : candidates) {
-    if (c.swizzled)
+  if (dots.wasInterrupted())
+    return failure();
+
+  for (auto &[number, ring] : rings) {
+    LoadOp first = ring.loads.front();
+    RankedTensorType type = first.getType();
+    int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
+    int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+    bool swizzled = ring.stage.getSwizzle() == 128;
+    if (swizzled && !swizzledFor.contains(&ring))
+      return fail(first) << "is staged with swizzle = 128, the layout only "
+                            "wgmma reads, but its dot does not run as wgmma";
+    if (swizzled && (cols % 64 || rows % 8))
+      return fail(first) << "is staged with swizzle = 128, which needs rows "
+                            "of 64 elements and a multiple of 8 rows";
+    int64_t stride = paddedRowStride(cols, bytes);
+    int64_t stageBytes = swizzled ? rows * cols * bytes : rows * stride * bytes;
+    int64_t stages = ring.stage.getStages();
+    if (swizzled)
       asyncSmemBytes = llvm::alignTo(asyncSmemBytes, kSwizzleAtomBytes);
-    asyncOperands.push_back({asyncSmemBytes, c.stageBytes, c.stride, c.stages,
-                             c.swizzled ? c.rows : 0});
-    asyncSmemBytes += c.stages * c.stageBytes;
+    asyncOperands.push_back(
+        {asyncSmemBytes, stageBytes, stride, stages, swizzled ? rows : 0});
+    asyncSmemBytes += stages * stageBytes;
     const AsyncOperand *operand = &asyncOperands.back();
-    int64_t before = c.stages == 1 ? 1 : c.stages - 1;
-    for (auto [i, load] : llvm::enumerate(c.loads))
-      asyncLoads[load] = {operand, int64_t(i) < before ? int64_t(i) : -1};
-    for (Value v : c.values)
+    for (LoadOp load : ring.loads)
+      asyncLoads[load] = {operand, stageOf(load).getIndex().value_or(-1)};
+    for (Value v : ring.values)
       asyncValues[v] = operand;
-    if (c.transposed)
-      asyncTransposed.insert(c.operand);
-    AsyncLoop &loop = asyncLoops[c.loop];
-    loop.stages = std::max(loop.stages, c.stages);
-    if (c.stages > 1)
+    if (ring.use.transposed)
+      asyncTransposed.insert(ring.use.dot->getOperand(ring.use.operand));
+    AsyncLoop &loop = asyncLoops[ring.loop];
+    loop.stages = std::max(loop.stages, stages);
+    if (stages > 1)
       ++loop.groups;
   }
-  if (remarks)
-    for (auto &[op, loop] : asyncLoops) {
-      int64_t operands = 0, bytes = 0;
-      for (const AsyncOperand &operand : asyncOperands)
-        for (auto &[load, at] : asyncLoads)
-          if (at.operand == &operand && load->getParentOp() == op) {
-            ++operands;
-            bytes += operand.stages * operand.stageBytes;
-            break;
-          }
-      op->emitRemark() << "dot operands staged in shared memory by cp.async: "
-                       << operands << " in " << loop.stages << " stages ("
-                       << bytes << " bytes)";
-    }
   // A loop's first wgmma dot: the copies ahead go after its issue. When its
   // result only feeds itself in the next iteration (matmul's accumulator),
   // its group may stay in flight until then.
@@ -264,6 +256,7 @@ void KernelEmitter::findAsyncOperands() {
       break;
     }
   }
+  return success();
 }
 
 /// Registers c0..c3 of N blocks 2k and 2k+1 of a 16-bit tile in the mma
@@ -573,7 +566,7 @@ registerAWgmmaAsm(int64_t N, Type elem, bool transB) {
   return {text, constraints};
 }
 
-/// A dot as wgmma (sm_90a): B in its swizzled stages (findAsyncOperands),
+/// A dot as wgmma (sm_90a): B in its swizzled stages (loadStagedOperands),
 /// read by the tensor cores through a matrix descriptor, A likewise or from
 /// registers in the accumulator's layout; per 16-deep K step, each
 /// warpgroup runs one m64nNk16 for each of its 64-row blocks of the

@@ -57,12 +57,10 @@ constexpr unsigned kGlobal = 1, kShared = 3;
 
 /// Static shared memory is limited to 48 KiB per block; async operand
 /// stages are dynamic shared memory (up to 227 KiB per block on sm_90, less
-/// on sm_80: 163), which the launch asks for. The stages stay within
-/// kAsyncSmemBudget, which sm_80 can give a block as well. Conversion and
-/// reduction buffers are static while they fit in 48 KiB, and join the
-/// dynamic buffer when they do not.
+/// on sm_80: 163), which the launch asks for; tilegpu-accelerate-dots keeps
+/// them within its budget. Conversion and reduction buffers are static
+/// while they fit in 48 KiB, and join the dynamic buffer when they do not.
 constexpr int64_t kStaticSmemLimit = 48 * 1024;
-constexpr int64_t kAsyncSmemBudget = 160 * 1024;
 /// The 128-byte swizzle repeats every 8 rows of 128 bytes; wgmma operand
 /// stages start on such a boundary.
 constexpr int64_t kSwizzleAtomBytes = 1024;
@@ -128,17 +126,7 @@ struct RegMap {
   /// Registers contiguous along the last dimension, from every multiple of
   /// the width: the vector width of memory accesses.
   int64_t vectorWidth() const {
-    int64_t last = shape.size() - 1, w = 1;
-    for (const Basis &bb : bits) {
-      if (bb[last] != w || w >= shape[last])
-        break;
-      bool onlyLast = llvm::all_of(llvm::seq<int64_t>(0, last),
-                                   [&](int64_t d) { return bb[d] == 0; });
-      if (!onlyLast)
-        break;
-      w *= 2;
-    }
-    return w;
+    return tilegpu::getContiguousWidth(bits, shape);
   }
 };
 
@@ -211,7 +199,7 @@ private:
   int64_t loopDepth = 0; // scf.for bodies being emitted
   /// Dot operands loaded one iteration ahead (tile-pipeline-loads) that live
   /// in shared memory instead of registers: a ring of stages each in
-  /// `<kernel>__smem_async`, filled by cp.async (findAsyncOperands).
+  /// `<kernel>__smem_async`, filled by cp.async (loadStagedOperands).
   struct AsyncOperand {
     int64_t offset;     // bytes of stage 0 into the buffer
     int64_t stageBytes; // a stage's bytes
@@ -234,7 +222,7 @@ private:
   DenseMap<Value, const AsyncOperand *> asyncValues;
   /// Dot operands whose stage holds them transposed (B as [N][K]).
   llvm::DenseSet<Value> asyncTransposed;
-  /// Dots that run as wgmma (findAsyncOperands): B swizzled in shared
+  /// Dots that run as wgmma (loadStagedOperands): B swizzled in shared
   /// memory, A too or in registers in the accumulator's layout (FA3's P),
   /// the accumulator in the mma layout with warps along M.
   llvm::DenseSet<Operation *> wgmmaDots;
@@ -266,7 +254,7 @@ private:
 
   LogicalResult loadLayouts();
   LogicalResult placeSharedMemory(gpu::GPUFuncOp func);
-  void findAsyncOperands();
+  LogicalResult loadStagedOperands();
   int64_t minBlocksPerSM();
   RegMap regMap(Value v) {
     return RegMap(*layoutOfValue.lookup(v),

@@ -562,7 +562,8 @@ LogicalResult KernelEmitter::emit() {
       b, l, LLVM::LLVMArrayType::get(b.getI8Type(), 1), /*isConstant=*/false,
       LLVM::Linkage::Internal, (kernel.getSymName() + "__smem_reduce").str(),
       Attribute(), /*alignment=*/16, kShared);
-  findAsyncOperands();
+  if (failed(loadStagedOperands()))
+    return failure();
   if (asyncSmemBytes) // dynamic: `.extern .shared` of no size
     asyncSmem = LLVM::GlobalOp::create(
         b, l, LLVM::LLVMArrayType::get(b.getI8Type(), 0),

@@ -98,3 +98,71 @@ func.func @mma_huge(%a: tensor<64x64xf32, #tilegpu.mma<warps = [64, 64]>>)
 
 // expected-error @+1 {{a linear layout has at most 8 register bases (256 registers), got 9}}
 func.func @linear_registers(%a: tensor<8xf32, #tilegpu.linear<{register = [[1], [2], [4], [0], [0], [0], [0], [0], [0]], lane = [[0], [0], [0], [0], [0]], warp = []}>>)
+
+// -----
+
+// expected-error @+1 {{a ring needs at least 1 stage, got 0}}
+func.func @no_stages() attributes {x = #tilegpu.stage<ring = 0, stages = 0, swizzle = 0, index = 0>}
+
+// -----
+
+// expected-error @+1 {{swizzle must be 0 (padded rows) or 128, got 64}}
+func.func @swizzle() attributes {x = #tilegpu.stage<ring = 0, stages = 2, swizzle = 64, index = 0>}
+
+// -----
+
+// expected-error @+1 {{stage index 2 is outside the 2 stages loaded before the loop}}
+func.func @index() attributes {x = #tilegpu.stage<ring = 0, stages = 3, swizzle = 0, index = 2>}
+
+// -----
+
+// expected-error @+1 {{a one-stage ring is filled before the loop and needs index = 0}}
+func.func @one_stage() attributes {x = #tilegpu.stage<ring = 0, stages = 1, swizzle = 0>}
+
+// -----
+
+// expected-error @+1 {{ring number must not be negative, got -1}}
+func.func @ring() attributes {x = #tilegpu.stage<ring = -1, stages = 1, swizzle = 0, index = 0>}
+
+// -----
+
+// expected-error @+2 {{expected ::tilegym::tilegpu::DotInstruction to be one of: mma_sync, wgmma}}
+// expected-error @+1 {{failed to parse TileGPU_DotInstructionAttr parameter 'value'}}
+func.func @instruction() attributes {x = #tilegpu.dot<hgmma>}
+
+// -----
+
+func.func @dot_attr_on_load(%v: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tilegpu.dot' belongs on a tile.dot}}
+  %t = tile.load %v[%i] {tilegpu.dot = #tilegpu.dot<wgmma>} : !tile.view<?xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @stage_attr_kind(%v: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tilegpu.stage' must be a #tilegpu.stage<...>}}
+  %t = tile.load %v[%i] {tilegpu.stage = 3 : i64} : !tile.view<?xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @stage_attr_on_dot(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // expected-error @+1 {{'tilegpu.stage' belongs on a tile.load}}
+  %d = tile.dot %a, %b, %c {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 0, index = 0>} : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>
+  return %d : tensor<16x16xf32>
+}
+
+// -----
+
+func.func @dot_attr_kind(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // expected-error @+1 {{'tilegpu.dot' must be a #tilegpu.dot<...> instruction}}
+  %d = tile.dot %a, %b, %c {tilegpu.dot = "wgmma"} : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>
+  return %d : tensor<16x16xf32>
+}
+
+// -----
+
+// expected-error @+1 {{unknown tilegpu attribute 'tilegpu.layout'}}
+func.func @unknown() attributes {tilegpu.layout = 1 : i64}

@@ -48,3 +48,37 @@ std::optional<DotOperandUse> tilegym::tile::followToDot(Value tile) {
   }
   return std::nullopt;
 }
+
+std::optional<LoadWindow> tilegym::tile::getLoadWindow(scf::ForOp loop,
+                                                       unsigned arg) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  auto args = loop.getRegionIterArgs();
+  LoadWindow window;
+  unsigned j = arg;
+  while (true) {
+    auto first = loop.getInitArgs()[j].getDefiningOp<LoadOp>();
+    // A window visits each argument once: one that yields its arguments in
+    // a cycle is none.
+    if (!first || !first->hasOneUse() || !loop.getResult(j).use_empty() ||
+        window.loads.size() == args.size())
+      break;
+    window.loads.push_back(first);
+    window.values.append({first.getResult(), args[j], loop.getResult(j)});
+    Value yielded = yield.getOperand(j);
+    auto next = yielded.getDefiningOp<LoadOp>();
+    if (next && next->getBlock() == loop.getBody() && next->hasOneUse()) {
+      window.loads.push_back(next);
+      window.values.push_back(next.getResult());
+      break;
+    }
+    auto nextArg = dyn_cast<BlockArgument>(yielded);
+    if (!nextArg || nextArg.getOwner() != loop.getBody() ||
+        nextArg.getArgNumber() == 0 || !nextArg.hasOneUse())
+      break;
+    j = nextArg.getArgNumber() - 1; // past the induction variable
+  }
+  if (window.loads.size() < 2 ||
+      window.loads.back()->getBlock() != loop.getBody())
+    return std::nullopt;
+  return window;
+}

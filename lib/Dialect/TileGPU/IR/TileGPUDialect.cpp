@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -10,6 +11,7 @@ using namespace mlir;
 using namespace tilegym::tilegpu;
 
 #include "tilegym/Dialect/TileGPU/IR/TileGPUAttrInterfaces.cpp.inc"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUEnums.cpp.inc"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUOpsDialect.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
@@ -115,12 +117,40 @@ SmallVector<Basis> tilegym::tilegpu::getRegisterBits(const LinearBases &bases,
   return bits;
 }
 
+int64_t tilegym::tilegpu::getContiguousWidth(ArrayRef<Basis> bits,
+                                             ArrayRef<int64_t> shape) {
+  int64_t last = shape.size() - 1, w = 1;
+  for (const Basis &bb : bits) {
+    if (bb[last] != w || w >= shape[last])
+      break;
+    if (!llvm::all_of(llvm::ArrayRef<int64_t>(bb).drop_back(),
+                      [](int64_t v) { return v == 0; }))
+      break;
+    w *= 2;
+  }
+  return w;
+}
+
 std::optional<unsigned> tilegym::tilegpu::parseChipVersion(StringRef chip) {
   unsigned version;
   if (!chip.consume_front("sm_") ||
       chip.drop_back(chip.ends_with("a") ? 1 : 0).getAsInteger(10, version))
     return std::nullopt;
   return version;
+}
+
+FailureOr<bool> tilegym::tilegpu::isGpuKernelFor(Operation *func,
+                                                 StringRef chip) {
+  auto callable = dyn_cast<CallableOpInterface>(func);
+  if (!func->hasAttr("tile.kernel") || !callable ||
+      !callable.getCallableRegion() || callable.getCallableRegion()->empty())
+    return false;
+  if (!parseChipVersion(chip)) {
+    func->emitError() << "invalid chip '" << chip
+                      << "'; expected sm_<N> or sm_<N>a";
+    return failure();
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -369,4 +399,52 @@ LogicalResult LinearLayoutAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
   return verifyTileShape(shape, getNumDims(), emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// Decisions of tilegpu-accelerate-dots
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SharedStageAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t ring, int64_t stages, int64_t swizzle,
+                        std::optional<int64_t> index) {
+  if (ring < 0)
+    return emitError() << "ring number must not be negative, got " << ring;
+  if (stages < 1)
+    return emitError() << "a ring needs at least 1 stage, got " << stages;
+  if (swizzle != 0 && swizzle != 128)
+    return emitError() << "swizzle must be 0 (padded rows) or 128, got "
+                       << swizzle;
+  if (index && (*index < 0 || *index >= std::max<int64_t>(1, stages - 1)))
+    return emitError() << "stage index " << *index << " is outside the "
+                       << std::max<int64_t>(1, stages - 1)
+                       << " stages loaded before the loop";
+  if (!index && stages == 1)
+    return emitError() << "a one-stage ring is filled before the loop and "
+                          "needs index = 0";
+  return success();
+}
+
+LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  StringRef opName = op->getName().getStringRef();
+  if (name == kDotAttr) {
+    if (opName != "tile.dot")
+      return op->emitOpError() << "'" << name << "' belongs on a tile.dot";
+    if (!isa<DotInstructionAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a #tilegpu.dot<...> instruction";
+    return success();
+  }
+  if (name == kStageAttr) {
+    if (opName != "tile.load")
+      return op->emitOpError() << "'" << name << "' belongs on a tile.load";
+    if (!isa<SharedStageAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a #tilegpu.stage<...>";
+    return success();
+  }
+  return op->emitOpError() << "unknown tilegpu attribute '" << name << "'";
 }

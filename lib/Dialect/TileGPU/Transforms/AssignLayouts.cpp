@@ -433,13 +433,11 @@ struct TileGPUAssignLayoutsPass
   using Base::Base;
   void runOnOperation() override {
     func::FuncOp kernel = getOperation();
-    if (!kernel->hasAttr(tile::kKernelAttr) || kernel.isExternal())
-      return;
-    if (!parseChipVersion(chip)) {
-      kernel.emitError() << "invalid chip '" << chip
-                         << "'; expected sm_<N> or sm_<N>a";
+    FailureOr<bool> isKernel = isGpuKernelFor(kernel, chip);
+    if (failed(isKernel))
       return signalPassFailure();
-    }
+    if (!*isKernel)
+      return;
     LayoutAssigner assigner(kernel, chip == "sm_90a");
     if (failed(assigner.run(remarks)))
       signalPassFailure();

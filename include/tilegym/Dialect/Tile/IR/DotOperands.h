@@ -1,5 +1,4 @@
-//===- DotOperands.h - tiles on their way to a dot ---------------*- C++
-//-*-===//
+//===- DotOperands.h - tiles on their way to a dot -------------*- C++ -*-===//
 //
 // Which tiles end up as a dot operand through ops that only rename their
 // elements. The GPU pipeline keeps such tiles in shared memory, in the
@@ -10,6 +9,8 @@
 #define TILEGYM_DIALECT_TILE_IR_DOTOPERANDS_H
 
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace tilegym::tile {
 
@@ -28,6 +29,24 @@ std::optional<DotOperandUse> followToDot(mlir::Value tile);
 /// Whether `load` pads with zeros (no padding given, or +0.0): what an
 /// asynchronous copy's zero fill gives at the edges.
 bool padsWithZeros(LoadOp load);
+
+/// A window of k tiles a loop carries k iterations ahead, as
+/// tile-pipeline-loads leaves it: iteration arguments a0..a(k-1), each
+/// loaded before the loop, a(j) yielded as a(j-1), the load in the body
+/// yielded as a(k-1); a0 is what the body uses. Every load has one use and
+/// no loop result is used.
+struct LoadWindow {
+  /// The loads before the loop (filling a0..a(k-1)), then the one in the
+  /// body.
+  llvm::SmallVector<LoadOp> loads;
+  /// Every value standing for the tile: the loads' results, the iteration
+  /// arguments and the loop's results.
+  llvm::SmallVector<mlir::Value> values;
+};
+
+/// The window whose a0 is iteration argument `arg` of `loop`, if it is one
+/// (at least one load before the loop and one in the body).
+std::optional<LoadWindow> getLoadWindow(mlir::scf::ForOp loop, unsigned arg);
 
 } // namespace tilegym::tile
 

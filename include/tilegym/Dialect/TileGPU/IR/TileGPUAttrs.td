@@ -4,6 +4,7 @@
 
 include "tilegym/Dialect/TileGPU/IR/TileGPUBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/IR/TensorEncoding.td"
 
 def TileGPU_DistributedLayoutInterface
@@ -102,6 +103,68 @@ def TileGPU_LinearLayoutAttr : TileGPU_LayoutAttr<"LinearLayout", "linear"> {
   let builders = [
     AttrBuilder<(ins "const ::tilegym::tilegpu::LinearBases &":$bases)>
   ];
+}
+
+//===----------------------------------------------------------------------===//
+// Decisions of tilegpu-accelerate-dots, as discardable attributes
+//===----------------------------------------------------------------------===//
+
+def TileGPU_DotInstruction : I32EnumAttr<"DotInstruction",
+    "the tensor-core instruction a dot runs on", [
+      I32EnumAttrCase<"MmaSync", 0, "mma_sync">,
+      I32EnumAttrCase<"Wgmma", 1, "wgmma">]> {
+  let cppNamespace = "::tilegym::tilegpu";
+  let genSpecializedAttr = 0;
+}
+
+def TileGPU_DotInstructionAttr
+    : EnumAttr<TileGPU_Dialect, TileGPU_DotInstruction, "dot"> {
+  let summary = "the instruction a `tile.dot` runs on";
+  let description = [{
+    Set by `tilegpu-accelerate-dots` as `tilegpu.dot` on a `tile.dot`:
+    `wgmma` (sm_90a: warpgroup MMA reading B, and A unless it is in the
+    accumulator's registers, from shared memory through matrix descriptors;
+    both operands staged with the 128-byte swizzle) or `mma_sync` (each warp
+    loads fragments by ldmatrix). A dot without it runs on mma.sync.
+
+    ```mlir
+    %c = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : ...
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def TileGPU_SharedStageAttr : AttrDef<TileGPU_Dialect, "SharedStage"> {
+  let mnemonic = "stage";
+  let summary = "a dot operand's load copied into a ring of shared memory";
+  let description = [{
+    Set by `tilegpu-accelerate-dots` as `tilegpu.stage` on each `tile.load`
+    of a dot operand that skips registers: cp.async copies it into one
+    stage of a ring of `stages` buffers in shared memory, from where the
+    dot reads it. `ring` numbers the kernel's rings, in the order their
+    shared memory is laid out. A window of loads k iterations ahead
+    through a loop (tile-pipeline-loads) is one ring of k + 1 stages: the
+    loads before the loop carry `index` 0 to k - 1, the stages they fill;
+    the load in the body has no index: it fills the stage the previous
+    iteration read. A tile loaded once before a loop and read in it is a
+    ring of one stage, index 0. `swizzle` is the layout in shared memory:
+    0, rows padded to an odd number of 16-byte units (ldmatrix reads them
+    without bank conflicts); 128, column blocks of 64 16-bit elements with
+    the 128-byte swizzle (wgmma's operand layout).
+
+    ```mlir
+    %b0 = tile.load %b[%c0, %n] {tilegpu.stage =
+        #tilegpu.stage<ring = 1, stages = 3, swizzle = 128, index = 0>} ...
+    ```
+  }];
+  let parameters = (ins
+      AttrParameter<"int64_t", "the ring's number in the kernel">:$ring,
+      AttrParameter<"int64_t", "the ring's stages">:$stages,
+      AttrParameter<"int64_t", "0: padded rows; 128: 128-byte swizzle">:$swizzle,
+      OptionalParameter<"std::optional<int64_t>",
+                        "the stage a load before the loop fills">:$index);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // TILEGYM_TILEGPU_ATTRS_TD

@@ -18,8 +18,14 @@ def TileGPU_Dialect : Dialect {
     explicit change of layout is `tilegpu.convert_layout`, a trip through
     shared memory; the pipeline does not insert it yet (reshapes, permutes
     and reductions that change layout convert inside their lowering).
+    The decisions about dots are attributes too: `tilegpu.dot` on a
+    `tile.dot` names its instruction (`#tilegpu.dot<wgmma>` or
+    `<mma_sync>`), `tilegpu.stage` on a `tile.load` the ring of shared
+    memory cp.async copies it into (`#tilegpu.stage<...>`); both are set by
+    `tilegpu-accelerate-dots`.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let hasConstantMaterializer = 0;
 }
 

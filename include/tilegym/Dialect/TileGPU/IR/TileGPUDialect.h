@@ -33,6 +33,7 @@ constexpr int64_t kMaxLayoutSize = int64_t(1) << 20;
 } // namespace tilegym::tilegpu
 
 #include "tilegym/Dialect/TileGPU/IR/TileGPUAttrInterfaces.h.inc"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUEnums.h.inc"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUOpsDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES
@@ -58,8 +59,26 @@ llvm::SmallVector<int64_t> getCoverage(const LinearBases &bases);
 llvm::SmallVector<Basis> getRegisterBits(const LinearBases &bases,
                                          llvm::ArrayRef<int64_t> shape);
 
+/// How many of a thread's registers, from every multiple of that number,
+/// hold consecutive elements along the last dimension of a tile of `shape`
+/// (`bits` from getRegisterBits): the vector width of its memory accesses.
+int64_t getContiguousWidth(llvm::ArrayRef<Basis> bits,
+                           llvm::ArrayRef<int64_t> shape);
+
+/// The discardable attributes tilegpu-accelerate-dots sets: a tile.dot's
+/// instruction (DotInstructionAttr) and a staged tile.load's stage
+/// (SharedStageAttr).
+constexpr llvm::StringLiteral kDotAttr = "tilegpu.dot";
+constexpr llvm::StringLiteral kStageAttr = "tilegpu.stage";
+
 /// The compute capability of `chip` (sm_<N> or sm_<N>a), if it is one.
 std::optional<unsigned> parseChipVersion(llvm::StringRef chip);
+
+/// A GPU kernel the tilegpu passes work on (a `func.func` with `tile.kernel`
+/// and a body), after checking their `chip` option: an invalid chip is an
+/// error on the kernel and `failure`; not a kernel is `false`.
+mlir::FailureOr<bool> isGpuKernelFor(mlir::Operation *func,
+                                     llvm::StringRef chip);
 
 /// The distributed layout of a tile, null when its type has none.
 inline DistributedLayoutAttr getLayout(mlir::Type type) {

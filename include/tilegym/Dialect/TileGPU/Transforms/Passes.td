@@ -63,4 +63,72 @@ def TileGPUAssignLayoutsPass
   let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUAccelerateDotsPass
+    : Pass<"tilegpu-accelerate-dots", "::mlir::func::FuncOp"> {
+  let summary = "Choose each dot's tensor-core instruction and stage its "
+                "operands in shared memory";
+  let description = [{
+    After `tilegpu-assign-layouts`: decides, for every `tile.dot` of a GPU
+    kernel, which operands skip registers and which instruction it runs on,
+    and writes both into the IR for `convert-tile-to-gpu`.
+
+    Staging. A dot operand is copied by cp.async into a ring of
+    shared-memory stages, from where the dot reads it, when it reaches a
+    dot in a loop's body only through views (reshapes dropping unit
+    dimensions, 2-D transposes; an lhs not transposed), its loads pad with
+    zeros (cp.async zero-fills), move 16-byte runs per thread (its layout),
+    have 16- or 32-bit elements, and it is either
+    - a window of loads k iterations ahead through the loop
+      (`tile-pipeline-loads`): a ring of k + 1 stages, or
+    - a tile loaded once before the loop: a ring of one stage.
+    A loop's windows share one ring size (the wait at each iteration counts
+    the stages ahead); rings are dropped from the last until all fit in
+    `shared-memory-budget` bytes. Each staged load gets
+    `tilegpu.stage = #tilegpu.stage<...>`.
+
+    Instruction. On sm_90a a dot runs as wgmma when: the kernel's warps are
+    a multiple of 4 (warpgroups); its operands are 16-bit; M is a multiple
+    of 64 per warpgroup and N a multiple of 8 up to 256; each warpgroup's
+    share is at least a 64x64x64 product (smaller ones measured faster on
+    mma.sync); its accumulator is `#tilegpu.mma` with all warps along M;
+    its rhs is staged, and its lhs is staged (another tile) or in the
+    accumulator's layout (A from registers, as FA3's P); staged tiles have
+    rows of a multiple of 64 elements and a multiple of 8 rows (the
+    128-byte swizzle). Its staged operands then use that swizzle
+    (`swizzle = 128`). Every other dot runs on mma.sync. Each dot gets
+    `tilegpu.dot = #tilegpu.dot<wgmma>` or `#tilegpu.dot<mma_sync>`.
+
+    With `remarks`, each dot says its instruction and, on mma.sync, why not
+    wgmma; each loop says what it stages and in how many bytes.
+
+    ```mlir
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z, %a0 = %a,
+        %b0 = %b) -> (...) {
+      %c = tile.dot %a0, %b0, %acc : ...
+      %a1 = tile.load %va[%m, %k1] ...
+      %b1 = tile.load %vb[%k1, %n] ...
+      scf.yield %c, %a1, %b1 : ...
+    }
+    ```
+    becomes, on sm_90a at 8 warps with 128x128x64 tiles of bf16,
+    ```mlir
+      %c = tile.dot %a0, %b0, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} ...
+      %a1 = tile.load %va[%m, %k1] {tilegpu.stage = #tilegpu.stage<ring = 0,
+          stages = 2, swizzle = 128>} ...
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU architecture (wgmma needs sm_90a)">,
+    Option<"sharedMemoryBudget", "shared-memory-budget", "int64_t",
+           /*default=*/"160 * 1024",
+           "Bytes of shared memory the rings of a kernel may take (sm_80 "
+           "gives a block 163 KiB, sm_90 227 KiB)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say, as remarks, each dot's instruction and why, and what each "
+           "loop stages">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
+}
+
 #endif // TILEGYM_DIALECT_TILEGPU_TRANSFORMS_PASSES

@@ -1,0 +1,264 @@
+//===- AccelerateDots.cpp - each dot's instruction and staged operands ----===//
+//
+// Which dot operands go by cp.async into rings of shared memory, and which
+// dots run as wgmma, written as `tilegpu.stage` and `tilegpu.dot`
+// attributes. See the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "llvm/ADT/MapVector.h"
+
+namespace tilegym::tilegpu {
+#define GEN_PASS_DEF_TILEGPUACCELERATEDOTSPASS
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilegym::tilegpu
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tile;
+using namespace tilegym::tilegpu;
+
+namespace {
+/// A tile that may skip registers: its loads (before the loop, in stage
+/// order, then the one ahead in the body) and the dot operand it becomes.
+struct Candidate {
+  SmallVector<LoadOp> loads;
+  Value operand;
+  scf::ForOp loop;
+  int64_t stages;
+  int64_t rows, cols, elementBytes; // of the tile as stored
+  bool swizzled = false;            // for a wgmma dot
+
+  /// A stage's bytes: rows padded to an odd number of 16-byte units for
+  /// ldmatrix (8 rows of one phase then fall into 8 distinct bank groups),
+  /// unpadded under the 128-byte swizzle.
+  int64_t stageBytes() const {
+    if (swizzled)
+      return rows * cols * elementBytes;
+    int64_t units = llvm::divideCeil(cols * elementBytes, 16);
+    if (units % 2 == 0)
+      ++units;
+    return rows * units * 16;
+  }
+};
+
+class DotAccelerator {
+public:
+  DotAccelerator(func::FuncOp kernel, bool wgmma, int64_t budget)
+      : kernel(kernel), hasWgmma(wgmma), budget(budget) {
+    if (auto w = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
+      numWarps = w.getInt();
+  }
+
+  LogicalResult run(bool remarks);
+
+private:
+  func::FuncOp kernel;
+  bool hasWgmma;
+  int64_t budget;
+  int64_t numWarps = 4;
+  SmallVector<Candidate> candidates;
+
+  void consider(Value tile, scf::ForOp loop, SmallVector<LoadOp> loads);
+  std::string whyNotWgmma(DotOp dot, Candidate *&lhs, Candidate *&rhs);
+};
+
+/// `tile` (loaded by `loads`) is a candidate if it reaches a dot of
+/// `loop`'s body only through views and its loads can be copied
+/// asynchronously.
+void DotAccelerator::consider(Value tile, scf::ForOp loop,
+                              SmallVector<LoadOp> loads) {
+  std::optional<DotOperandUse> use = followToDot(tile);
+  if (!use || use->dot->getBlock() != loop.getBody() ||
+      (use->operand == 0 && use->transposed))
+    return;
+  RankedTensorType type = loads.front().getType();
+  int64_t rank = type.getRank();
+  int64_t bytes = elementBytes(type.getElementType());
+  if ((bytes != 2 && bytes != 4) || rank < 2)
+    return;
+  for (LoadOp load : loads) {
+    DistributedLayoutAttr layout = getLayout(load.getType());
+    if (!layout || !padsWithZeros(load))
+      return;
+    auto bits = getRegisterBits(layout.getLinearBases(), type.getShape());
+    if (getContiguousWidth(bits, type.getShape()) * bytes < 16)
+      return;
+  }
+  int64_t stages = loads.size() == 1 ? 1 : loads.size();
+  candidates.push_back({loads, use->dot->getOperand(use->operand), loop, stages,
+                        type.getDimSize(rank - 2), type.getDimSize(rank - 1),
+                        bytes});
+}
+
+std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
+                                        Candidate *&rhs) {
+  if (!hasWgmma)
+    return "wgmma needs sm_90a";
+  if (numWarps % 4)
+    return "wgmma needs warpgroups, a multiple of 4 warps; the kernel has " +
+           std::to_string(numWarps);
+  auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+  int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
+  if (elementBytes(lhsType.getElementType()) != 2)
+    return "wgmma here takes 16-bit operands";
+  if (M % (64 * groups) || N % 8 || N > 256)
+    return "wgmma takes M a multiple of 64 per warpgroup and N a multiple "
+           "of 8 up to 256";
+  if (M / groups * N * K < 64 * 64 * 64)
+    return "each warpgroup's share is less than a 64x64x64 product";
+  for (Candidate &c : candidates) {
+    if (c.operand == dot.getLhs())
+      lhs = &c;
+    if (c.operand == dot.getRhs())
+      rhs = &c;
+  }
+  // Warps along M only, 16 rows each: warpgroup g owns rows 64g to 64g + 63
+  // of each 64 x warpgroups (wgmma's D fragments are mma.sync's, stacked
+  // along M). tilegpu-assign-layouts gives dots of wgmma's shapes that
+  // layout.
+  auto acc = dyn_cast_or_null<MmaLayoutAttr>(getLayout(dot.getType()));
+  if (!acc || acc.getWarpsM() != numWarps)
+    return "its accumulator's warps are not all along M";
+  // An lhs in that layout already (FA3's P in P V) is wgmma's A from
+  // registers: its fragments are mma.sync's A, warp by warp.
+  bool lhsInRegisters = !lhs && getLayout(dot.getLhs().getType()) == acc;
+  if (!rhs)
+    return "its rhs is not staged in shared memory (a tile loaded ahead "
+           "through the loop or once before it, zero-padded, in 16-byte "
+           "runs, within the shared memory budget)";
+  if (!lhs && !lhsInRegisters)
+    return "its lhs is neither staged in shared memory nor in the "
+           "accumulator's layout";
+  if (lhs == rhs)
+    return "its lhs and rhs are one tile";
+  if ((lhs && (lhs->cols % 64 || lhs->rows % 8)) || rhs->cols % 64 ||
+      rhs->rows % 8)
+    return "the 128-byte swizzle needs staged tiles of rows of 64 "
+           "elements, a multiple of 8 rows";
+  return "";
+}
+
+LogicalResult DotAccelerator::run(bool remarks) {
+  // A decision made again replaces the old one.
+  kernel.walk([](Operation *op) {
+    op->removeAttr(kStageAttr);
+    op->removeAttr(kDotAttr);
+  });
+  WalkResult layouts = kernel.walk([](DotOp dot) {
+    if (getLayout(dot.getType()))
+      return WalkResult::advance();
+    dot.emitOpError() << "result " << dot.getType()
+                      << " has no distributed layout; run "
+                         "tilegpu-assign-layouts first";
+    return WalkResult::interrupt();
+  });
+  if (layouts.wasInterrupted())
+    return failure();
+
+  kernel.walk([&](scf::ForOp loop) {
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+      if (std::optional<LoadWindow> window = getLoadWindow(loop, i))
+        consider(arg, loop, window->loads);
+  });
+  kernel.walk([&](LoadOp load) {
+    std::optional<DotOperandUse> use = followToDot(load.getResult());
+    if (!use)
+      return;
+    auto loop = dyn_cast<scf::ForOp>(use->dot->getParentOp());
+    if (!loop || load->getBlock() != loop->getBlock() ||
+        !load->isBeforeInBlock(loop))
+      return;
+    consider(load.getResult(), loop, {load});
+  });
+  // A loop's windows share one ring size: the wait at each iteration
+  // counts the commit groups of the stages ahead.
+  llvm::DenseMap<Operation *, int64_t> ringOf;
+  llvm::erase_if(candidates, [&](const Candidate &c) {
+    if (c.stages == 1)
+      return false;
+    return ringOf.try_emplace(c.loop, c.stages).first->second != c.stages;
+  });
+  // Drop candidates from the last until the stages fit.
+  auto need = [&]() {
+    int64_t bytes = 0;
+    for (const Candidate &c : candidates)
+      bytes += c.stages * c.stageBytes();
+    return bytes;
+  };
+  while (!candidates.empty() && need() > budget)
+    candidates.pop_back();
+
+  MLIRContext *ctx = kernel.getContext();
+  kernel.walk([&](DotOp dot) {
+    Candidate *lhs = nullptr, *rhs = nullptr;
+    std::string why = whyNotWgmma(dot, lhs, rhs);
+    if (remarks)
+      dot.emitRemark() << (why.empty() ? "runs as wgmma"
+                                       : "runs on mma.sync: " + why);
+    dot->setAttr(kDotAttr, DotInstructionAttr::get(
+                               ctx, why.empty() ? DotInstruction::Wgmma
+                                                : DotInstruction::MmaSync));
+    if (!why.empty())
+      return;
+    for (Candidate *c : {lhs, rhs})
+      if (c)
+        c->swizzled = true;
+  });
+
+  llvm::MapVector<Operation *, std::pair<int64_t, int64_t>> staged; // loop:
+  // operands loaded in its body, their bytes
+  llvm::DenseMap<Operation *, int64_t> loopStages;
+  for (auto [ring, c] : llvm::enumerate(candidates)) {
+    for (auto [i, load] : llvm::enumerate(c.loads)) {
+      bool ahead = c.stages > 1 && i + 1 == c.loads.size();
+      load->setAttr(kStageAttr,
+                    SharedStageAttr::get(
+                        ctx, ring, c.stages, c.swizzled ? 128 : 0,
+                        ahead ? std::nullopt : std::optional<int64_t>(i)));
+    }
+    auto &[operands, bytes] = staged[c.loop];
+    int64_t &stages = loopStages[c.loop];
+    stages = std::max(stages, c.stages);
+    if (c.stages > 1) {
+      ++operands;
+      bytes += c.stages * c.stageBytes();
+    }
+  }
+  if (remarks)
+    for (auto &[loop, use] : staged)
+      loop->emitRemark() << "dot operands staged in shared memory by "
+                            "cp.async: "
+                         << use.first << " in " << loopStages[loop]
+                         << " stages (" << use.second << " bytes)";
+  return success();
+}
+
+struct TileGPUAccelerateDotsPass
+    : tilegpu::impl::TileGPUAccelerateDotsPassBase<TileGPUAccelerateDotsPass> {
+  using TileGPUAccelerateDotsPassBase::TileGPUAccelerateDotsPassBase;
+
+  void runOnOperation() override {
+    func::FuncOp kernel = getOperation();
+    FailureOr<bool> isKernel = isGpuKernelFor(kernel, chip);
+    if (failed(isKernel))
+      return signalPassFailure();
+    if (!*isKernel)
+      return;
+    if (sharedMemoryBudget < 0) {
+      kernel.emitError() << "shared-memory-budget must not be negative, got "
+                         << int64_t(sharedMemoryBudget);
+      return signalPassFailure();
+    }
+    DotAccelerator accelerator(kernel, chip == "sm_90a",
+                               int64_t(sharedMemoryBudget));
+    if (failed(accelerator.run(remarks)))
+      signalPassFailure();
+  }
+};
+} // namespace

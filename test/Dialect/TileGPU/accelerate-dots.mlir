@@ -1,0 +1,155 @@
+// RUN: tilegym-opt %s --split-input-file --tilegpu-accelerate-dots | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-accelerate-dots=chip=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: tilegym-opt %s --split-input-file --tilegpu-accelerate-dots="shared-memory-budget=0 remarks=1" 2>&1 | FileCheck %s --check-prefix=NOBUDGET
+// RUN: tilegym-opt %s --split-input-file --tilegpu-accelerate-dots=remarks=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// The decision is a function of the IR: made again, it is the same.
+// RUN: tilegym-opt %s --split-input-file --tilegpu-accelerate-dots --tilegpu-accelerate-dots | FileCheck %s
+//
+// The pass alone, on kernels whose layouts are written out (what
+// tilegpu-assign-layouts gives them).
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerBlock = [8, 1]}>
+#mma = #tilegpu.mma<warps = [8, 1]>
+
+// A window one tile ahead of bf16 operands at 8 warps: two rings of two
+// stages, the loads before the loop filling stage 0, the ones in the body
+// the stage the last iteration read; on sm_90a the dot runs as wgmma and
+// the rings take its 128-byte swizzle, elsewhere mma.sync and padded rows.
+// CHECK-LABEL: func.func @window
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128, index = 0>}
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, index = 0>}
+// CHECK: scf.for
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128>}
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<wgmma>}
+// SM80-LABEL: func.func @window
+// SM80: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>}
+// SM80: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0, index = 0>}
+// SM80: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
+// REMARK: remark: runs as wgmma
+// REMARK: remark: dot operands staged in shared memory by cp.async: 2 in 2 stages (65536 bytes)
+// NOBUDGET: remark: runs on mma.sync: its rhs is not staged in shared memory
+// NOBUDGET-LABEL: func.func @window
+// NOBUDGET-NOT: tilegpu.stage
+// NOBUDGET: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
+func.func @window(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+  %a0 = tile.load %va[%m, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16, #a>
+  %b0 = tile.load %vb[%c0, %n] : !tile.view<?x?xbf16> -> tensor<64x128xbf16, #b>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32, #mma>, tensor<128x64xbf16, #a>, tensor<64x128xbf16, #b>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%m, %k1] : !tile.view<?x?xbf16> -> tensor<128x64xbf16, #a>
+    %bn = tile.load %vb[%k1, %n] : !tile.view<?x?xbf16> -> tensor<64x128xbf16, #b>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xbf16, #a>, tensor<64x128xbf16, #b>, tensor<128x128xf32, #mma>
+    scf.yield %d, %an, %bn : tensor<128x128xf32, #mma>, tensor<128x64xbf16, #a>, tensor<64x128xbf16, #b>
+  }
+  tile.store %r#0, %vc[%m, %n] : tensor<128x128xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerBlock = [8, 1]}>
+#mma = #tilegpu.mma<warps = [8, 1]>
+
+// A tile loaded once before the loop (its lhs) is a ring of one stage; the
+// rhs is a window two tiles ahead: a ring of three stages, the two loads
+// before the loop filling stages 0 and 1. B stored [N, K] reaches the dot
+// through a transpose and is staged all the same.
+// CHECK-LABEL: func.func @invariant_lhs
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0>}
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 3, swizzle = 128, index = 0>}
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 3, swizzle = 128, index = 1>}
+// CHECK: scf.for
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 3, swizzle = 128>}
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<wgmma>}
+// REMARK: remark: runs as wgmma
+// REMARK: remark: dot operands staged in shared memory by cp.async: 1 in 3 stages (49152 bytes)
+func.func @invariant_lhs(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %kt = tile.dim %vb[0] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+  %q = tile.load %va[%m, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16, #a>
+  %b0 = tile.load %vb[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16, #a>
+  %b1 = tile.load %vb[%c1, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16, #a>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %t0 = %b0, %t1 = %b1) -> (tensor<128x128xf32, #mma>, tensor<128x64xbf16, #a>, tensor<128x64xbf16, #a>) {
+    %k2 = arith.addi %k, %c2 : index
+    %bn = tile.load %vb[%k2, %c0] : !tile.view<?x?xbf16> -> tensor<128x64xbf16, #a>
+    %bt = tile.permute %t0 [1, 0] : tensor<128x64xbf16, #a> -> tensor<64x128xbf16, #b>
+    %d = tile.dot %q, %bt, %acc : tensor<128x64xbf16, #a>, tensor<64x128xbf16, #b>, tensor<128x128xf32, #mma>
+    scf.yield %d, %t1, %bn : tensor<128x128xf32, #mma>, tensor<128x64xbf16, #a>, tensor<128x64xbf16, #a>
+  }
+  tile.store %r#0, %vc[%m, %n] : tensor<128x128xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [2, 2]>
+
+// f32 operands (tf32) stay on mma.sync, staged with padded rows; a load
+// padded with something other than +0.0 cannot be a cp.async zero fill and
+// stays in registers.
+// CHECK-LABEL: func.func @tf32
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>}
+// CHECK-NOT: tilegpu.stage
+// CHECK: scf.for
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0>}
+// CHECK-NOT: tilegpu.stage
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
+// REMARK: remark: runs on mma.sync: wgmma here takes 16-bit operands
+// REMARK: remark: dot operands staged in shared memory by cp.async: 1 in 2 stages (18432 bytes)
+func.func @tf32(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+  %a0 = tile.load %va[%m, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+  %b0 = tile.load %vb[%c0, %n] {padding = 1.0 : f32} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x128xf32, #mma>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%m, %k1] : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+    %bn = tile.load %vb[%k1, %n] {padding = 1.0 : f32} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+    %d = tile.dot %ta, %tb, %acc : tensor<64x32xf32, #a>, tensor<32x128xf32, #b>, tensor<64x128xf32, #mma>
+    scf.yield %d, %an, %bn : tensor<64x128xf32, #mma>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>
+  }
+  tile.store %r#0, %vc[%m, %n] : tensor<64x128xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// A dot outside any loop has nothing to stage; a warpgroup's share below a
+// 64x64x64 product runs on mma.sync.
+// CHECK-LABEL: func.func @no_loop
+// CHECK-NOT: tilegpu.stage
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
+// REMARK: remark: runs on mma.sync: each warpgroup's share is less than a 64x64x64 product
+func.func @no_loop(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %a = tile.load %va[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+  %b = tile.load %vb[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
+  %d = tile.dot %a, %b, %z : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<64x64xf32, #mma>
+  tile.store %d, %vc[%c0, %c0] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
