@@ -237,12 +237,13 @@ Status launchPacked(tgb_kernel &k, tg_dim3 grid, runtime::PackedArgs &packed,
   if (!status.ok())
     return status;
   const bundle::KernelInfo &info = *k.info;
-  std::string where = "kernel '" + info.name + "'";
+  // Built only for an error: a launch allocates nothing on the host.
+  auto where = [&] { return "kernel '" + info.name + "'"; };
   if (info.sharedBytes > k.sharedLimit) {
     if (CUresult result = api().cuFuncSetAttribute(
             k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             int(info.sharedBytes)))
-      return callError(result, "cuFuncSetAttribute(" + where +
+      return callError(result, "cuFuncSetAttribute(" + where() +
                                    ", max dynamic shared memory " +
                                    std::to_string(info.sharedBytes) +
                                    " bytes)");
@@ -253,7 +254,7 @@ Status launchPacked(tgb_kernel &k, tg_dim3 grid, runtime::PackedArgs &packed,
                                info.block.y, info.block.z, info.sharedBytes,
                                reinterpret_cast<CUstream>(uintptr_t(stream)),
                                packed.params(), nullptr))
-    return callError(result, "cuLaunchKernel(" + where + ", grid " +
+    return callError(result, "cuLaunchKernel(" + where() + ", grid " +
                                  dim3Text(grid) + ", block " +
                                  dim3Text(info.block) + ", shared " +
                                  std::to_string(info.sharedBytes) + " bytes)");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make-bundles.sh OUT_DIR [TARGET]: the bundles python/tests/user_kernels.py
 # runs (each user kernel of examples/ in f32 and bf16, and three wrong
-# kernels), compiled with the tree's tilegym-cc for TARGET (sm_90a).
+# kernels) and those python/tests/torch_ops.py runs, compiled with the
+# tree's tilegym-cc for TARGET (sm_90a).
 set -euo pipefail
 OUT=$1
 TARGET=${2:-sm_90a}
@@ -20,4 +21,6 @@ for k in layernorm colsum matmul_nt; do
       --emit=bundle -o "$OUT/wrong_$k-$t.tgb"
   done
 done
+"$CC" examples/attention.tile --target="$TARGET" --emit=bundle -o "$OUT/attention-d64.tgb"
+"$CC" examples/vector_add.tile --target="$TARGET" --emit=bundle -o "$OUT/vector_add-f32.tgb"
 echo "bundles: $(ls "$OUT" | wc -l) in $OUT"

@@ -26,6 +26,7 @@ import ctypes
 import json
 import os
 import shutil
+import struct
 import subprocess
 
 TG_MAX_RANK = 8
@@ -50,6 +51,16 @@ class Arg(ctypes.Structure):
                 ("sizes", ctypes.c_int64 * TG_MAX_RANK),
                 ("strides", ctypes.c_int64 * TG_MAX_RANK),
                 ("int_value", ctypes.c_int64), ("float_value", ctypes.c_double)]
+
+
+# One Arg as bytes, packed by one struct call per argument on the launch
+# path (ctypes field by field costs a microsecond per argument).
+_ARG_STRUCT = struct.Struct(f"<iiQi4x{TG_MAX_RANK}q{TG_MAX_RANK}qqd")
+assert _ARG_STRUCT.size == ctypes.sizeof(Arg)
+# A view of rank r: its kind, dtype, data, rank, sizes and strides, the
+# bytes past them left alone (the library reads `rank` of each).
+_VIEW_STRUCTS = [struct.Struct(f"<iiQi4x{r}q{8 * (TG_MAX_RANK - r)}x{r}q")
+                 for r in range(TG_MAX_RANK + 1)]
 
 
 class Param(ctypes.Structure):
@@ -286,8 +297,26 @@ class Bundle:
         return out
 
     def params(self, kernel=None):
-        return self._read_params(self.info(kernel)["num_params"],
-                                 self.L.lib.tgb_kernel_param, kernel)
+        """The kernel's parameters: name, kind, dtype, rank, sizes, dims
+        and, for views, "access" ("read", "write" or "readwrite", from the
+        manifest; absent when the bundle does not say)."""
+        out = self._read_params(self.info(kernel)["num_params"],
+                                self.L.lib.tgb_kernel_param, kernel)
+        name = self.info(kernel)["name"]
+        for k in self._manifest().get("kernels", []):
+            if k.get("name") == name:
+                for p, m in zip(out, k.get("params", [])):
+                    if p["kind"] == "view" and m.get("name") == p["name"] \
+                            and m.get("access"):
+                        p["access"] = m["access"]
+        return out
+
+    def _manifest(self):
+        try:
+            with open(os.path.join(self.path, "manifest.json")) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return {}
 
     @property
     def programs(self):
@@ -316,11 +345,7 @@ class Bundle:
     def defaults(self, kernel=None):
         """The scalar parameters' defaults from the source, by name; for a
         program, those of all its kernels."""
-        try:
-            with open(os.path.join(self.path, "manifest.json")) as f:
-                manifest = json.load(f)
-        except (OSError, ValueError):
-            return {}
+        manifest = self._manifest()
         name = kernel or self.kernels[0]
         names = self.programs.get(name, [name])
         out = {}
@@ -380,6 +405,7 @@ class Kernel:
         self.bundle, self.name, self.handle = bundle, name, handle
         self.L = bundle.L
         self._params = bundle.params(name)
+        self._launcher = None
 
     @property
     def image(self):
@@ -428,6 +454,11 @@ class Kernel:
         return _args_array(args)
 
     def __call__(self, *values, stream=None, **named):
+        if not named and len(values) == len(self._params):
+            launcher = self._launcher
+            if launcher is None:
+                launcher = self._launcher = Launcher(self)
+            return launcher(values, stream)
         arr, n = self._arr(values, named)
         values = list(values) + list(named.values())
         if stream is None:
@@ -440,6 +471,78 @@ class Kernel:
         self.L.check(self.L.lib.tgb_plan_create(self.handle, arr, n,
                                                 ctypes.byref(h)))
         return Plan(self, h)
+
+
+class Launcher:
+    """The launch path of a kernel called with every argument in order: the
+    argument array is allocated once and each call packs the tensors into
+    it (one struct call each) and hands it to tgb_launch, which checks it
+    against the signature in C before the launch. The stream is the
+    current one of the first tensor's device. Anything but a CUDA tensor of
+    a known dtype where a view goes takes to_arg, which says what is wrong
+    with it."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.n = len(kernel._params)
+        self.buf = bytearray(_ARG_STRUCT.size * max(self.n, 1))
+        self.arr = (Arg * max(self.n, 1)).from_buffer(self.buf)
+        self.base = ctypes.addressof(self.arr)
+        # Each view's Arg offset in the array (-1: a scalar).
+        self.offsets = [i * _ARG_STRUCT.size if p["kind"] == "view" else -1
+                        for i, p in enumerate(kernel._params)]
+        self.params = kernel._params
+        # The raw entry point: ctypes converts ints fastest.
+        self.launch = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
+                                       ctypes.c_void_p, ctypes.c_size_t,
+                                       ctypes.c_uint64)(
+            ctypes.cast(kernel.L.lib.tgb_launch, ctypes.c_void_p).value)
+        self.handle = kernel.handle.value
+        self.tensor = self.raw_stream = None
+
+    def _torch(self):
+        import torch
+        self.tensor = torch.Tensor
+        self.raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) \
+            or (lambda d: torch.cuda.current_stream(d).cuda_stream)
+        for t, name in ((torch.float32, "f32"), (torch.float16, "f16"),
+                        (torch.bfloat16, "bf16"), (torch.float64, "f64"),
+                        (torch.bool, "i1"), (torch.int8, "i8"),
+                        (torch.int32, "i32"), (torch.int64, "i64")):
+            _TORCH_CODES[t] = DTYPES.index(name)
+
+    def _slow(self, i, v):
+        ctypes.memmove(self.base + i * _ARG_STRUCT.size,
+                       ctypes.byref(to_arg(v, self.params[i])),
+                       _ARG_STRUCT.size)
+
+    def __call__(self, values, stream):
+        if self.tensor is None:
+            self._torch()
+        buf, tensor, codes = self.buf, self.tensor, _TORCH_CODES
+        device = -1
+        for i, (v, offset) in enumerate(zip(values, self.offsets)):
+            if offset >= 0 and type(v) is tensor and v.is_cuda:
+                shape = v.shape
+                rank = len(shape)
+                dtype = codes.get(v.dtype)
+                if dtype is not None and rank <= TG_MAX_RANK:
+                    if device < 0:
+                        device = v.get_device()
+                    _VIEW_STRUCTS[rank].pack_into(
+                        buf, offset, VIEW, dtype, v.data_ptr(), rank, *shape,
+                        *v.stride())
+                    continue
+            self._slow(i, v)
+        stream = (self.raw_stream(device) if device >= 0 else 0) \
+            if stream is None else int(stream)
+        status = self.launch(self.handle, self.base, self.n, stream)
+        if status:
+            self.kernel.L.check(status)
+
+
+# torch dtype -> DTYPES index, filled when the first Launcher runs.
+_TORCH_CODES = {}
 
 
 class Program(Kernel):
