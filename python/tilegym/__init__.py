@@ -501,7 +501,11 @@ class Launcher:
         self.tensor = self.raw_stream = None
 
     def _torch(self):
-        import torch
+        try:
+            import torch
+        except ImportError:  # Views only: every argument takes to_arg.
+            self.tensor = type(None)
+            return
         self.tensor = torch.Tensor
         self.raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) \
             or (lambda d: torch.cuda.current_stream(d).cuda_stream)
@@ -522,7 +526,8 @@ class Launcher:
         buf, tensor, codes = self.buf, self.tensor, _TORCH_CODES
         device = -1
         for i, (v, offset) in enumerate(zip(values, self.offsets)):
-            if offset >= 0 and type(v) is tensor and v.is_cuda:
+            if offset >= 0 and type(v) is tensor and v is not None and \
+                    v.is_cuda:
                 shape = v.shape
                 rank = len(shape)
                 dtype = codes.get(v.dtype)
