@@ -8,6 +8,7 @@
 
 #include "tilegym/Frontend/AST.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 
@@ -121,6 +122,11 @@ private:
 
   void dump(const ConstDeclAST &decl) {
     line() << "Const " << decl.getName();
+    if (!decl.getAlternatives().empty()) {
+      os << " tuned over [" << llvm::join(decl.getAlternatives(), ", ") << "]";
+      printLoc(decl.getLoc());
+      return;
+    }
     if (const TypeAST *type = decl.getType()) {
       os << " = type ";
       printType(*type);

@@ -142,6 +142,7 @@ private:
   unsigned numErrors = 0;
   /// File-level consts, recorded on the module for runtimes and bundles.
   NamedAttrList fileConsts;
+  NamedAttrList tuneSpace; // `tune NAME in [...]`: kTuneSpaceAttr
 
   using SymbolTable = llvm::ScopedHashTable<StringRef, Binding *>;
   SymbolTable symbols;
@@ -320,6 +321,8 @@ LogicalResult MLIRGenImpl::genConstDecl(const ConstDeclAST &decl) {
     // -D overrides only the file-level consts.
     usedDefines.insert(decl.getName());
     value = parseDefine(decl.getName(), it->second, loc);
+  } else if (!decl.getAlternatives().empty()) {
+    value = parseDefine(decl.getName(), decl.getAlternatives().front(), loc);
   } else if (const TypeAST *type = decl.getType()) {
     if (type->isView())
       return error(loc) << "const '" << decl.getName()
@@ -341,6 +344,12 @@ LogicalResult MLIRGenImpl::genConstDecl(const ConstDeclAST &decl) {
     return failure();
   if (declared.size() == 1)
     fileConsts.set(decl.getName(), constAttr(*value));
+  if (!decl.getAlternatives().empty()) {
+    SmallVector<Attribute> values;
+    for (const std::string &v : decl.getAlternatives())
+      values.push_back(builder.getStringAttr(v));
+    tuneSpace.set(decl.getName(), builder.getArrayAttr(values));
+  }
   return declare(decl.getName(), Val{Value(), value}, /*isVar=*/false, loc);
 }
 
@@ -758,6 +767,8 @@ OwningOpRef<ModuleOp> MLIRGenImpl::generate(const ModuleAST &ast) {
   (*module)->setAttr(t::kConstsAttr, fileConsts.getDictionary(ctx));
   if (!programs.empty())
     (*module)->setAttr(t::kProgramsAttr, programs.getDictionary(ctx));
+  if (!tuneSpace.empty())
+    (*module)->setAttr(t::kTuneSpaceAttr, tuneSpace.getDictionary(ctx));
   if (failed(verify(*module)))
     return nullptr;
   return module;

@@ -184,7 +184,7 @@ private:
     unsigned depth = 0;
     while (!tok.is(Token::eof)) {
       if (depth == 0 && (tok.is(Token::kw_kernel) || tok.is(Token::kw_const) ||
-                         isProgramKeyword()))
+                         isTuneKeyword() || isProgramKeyword()))
         return;
       if (tok.is(Token::l_brace))
         ++depth;
@@ -241,10 +241,14 @@ private:
   //===--------------------------------------------------------------------===//
 
   std::unique_ptr<ConstDeclAST> parseConstDecl();
+  std::unique_ptr<ConstDeclAST> parseTuneDecl();
   std::unique_ptr<KernelAST> parseKernel();
   std::unique_ptr<ProgramDeclAST> parseProgram();
   /// `program` is a keyword only where a top-level declaration starts (no
   /// identifier can start one), so kernels may still use it as a name.
+  bool isTuneKeyword() {
+    return tok.is(Token::identifier) && tok.spelling == "tune";
+  }
   bool isProgramKeyword() {
     return tok.is(Token::identifier) && tok.spelling == "program";
   }
@@ -301,19 +305,21 @@ static bool isBuiltinScalarType(llvm::StringRef name) {
 // Declarations
 //===----------------------------------------------------------------------===//
 
-// file ::= (const-decl | kernel | program)* EOF
+// file ::= (const-decl | tune-decl | kernel | program)* EOF
 std::unique_ptr<ModuleAST> Parser::parseModule() {
   std::vector<std::unique_ptr<DeclAST>> decls;
   while (!tok.is(Token::eof)) {
     std::unique_ptr<DeclAST> decl;
     if (tok.is(Token::kw_const))
       decl = parseConstDecl();
+    else if (isTuneKeyword())
+      decl = parseTuneDecl();
     else if (tok.is(Token::kw_kernel))
       decl = parseKernel();
     else if (isProgramKeyword())
       decl = parseProgram();
     else
-      expected("'kernel', 'const' or 'program' at top level");
+      expected("'kernel', 'const', 'tune' or 'program' at top level");
 
     if (decl)
       decls.push_back(std::move(decl));
@@ -358,6 +364,55 @@ std::unique_ptr<ConstDeclAST> Parser::parseConstDecl() {
   if (!expect(Token::semi, "';' after 'const' declaration"))
     return nullptr;
   return decl;
+}
+
+// tune-decl ::= 'tune' IDENT 'in' '[' value (',' value)* ']' ';'
+// value     ::= '-'? (INTEGER | FLOAT) | 'true' | 'false' | scalar type name
+std::unique_ptr<ConstDeclAST> Parser::parseTuneDecl() {
+  mlir::Location loc = getLoc();
+  consume(); // 'tune'
+  if (!tok.is(Token::identifier)) {
+    expected("name after 'tune'");
+    return nullptr;
+  }
+  std::string name = tok.spelling.str();
+  consume();
+  if (!tok.is(Token::kw_in)) {
+    expected("'in' after the tuned name, as in 'tune " + name +
+             " in [64, 128];'");
+    return nullptr;
+  }
+  consume();
+  if (!expect(Token::l_square, "'[' before the values to tune over"))
+    return nullptr;
+  std::vector<std::string> values;
+  while (true) {
+    std::string sign;
+    if (tok.is(Token::minus)) {
+      sign = "-";
+      consume();
+    }
+    bool number = tok.is(Token::integer) || tok.is(Token::floating);
+    bool word = sign.empty() && tok.is(Token::identifier) &&
+                (tok.spelling == "true" || tok.spelling == "false" ||
+                 isBuiltinScalarType(tok.spelling));
+    if (!number && !word) {
+      expected("a value to tune over: a number, true, false or a scalar "
+               "type name");
+      return nullptr;
+    }
+    values.push_back(sign + tok.spelling.str());
+    consume();
+    if (tok.is(Token::r_square))
+      break;
+    if (!expect(Token::comma, "',' or ']' in the values to tune over"))
+      return nullptr;
+  }
+  consume(); // ']'
+  if (!expect(Token::semi, "';' after 'tune' declaration"))
+    return nullptr;
+  return std::make_unique<ConstDeclAST>(std::move(name), std::move(values),
+                                        loc);
 }
 
 // program ::= 'program' IDENT '=' IDENT (',' IDENT)* ';'

@@ -73,6 +73,8 @@ constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
   X(cuMemcpyHtoD, CUresult(CUdeviceptr, const void *, size_t),                 \
     "cuMemcpyHtoD_v2")                                                         \
   X(cuMemcpyDtoH, CUresult(void *, CUdeviceptr, size_t), "cuMemcpyDtoH_v2")    \
+  X(cuMemsetD8Async, CUresult(CUdeviceptr, unsigned char, size_t, CUstream),   \
+    "cuMemsetD8Async")                                                         \
   X(cuEventCreate, CUresult(CUevent *, unsigned), "cuEventCreate")             \
   X(cuEventDestroy, CUresult(CUevent), "cuEventDestroy_v2", "cuEventDestroy")  \
   X(cuEventRecord, CUresult(CUevent, CUstream), "cuEventRecord")               \

@@ -115,6 +115,14 @@ Status Context::copyToHost(void *dst, uint64_t src, size_t bytes) {
   return Status::success();
 }
 
+Status Context::fill(uint64_t dst, uint8_t value, size_t bytes) {
+  TILEGYM_RETURN_IF_ERROR(makeCurrent());
+  if (CUresult result = api().cuMemsetD8Async(dst, value, bytes, nullptr))
+    return callError(result,
+                     "cuMemsetD8Async(" + std::to_string(bytes) + " bytes)");
+  return Status::success();
+}
+
 //===----------------------------------------------------------------------===//
 // Module and Kernel
 //===----------------------------------------------------------------------===//

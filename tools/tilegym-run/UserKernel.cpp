@@ -479,12 +479,30 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
               << " in " << opt.dumpDir << "\n";
   }
 
-  if (!checked)
-    return ref::printUnchecked(std::cout, bound,
-                               "give --ref FILE.tile, --compare=cpu or "
-                               "--reference NAME")
-               ? 0
-               : 1;
+  // --bench: the kernels timed on the GPU, after their run passed (or was
+  // not checked: tilegym-tune verifies at a smaller size first).
+  auto timeKernels = [&]() -> int {
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      bundle::GpuRun timed;
+      if (int rc =
+              bundle::runOnGpu(gpuBundle, *gpuBundle.findKernel(names[k]),
+                               program.kernelArgs(k, args), 20, timed, error))
+        return fail(error), rc;
+      if (!timed.times.empty())
+        std::printf("bench: %s median %.4f ms (min %.4f, max %.4f, %d runs)\n",
+                    names[k].c_str(), timed.medianMs(), timed.times.front(),
+                    timed.times.back(), int(timed.times.size()));
+    }
+    return 0;
+  };
+  if (!checked) {
+    bool ok = ref::printUnchecked(std::cout, bound,
+                                  "give --ref FILE.tile, --compare=cpu or "
+                                  "--reference NAME");
+    if (!ok)
+      return 1;
+    return opt.bench && opt.gpu ? timeKernels() : 0;
+  }
 
   std::vector<ref::CompareResult> results;
   for (const Check &c : checks) {
@@ -508,16 +526,5 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     std::cout << "bench: skipped, the kernel failed verification\n";
     return 1;
   }
-  for (size_t k = 0; k < kernels.size(); ++k) {
-    bundle::GpuRun timed;
-    if (int rc =
-            bundle::runOnGpu(gpuBundle, *gpuBundle.findKernel(names[k]),
-                             program.kernelArgs(k, args), 20, timed, error))
-      return fail(error), rc;
-    if (!timed.times.empty())
-      std::printf("bench: %s median %.4f ms (min %.4f, max %.4f, %d runs)\n",
-                  names[k].c_str(), timed.medianMs(), timed.times.front(),
-                  timed.times.back(), int(timed.times.size()));
-  }
-  return 0;
+  return timeKernels();
 }

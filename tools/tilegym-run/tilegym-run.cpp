@@ -95,9 +95,26 @@ static cl::opt<unsigned>
     cpuThreads("cpu-threads",
                cl::desc("CPU threads running blocks (default: all cores)"),
                cl::init(0), cl::cat(category));
+static cl::opt<bool> listTune(
+    "list-tune",
+    cl::desc("Print the source's tuning space (`tune NAME in [...]`), one "
+             "NAME=V1,V2,... line per tuned const, and exit"),
+    cl::cat(category));
+static cl::opt<bool> compileOnly(
+    "compile-only",
+    cl::desc("Compile the kernel for --target (default: GPU 0's, else "
+             "sm_90a) as the GPU backend would, run nothing, and exit 0 when "
+             "it compiles (tilegym-tune's first pass)"),
+    cl::cat(category));
+static cl::opt<std::string>
+    targetChip("target",
+               cl::desc("GPU target of --compile-only: sm_80, sm_90 or sm_90a"),
+               cl::cat(category));
 static cl::opt<bool>
     bench("bench",
-          cl::desc("GPU: after a PASS, time the kernel (median of 20 runs)"),
+          cl::desc("GPU: after a PASS, or an unchecked run that wrote every "
+                   "output, time the kernel (median of 20 runs, L2 flushed "
+                   "before each)"),
           cl::cat(category));
 static cl::list<std::string>
     shapeList("shape",
@@ -219,6 +236,26 @@ static SmallVector<func::FuncOp> findKernels(ModuleOp module) {
 
 /// Compiles the module into a bundle in a temporary folder and verifies the
 /// kernel on the GPU exactly as tilegym-runner does.
+/// --compile-only: the bundle compiled into a temporary folder and thrown
+/// away; its errors (shared memory, tile sizes, ptxas) are the verdict.
+static int compileForGpu(ModuleOp module, llvm::StringRef chip) {
+  llvm::SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("tilegym-run", dir)) {
+    llvm::errs() << "error: cannot create a temporary folder: " << ec.message()
+                 << "\n";
+    return 1;
+  }
+  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove_directories(dir); });
+  if (llvm::Error err =
+          compileBundle((dir + "/kernel.tgb").str(), module, chip)) {
+    llvm::errs() << "error: " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  std::cout << "compiled for " << chip.str() << "\n";
+  return 0;
+}
+
 static int runOnGpu(ModuleOp module, func::FuncOp kernel,
                     llvm::StringRef chip) {
   llvm::SmallString<128> dir;
@@ -313,6 +350,17 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = loadTileModule(sourceMgr, context, defines);
   if (!module)
     return 1;
+  if (listTune) {
+    if (auto space =
+            (*module)->getAttrOfType<DictionaryAttr>(tile::kTuneSpaceAttr))
+      for (NamedAttribute entry : space) {
+        std::cout << entry.getName().getValue().str() << "=";
+        for (auto [i, v] : llvm::enumerate(cast<ArrayAttr>(entry.getValue())))
+          std::cout << (i ? "," : "") << cast<StringAttr>(v).getValue().str();
+        std::cout << "\n";
+      }
+    return 0;
+  }
   SmallVector<func::FuncOp> kernels = findKernels(*module);
   if (kernels.empty())
     return 1;
@@ -323,6 +371,21 @@ int main(int argc, char **argv) {
   bool gpu = backend == Backend::Gpu ||
              (backend == Backend::Auto && env.autoTarget != "cpu");
   std::string chip = env.autoTarget == "cpu" ? "sm_90a" : env.autoTarget;
+  if (targetChip.getNumOccurrences() && !compileOnly)
+    return (llvm::errs() << "error: --target is the target of --compile-only; "
+                            "a run takes GPU 0's\n",
+            1);
+  if (compileOnly) {
+    if (targetChip.getNumOccurrences()) {
+      if (targetChip != "sm_80" && targetChip != "sm_90" &&
+          targetChip != "sm_90a")
+        return (llvm::errs() << "error: --target '" << targetChip
+                             << "'; expected sm_80, sm_90 or sm_90a\n",
+                1);
+      chip = targetChip;
+    }
+    return compileForGpu(*module, chip);
+  }
   unsigned nthreads = cpuThreads
                           ? unsigned(cpuThreads)
                           : std::max(1u, std::thread::hardware_concurrency());

@@ -307,16 +307,25 @@ public:
   ConstDeclAST(std::string name, std::unique_ptr<ExprAST> value,
                mlir::Location loc)
       : DeclAST(Kind::Const, std::move(name), loc), value(std::move(value)) {}
+  /// `tune NAME in [v1, v2, ...];`: a const of value v1 unless -D says
+  /// otherwise, whose alternatives a tuner tries (spelled as -D takes them).
+  ConstDeclAST(std::string name, std::vector<std::string> alternatives,
+               mlir::Location loc)
+      : DeclAST(Kind::Const, std::move(name), loc),
+        alternatives(std::move(alternatives)) {}
 
   /// The type value, or null if the const is an expression.
   const TypeAST *getType() const { return type ? &*type : nullptr; }
-  /// The expression value, or null if the const is a type.
+  /// The expression value, or null if the const is a type or tuned.
   const ExprAST *getValue() const { return value.get(); }
+  /// A tuned const's alternatives, the first its value; empty otherwise.
+  llvm::ArrayRef<std::string> getAlternatives() const { return alternatives; }
   static bool classof(const DeclAST *d) { return d->getKind() == Kind::Const; }
 
 private:
   std::optional<TypeAST> type;
   std::unique_ptr<ExprAST> value;
+  std::vector<std::string> alternatives;
 };
 
 //===----------------------------------------------------------------------===//

@@ -178,6 +178,9 @@ public:
   Status deallocate(uint64_t devicePtr);
   Status copyToDevice(uint64_t dst, const void *src, size_t bytes);
   Status copyToHost(void *dst, uint64_t src, size_t bytes);
+  /// Sets `bytes` bytes at `dst` to `value`, in order on the default stream
+  /// (the benchmarks' L2 flush).
+  Status fill(uint64_t dst, uint8_t value, size_t bytes);
 
   int ordinal() const { return gpu; }
 

@@ -184,6 +184,21 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
         return failure();
     return success();
   }
+  if (name == kTuneSpaceAttr) {
+    auto space = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !space)
+      return op->emitError()
+             << "'" << name << "' must be a dictionary on a module";
+    for (NamedAttribute entry : space) {
+      auto values = dyn_cast<ArrayAttr>(entry.getValue());
+      if (!values || values.empty() ||
+          !llvm::all_of(values, [](Attribute a) { return isa<StringAttr>(a); }))
+        return op->emitError()
+               << "'" << name << "' entry '" << entry.getName().getValue()
+               << "' must be a non-empty array of strings";
+    }
+    return success();
+  }
   if (name == kParamNamesAttr) {
     auto func = dyn_cast<FunctionOpInterface>(op);
     auto names = dyn_cast<ArrayAttr>(attr.getValue());

@@ -53,6 +53,10 @@ constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
     "tile.dynamic_shared_bytes";
 /// Module attribute: the file-level consts a module was compiled with.
 constexpr llvm::StringLiteral kConstsAttr = "tile.consts";
+/// Module attribute: the source's tuning space (`tune NAME in [...]`), a
+/// dictionary from each tuned const to the array of its alternatives, as
+/// strings -D takes.
+constexpr llvm::StringLiteral kTuneSpaceAttr = "tile.tune";
 /// Module attribute: the programs of the source (`program NAME = a, b;`), a
 /// dictionary from each program's name to the array of its kernels' symbols,
 /// run in that order; parameters of one name across them are one argument.

@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""tilegym-tune: the fastest configuration of a kernel, found on the GPU
+and remembered.
+
+    tilegym-tune FILE.tile --size N=16777216 [--tune BLOCK=512,1024] [-D T=bf16]
+                 [--check-size N=4099] [--ref REF.tile | --compare=cpu]
+                 [--jobs J] [--cache-dir DIR] [--force] [--dry-run]
+
+The tuning space is the source's `tune NAME in [v1, v2, ...];` declarations
+(`tilegym-run --list-tune`) and the command line's `--tune NAME=v1,v2`
+(which replaces the source's values of NAME); a configuration is one value
+of each. Then:
+
+1. every configuration compiles for the GPU in parallel (`tilegym-run
+   --compile-only`); those that fail (shared memory, registers per thread,
+   tile sizes) are dropped, each with the compiler's reason;
+2. each remaining one is verified on the GPU at --check-size (default:
+   --size) against --ref or, by default, the CPU JIT of the same kernel
+   (`--compare=cpu`); one that fails is dropped;
+3. each verified one is timed at --size (`tilegym-run --bench`: CUDA
+   events, warm-up, L2 flushed before each of 20 runs, the median);
+4. a table of every configuration prints, the fastest first, and the winner
+   is stored in the cache: DIR/tune/KEY.json, DIR from --cache-dir,
+   $TILEGYM_CACHE_DIR or ~/.cache/tilegym. KEY hashes the source, the
+   space, the -D values, the sizes rounded up to powers of two (the shape
+   bucket), the check, the GPU, its driver and target, and tilegym-run
+   itself. A later run with the same key prints the stored result at once.
+
+The winner's -D flags are on the last line (`best: -D BLOCK=1024 ...`), for
+tilegym-cc or tilegym.compile. Exit code 0 when a configuration won, 1 when
+none did (or on bad input), 77 without a GPU (after --dry-run's compile
+pass, 0).
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+MAX_CONFIGS = 4096
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def fail(message, code=1):
+    print(f"tilegym-tune: error: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def find_run():
+    env = os.environ.get("TILEGYM_RUN")
+    if env:
+        return env
+    here = os.path.dirname(os.path.realpath(__file__))
+    beside = os.path.join(here, "tilegym-run")
+    if os.path.exists(beside):
+        return beside
+    return shutil.which("tilegym-run") or fail(
+        "tilegym-run not found: put it beside tilegym-tune or on PATH, or "
+        "set TILEGYM_RUN")
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def first_error(text):
+    """What went wrong, from a tool's output: its first error, else its first
+    FAIL line, else its last line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in lines:
+        if "error:" in line:
+            return line.split("error:", 1)[1].strip()
+    for line in lines:
+        if "FAIL" in line:
+            return line
+    return lines[-1] if lines else "no output"
+
+
+def parse_assignments(values, what):
+    """NAME=V,... strings (repeatable, comma-separated) as (name, value)."""
+    out = []
+    for text in values:
+        for item in text.split(","):
+            if "=" not in item:
+                fail(f"{what} '{item}': expected NAME=VALUE")
+            k, v = item.split("=", 1)
+            out.append((k.strip(), v.strip()))
+    return out
+
+
+def parse_space(args, tilegym_run, defines):
+    rc, out, err = run([tilegym_run, args.file, "--list-tune"] + defines)
+    if rc != 0:
+        fail(f"{args.file} does not compile:\n{err.strip()}")
+    space = {}
+    for line in out.splitlines():
+        name, values = line.split("=", 1)
+        space[name] = values.split(",")
+    for text in args.tune:
+        if "=" not in text:
+            fail(f"--tune '{text}': expected NAME=V1,V2,...")
+        name, values = text.split("=", 1)
+        values = [v.strip() for v in values.split(",") if v.strip()]
+        if not NAME.match(name) or not values:
+            fail(f"--tune '{text}': expected NAME=V1,V2,... with a const's "
+                 f"name and at least one value")
+        space[name] = values
+    fixed = {k for k, _ in parse_assignments(args.define, "-D")}
+    both = sorted(fixed & set(space))
+    if both:
+        fail(f"-D fixes {', '.join(both)}, which the tuning space varies: "
+             f"drop one of them")
+    if not space:
+        fail(f"{args.file} declares no tuning space (`tune NAME in [...];`) "
+             f"and no --tune was given")
+    return space
+
+
+def bucket(sizes):
+    """--size N=5000,M=3 -> N=8192,M=4: the shape bucket of the cache key."""
+    out = []
+    for name, value in parse_assignments(sizes, "--size"):
+        try:
+            n = int(value)
+        except ValueError:
+            fail(f"--size {name}={value}: expected an integer")
+        out.append(f"{name}={1 << max(0, n - 1).bit_length()}")
+    return sorted(out)
+
+
+def environment(tilegym_run):
+    rc, out, _ = run([tilegym_run, "--info"])
+    gpu = driver = target = None
+    for line in out.splitlines():
+        if line.startswith("cuda driver:"):
+            driver = line.split(":", 1)[1].strip()
+        elif line.startswith("gpu 0:"):
+            gpu = line.split(":", 1)[1].strip()
+        m = re.match(r"auto backend: gpu, target (\S+)", line)
+        if m:
+            target = m.group(1)
+    return gpu, driver, target
+
+
+def cache_path(args, key):
+    root = (args.cache_dir or os.environ.get("TILEGYM_CACHE_DIR") or
+            os.path.join(os.path.expanduser("~"), ".cache", "tilegym"))
+    return os.path.join(root, "tune", key + ".json")
+
+
+def describe(config):
+    return " ".join(f"{k}={v}" for k, v in config.items())
+
+
+def flags(config):
+    return [f for k, v in config.items() for f in ("-D", f"{k}={v}")]
+
+
+def print_table(rows):
+    print(f"{'configuration':40s} {'result':10s} {'median ms':>10s}  reason")
+    for r in sorted(rows, key=lambda r: (r["ms"] is None, r["ms"] or 0)):
+        ms = f"{r['ms']:.4f}" if r["ms"] is not None else "-"
+        print(f"{r['config_text']:40s} {r['result']:10s} {ms:>10s}  "
+              f"{r.get('reason', '')}")
+
+
+def main():
+    p = argparse.ArgumentParser(
+        prog="tilegym-tune", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", help="the .tile source")
+    p.add_argument("--tune", action="append", default=[],
+                   metavar="NAME=V1,V2", help="a tuned const and its values")
+    p.add_argument("-D", dest="define", action="append", default=[],
+                   metavar="NAME=VALUE", help="a const fixed for every run")
+    p.add_argument("--size", action="append", default=[],
+                   help="sizes to time at (tilegym-run --size)")
+    p.add_argument("--check-size", action="append", default=[],
+                   help="sizes to verify at (default: --size)")
+    p.add_argument("--ref", help="a reference kernel (tilegym-run --ref); "
+                   "default: --compare=cpu")
+    p.add_argument("--target", choices=["sm_80", "sm_90", "sm_90a"],
+                   help="compile for this target (default: GPU 0's, else "
+                   "sm_90a); runs need GPU 0's")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="compiles at once (default: the cores)")
+    p.add_argument("--cache-dir", help="the cache's folder")
+    p.add_argument("--force", action="store_true",
+                   help="tune again even when the cache has the answer")
+    p.add_argument("--dry-run", action="store_true",
+                   help="list the space and compile it, without the GPU")
+    args = p.parse_args()
+    if not os.path.isfile(args.file):
+        fail(f"cannot read {args.file}")
+    if not args.size and not args.dry_run:
+        fail("--size is needed: the sizes to time at (e.g. --size N=1048576)")
+    if args.jobs < 1:
+        fail(f"--jobs {args.jobs}: expected at least 1")
+    tilegym_run = find_run()
+    defines = [f for k, v in parse_assignments(args.define, "-D")
+               for f in ("-D", f"{k}={v}")]
+    space = parse_space(args, tilegym_run, defines)
+    names = list(space)
+    count = 1
+    for values in space.values():
+        count *= len(values)
+    if count > MAX_CONFIGS:
+        fail(f"the tuning space has {count} configurations, more than the "
+             f"{MAX_CONFIGS} tilegym-tune runs: narrow it")
+    configs = [dict(zip(names, c)) for c in
+               itertools.product(*(space[n] for n in names))]
+    sizes = ["--size", ",".join(args.size)] if args.size else []
+    check_sizes = ["--size", ",".join(args.check_size)] if args.check_size \
+        else sizes
+    check = ["--ref", args.ref] if args.ref else ["--compare=cpu"]
+
+    gpu, driver, target = environment(tilegym_run)
+    with open(args.file, "rb") as f:
+        source = f.read()
+    ref_text = b""
+    if args.ref:
+        ref_file = args.ref.split(":", 1)[0]
+        if not os.path.isfile(ref_file):
+            fail(f"--ref: cannot read {ref_file}")
+        with open(ref_file, "rb") as f:
+            ref_text = f.read()
+    st = os.stat(tilegym_run)
+    key_fields = {
+        "format": 1, "source": hashlib.sha256(source).hexdigest(),
+        "space": space, "defines": sorted(args.define),
+        "sizes": bucket(args.size), "check_sizes": bucket(args.check_size),
+        "ref": hashlib.sha256(ref_text).hexdigest() if args.ref else None,
+        "gpu": gpu, "driver": driver, "target": target,
+        "tilegym_run": [st.st_size, int(st.st_mtime)]}
+    key = hashlib.sha256(json.dumps(key_fields, sort_keys=True).encode()) \
+        .hexdigest()[:32]
+    path = cache_path(args, key)
+    print(f"tuning {args.file}: {count} configurations of "
+          f"{', '.join(names)}; GPU: {gpu or 'none'}")
+    if not args.dry_run and not args.force and os.path.exists(path):
+        try:
+            with open(path) as f:
+                cached = json.load(f)
+            print(f"cache hit: {path} (tuned {cached['tuned_at']}, "
+                  f"{cached['seconds']:.1f} s)")
+            print_table(cached["rows"])
+            print("best: " + " ".join(flags(cached["best"])))
+            return 0
+        except (OSError, ValueError, KeyError) as e:
+            print(f"cache entry {path} unreadable ({e}): tuning again")
+
+    start = time.time()
+    if args.target and target and args.target != target and not args.dry_run:
+        fail(f"--target {args.target}: GPU 0 runs {target}")
+    compile_target = ["--target", args.target or target] \
+        if (args.target or target) else []
+
+    def compile_one(config):
+        rc, out, err = run([tilegym_run, args.file, "--compile-only"] +
+                           compile_target + defines + flags(config))
+        return config, rc, first_error(err or out)
+
+    rows, compiled = [], []
+    done = 0
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for config, rc, reason in pool.map(compile_one, configs):
+            done += 1
+            row = {"config": config, "config_text": describe(config),
+                   "ms": None}
+            if rc == 0:
+                compiled.append(row)
+                row["result"] = "compiled"
+            else:
+                row.update(result="dropped", reason=reason)
+                rows.append(row)
+            print(f"[{done}/{count}] compile {row['config_text']}: "
+                  f"{'ok' if rc == 0 else 'dropped: ' + reason}", flush=True)
+    if args.dry_run:
+        print_table(rows + compiled)
+        return 0 if compiled else 1
+    if not gpu or not target:
+        print("tilegym-tune: no GPU the GPU backend can run on (tilegym-run "
+              "--info): nothing verified or timed", file=sys.stderr)
+        return 77
+    for i, row in enumerate(compiled):
+        config = row["config"]
+        base = [tilegym_run, args.file, "--backend=gpu"] + defines + \
+            flags(config)
+        rc, out, err = run(base + check_sizes + check)
+        if rc != 0:
+            row.update(result="FAIL", reason=first_error(out + "\n" + err))
+        else:
+            rc, out, err = run(base + sizes + ["--bench"])
+            m = re.search(r"bench: \S+ median ([0-9.]+) ms", out)
+            if rc != 0 or not m:
+                row.update(result="FAIL",
+                           reason=first_error(out + "\n" + err))
+            else:
+                row.update(result="PASS", ms=float(m.group(1)))
+        rows.append(row)
+        ms = f"{row['ms']:.4f} ms" if row["ms"] is not None else \
+            row["result"] + ": " + row.get("reason", "")
+        print(f"[{i + 1}/{len(compiled)}] run {row['config_text']}: {ms}",
+              flush=True)
+    seconds = time.time() - start
+    timed = [r for r in rows if r["ms"] is not None]
+    print_table(rows)
+    print(f"tuned in {seconds:.1f} s")
+    if not timed:
+        print("tilegym-tune: no configuration compiled, passed and ran",
+              file=sys.stderr)
+        return 1
+    best = min(timed, key=lambda r: r["ms"])
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    entry = {"key": key_fields, "best": best["config"], "rows": rows,
+             "seconds": seconds,
+             "tuned_at": time.strftime("%Y-%m-%d %H:%M:%S")}
+    tmp = path + f".{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
+        json.dump(entry, f, indent=1)
+    os.replace(tmp, path)
+    print(f"cached: {path}")
+    print("best: " + " ".join(flags(best["config"])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
