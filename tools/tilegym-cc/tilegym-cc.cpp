@@ -40,6 +40,7 @@
 #include "llvm/Support/WithColor.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace cl = llvm::cl;
@@ -247,9 +248,11 @@ static mlir::LogicalResult emitBundle(mlir::ModuleOp module,
 
 /// --remarks: the GPU passes with remarks on, on a copy, so that what the
 /// compile chooses is said once whatever is emitted; then, when ptxas is
-/// found, each kernel's registers and spills.
+/// found, each kernel's registers and spills, from the PTX it leaves in
+/// `ptx` (which --emit=ptx then prints instead of compiling it again).
 static mlir::LogicalResult remarkGpuChoices(mlir::ModuleOp module,
-                                            llvm::StringRef chip) {
+                                            llvm::StringRef chip,
+                                            std::optional<std::string> &ptx) {
   {
     mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
     mlir::PassManager pm(module.getContext());
@@ -264,9 +267,10 @@ static mlir::LogicalResult remarkGpuChoices(mlir::ModuleOp module,
            "registers or spills to report";
     return mlir::success();
   }
-  auto ptx = tilegym::compileTileToGpuBinary(module, chip, "isa");
-  if (mlir::failed(ptx))
+  auto compiled = tilegym::compileTileToGpuBinary(module, chip, "isa");
+  if (mlir::failed(compiled))
     return mlir::failure();
+  ptx = *compiled;
   auto info = tilegym::runPtxasInfo(ptxas, *ptx, chip);
   if (!info) {
     mlir::emitWarning(module.getLoc())
@@ -295,10 +299,15 @@ static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
   mlir::DialectRegistry registry;
   tilegym::registerPipelineDependencies(registry);
   ctx->appendDialectRegistry(registry);
-  if (remarks && mlir::failed(remarkGpuChoices(module, chip)))
+  std::optional<std::string> ptx;
+  if (remarks && mlir::failed(remarkGpuChoices(module, chip, ptx)))
     return mlir::failure();
   if (options.emit == EmitKind::Bundle)
     return emitBundle(module, chip);
+  if (options.emit == EmitKind::PTX && ptx) {
+    os << *ptx;
+    return mlir::success();
+  }
   if (options.emit == EmitKind::PTX || options.emit == EmitKind::Cubin) {
     auto binary = tilegym::compileTileToGpuBinary(
         module, chip, options.emit == EmitKind::PTX ? "isa" : "bin");
