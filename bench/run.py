@@ -570,6 +570,9 @@ def main():
         torch.cuda.empty_cache()
         save()
 
+    if not only or "launch" in only:
+        meta["launch_us"] = launch_cost(kit, TK)
+        save()
     meta["elapsed_s"] = round(time.time() - t_start, 1)
     peak = meta.get("cublas_8192_TFLOPs")
     for r in rows:
@@ -578,6 +581,38 @@ def main():
     save()
     summary(rows, meta, skipped)
     plot(rows, args.out + ".png")
+
+
+def launch_cost(kit, TK, rounds=7, calls=2000):
+    """Host time of one launch from Python, in microseconds: TileGym's
+    vector_add called directly (k(a, b, c)) against torch.add(out=) and
+    Triton's add on the same 1 MiB tensors, each the median over `rounds`
+    of the mean of `calls` launches, the launches queued without a wait (the
+    GPU work, 3 us each, is shorter than the host's)."""
+    if "vector_add.f32" not in kit.keys:
+        return {}
+    n = 1 << 18
+    a, b, c = (torch.randn(n, device="cuda") for _ in range(3))
+    k = kit.kernel("vector_add.f32")
+    fns = {"tilegym": lambda: k(a, b, c),
+           "torch": lambda: torch.add(a, b, out=c),
+           "triton": lambda: TK.vector_add(a, b, c)}
+    out = {}
+    for name, fn in fns.items():
+        for _ in range(200):
+            fn()
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            times.append((time.perf_counter() - t0) / calls * 1e6)
+            torch.cuda.synchronize()
+        out[name] = sorted(times)[rounds // 2]
+    print("# launch, host us per call: " + ", ".join(
+        f"{k} {v:.2f}" for k, v in out.items()), flush=True)
+    return out
 
 
 def print_row(r):
@@ -619,6 +654,12 @@ def summary(rows, meta, skipped):
         fl = f" floor {b['floor_us']:.0f}us" if "floor_us" in b else ""
         print(f"{op} {s} {d}: {b['impl']} {b['time_us']:.0f}us {val:.0f} {unit} "
               f"err {b['rel_err']:.1e}{fl} | {peers}")
+    launch = meta.get("launch_us")
+    if launch and "tilegym" in launch:
+        t = launch["tilegym"]
+        print(f"launch from Python (host us per call): tilegym {t:.2f} | " +
+              ", ".join(f"{k} {v:.2f} ({v / t:.2f})" for k, v in launch.items()
+                        if k != "tilegym"))
     if skipped:
         print("# skipped (budget):", "; ".join(skipped))
 
