@@ -135,6 +135,20 @@ def bucket(sizes):
     return sorted(out)
 
 
+def shape_bucket(shapes):
+    """--shape x=5000x64 -> x=8192x64, each size up to a power of two."""
+    out = []
+    for name, value in parse_assignments(shapes, "--shape"):
+        dims = []
+        for d in value.split("x"):
+            try:
+                dims.append(1 << max(0, int(d) - 1).bit_length())
+            except ValueError:
+                fail(f"--shape {name}={value}: expected sizes as AxBx...")
+        out.append(name + "=" + "x".join(map(str, dims)))
+    return out
+
+
 def environment(tilegym_run):
     rc, out, _ = run([tilegym_run, "--info"])
     gpu = driver = target = None
@@ -184,6 +198,16 @@ def main():
                    help="sizes to time at (tilegym-run --size)")
     p.add_argument("--check-size", action="append", default=[],
                    help="sizes to verify at (default: --size)")
+    p.add_argument("--shape", action="append", default=[],
+                   help="view sizes to time at, for views without named "
+                   "dimensions (tilegym-run --shape x=4096x4096)")
+    p.add_argument("--check-shape", action="append", default=[],
+                   help="view sizes to verify at (default: --shape)")
+    p.add_argument("--arg", action="append", default=[],
+                   help="scalar arguments of every run (tilegym-run --arg)")
+    p.add_argument("--init", action="append", default=[],
+                   help="input distributions of every run (tilegym-run "
+                   "--init)")
     p.add_argument("--ref", help="a reference kernel (tilegym-run --ref); "
                    "default: --compare=cpu")
     p.add_argument("--target", choices=["sm_80", "sm_90", "sm_90a"],
@@ -199,8 +223,9 @@ def main():
     args = p.parse_args()
     if not os.path.isfile(args.file):
         fail(f"cannot read {args.file}")
-    if not args.size and not args.dry_run:
-        fail("--size is needed: the sizes to time at (e.g. --size N=1048576)")
+    if not args.size and not args.shape and not args.dry_run:
+        fail("--size (or --shape) is needed: the sizes to time at (e.g. "
+             "--size N=1048576)")
     if args.jobs < 1:
         fail(f"--jobs {args.jobs}: expected at least 1")
     tilegym_run = find_run()
@@ -216,9 +241,14 @@ def main():
              f"{MAX_CONFIGS} tilegym-tune runs: narrow it")
     configs = [dict(zip(names, c)) for c in
                itertools.product(*(space[n] for n in names))]
-    sizes = ["--size", ",".join(args.size)] if args.size else []
-    check_sizes = ["--size", ",".join(args.check_size)] if args.check_size \
-        else sizes
+    def joined(flag, values):
+        return [flag, ",".join(values)] if values else []
+
+    common = joined("--arg", args.arg) + joined("--init", args.init)
+    sizes = joined("--size", args.size) + joined("--shape", args.shape) + \
+        common
+    check_sizes = (joined("--size", args.check_size or args.size) +
+                   joined("--shape", args.check_shape or args.shape) + common)
     check = ["--ref", args.ref] if args.ref else ["--compare=cpu"]
 
     gpu, driver, target = environment(tilegym_run)
@@ -236,6 +266,9 @@ def main():
         "format": 1, "source": hashlib.sha256(source).hexdigest(),
         "space": space, "defines": sorted(args.define),
         "sizes": bucket(args.size), "check_sizes": bucket(args.check_size),
+        "shapes": sorted(shape_bucket(args.shape)),
+        "check_shapes": sorted(shape_bucket(args.check_shape)),
+        "args": sorted(args.arg), "init": sorted(args.init),
         "ref": hashlib.sha256(ref_text).hexdigest() if args.ref else None,
         "gpu": gpu, "driver": driver, "target": target,
         "tilegym_run": [st.st_size, int(st.st_mtime)]}
