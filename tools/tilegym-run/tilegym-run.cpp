@@ -107,6 +107,11 @@ static cl::opt<bool> compileOnly(
              "it compiles (tilegym-tune's first pass)"),
     cl::cat(category));
 static cl::opt<std::string>
+    bundleOut("bundle-out",
+              cl::desc("With --compile-only: write the bundle into this folder "
+                       "(tilegym-tune --bundle)"),
+              cl::value_desc("DIR.tgb"), cl::cat(category));
+static cl::opt<std::string>
     targetChip("target",
                cl::desc("GPU target of --compile-only: sm_80, sm_90 or sm_90a"),
                cl::cat(category));
@@ -234,27 +239,37 @@ static SmallVector<func::FuncOp> findKernels(ModuleOp module) {
   return picked;
 }
 
-/// Compiles the module into a bundle in a temporary folder and verifies the
-/// kernel on the GPU exactly as tilegym-runner does.
-/// --compile-only: the bundle compiled into a temporary folder and thrown
-/// away; its errors (shared memory, tile sizes, ptxas) are the verdict.
-static int compileForGpu(ModuleOp module, llvm::StringRef chip) {
+/// --compile-only: the bundle compiled into `outDir` (--bundle-out), or
+/// into a temporary folder thrown away; its errors (shared memory, tile
+/// sizes, ptxas) are the verdict.
+static int compileForGpu(ModuleOp module, llvm::StringRef chip,
+                         llvm::StringRef outDir) {
   llvm::SmallString<128> dir;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("tilegym-run", dir)) {
-    llvm::errs() << "error: cannot create a temporary folder: " << ec.message()
-                 << "\n";
-    return 1;
+  if (outDir.empty()) {
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("tilegym-run", dir)) {
+      llvm::errs() << "error: cannot create a temporary folder: "
+                   << ec.message() << "\n";
+      return 1;
+    }
   }
-  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove_directories(dir); });
-  if (llvm::Error err =
-          compileBundle((dir + "/kernel.tgb").str(), module, chip)) {
+  llvm::scope_exit cleanup([&] {
+    if (outDir.empty())
+      llvm::sys::fs::remove_directories(dir);
+  });
+  std::string bundleDir =
+      outDir.empty() ? (dir + "/kernel.tgb").str() : outDir.str();
+  if (llvm::Error err = compileBundle(bundleDir, module, chip)) {
     llvm::errs() << "error: " << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
-  std::cout << "compiled for " << chip.str() << "\n";
+  std::cout << "compiled for " << chip.str()
+            << (outDir.empty() ? "" : " into " + outDir.str()) << "\n";
   return 0;
 }
+
+/// Compiles the module into a bundle in a temporary folder and verifies the
+/// kernel on the GPU exactly as tilegym-runner does.
 
 static int runOnGpu(ModuleOp module, func::FuncOp kernel,
                     llvm::StringRef chip) {
@@ -371,6 +386,10 @@ int main(int argc, char **argv) {
   bool gpu = backend == Backend::Gpu ||
              (backend == Backend::Auto && env.autoTarget != "cpu");
   std::string chip = env.autoTarget == "cpu" ? "sm_90a" : env.autoTarget;
+  if (bundleOut.getNumOccurrences() && (!compileOnly || bundleOut.empty()))
+    return (
+        llvm::errs() << "error: --bundle-out DIR goes with --compile-only\n",
+        1);
   if (targetChip.getNumOccurrences() && !compileOnly)
     return (llvm::errs() << "error: --target is the target of --compile-only; "
                             "a run takes GPU 0's\n",
@@ -384,7 +403,7 @@ int main(int argc, char **argv) {
                 1);
       chip = targetChip;
     }
-    return compileForGpu(*module, chip);
+    return compileForGpu(*module, chip, bundleOut);
   }
   unsigned nthreads = cpuThreads
                           ? unsigned(cpuThreads)

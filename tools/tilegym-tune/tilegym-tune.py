@@ -185,6 +185,22 @@ def print_table(rows):
               f"{r.get('reason', '')}")
 
 
+def write_bundle(args, tilegym_run, defines, config, target):
+    """--bundle OUT: the winner compiled into OUT; 0, or 1 on failure."""
+    if not args.bundle:
+        return 0
+    cmd = [tilegym_run, args.file, "--compile-only", "--bundle-out",
+           args.bundle] + (["--target", target] if target else []) + \
+        defines + flags(config)
+    rc, out, err = run(cmd)
+    if rc != 0:
+        print(f"tilegym-tune: error: the winner did not compile into "
+              f"{args.bundle}: {first_error(err or out)}", file=sys.stderr)
+        return 1
+    print(f"bundle: {args.bundle}")
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(
         prog="tilegym-tune", description=__doc__,
@@ -218,6 +234,8 @@ def main():
     p.add_argument("--cache-dir", help="the cache's folder")
     p.add_argument("--force", action="store_true",
                    help="tune again even when the cache has the answer")
+    p.add_argument("--bundle", metavar="OUT.tgb",
+                   help="compile the winner into this bundle folder")
     p.add_argument("--dry-run", action="store_true",
                    help="list the space and compile it, without the GPU")
     args = p.parse_args()
@@ -285,7 +303,8 @@ def main():
                   f"{cached['seconds']:.1f} s)")
             print_table(cached["rows"])
             print("best: " + " ".join(flags(cached["best"])))
-            return 0
+            return write_bundle(args, tilegym_run, defines, cached["best"],
+                                target)
         except (OSError, ValueError, KeyError) as e:
             print(f"cache entry {path} unreadable ({e}): tuning again")
 
@@ -361,7 +380,7 @@ def main():
     os.replace(tmp, path)
     print(f"cached: {path}")
     print("best: " + " ".join(flags(best["config"])))
-    return 0
+    return write_bundle(args, tilegym_run, defines, best["config"], target)
 
 
 if __name__ == "__main__":
