@@ -10,14 +10,6 @@ using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::detail;
 
-/// Elements from one row of a staged dot operand to the next: the row padded
-/// to an odd number of 16-byte units, so that the 8 rows one ldmatrix phase
-/// reads fall into 8 distinct bank groups.
-static int64_t paddedRowStride(int64_t cols, int64_t bytes) {
-  int64_t units = cols * bytes / 16;
-  return units % 2 ? cols : cols + 16 / bytes;
-}
-
 /// The loop-yield operand that is `v`'s only use, if `v` only goes round
 /// the loop.
 static std::optional<unsigned> onlyYielded(Value v) {
@@ -142,7 +134,7 @@ LogicalResult KernelEmitter::loadStagedOperands() {
                             "elements through views (an lhs not transposed)";
     for (LoadOp load : ring.loads)
       if (!padsWithZeros(load) ||
-          regMap(load.getResult()).vectorWidth() * bytes < 16)
+          !tilegpu::holdsSixteenByteRuns(load.getType()))
         return fail(load) << "is staged but cp.async cannot copy it: it "
                              "must pad with zeros and its layout must give "
                              "each thread 16-byte runs";
@@ -217,7 +209,7 @@ LogicalResult KernelEmitter::loadStagedOperands() {
     if (swizzled && (cols % 64 || rows % 8))
       return fail(first) << "is staged with swizzle = 128, which needs rows "
                             "of 64 elements and a multiple of 8 rows";
-    int64_t stride = paddedRowStride(cols, bytes);
+    int64_t stride = tilegpu::getPaddedRowElements(cols, bytes);
     int64_t stageBytes = swizzled ? rows * cols * bytes : rows * stride * bytes;
     int64_t stages = ring.stage.getStages();
     if (swizzled)
@@ -311,7 +303,7 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
                     << " its warps cover";
 
   // 1. Both operands row-major in shared memory, A as [M][K] and B as
-  // [K][N], rows padded (paddedRowStride). An async operand is there
+  // [K][N], rows padded (getPaddedRowElements). An async operand is there
   // already (its stage of this iteration); the others are staged from
   // registers, each thread storing its contiguous runs as vectors of up to
   // 16 bytes, between two barriers.
@@ -322,8 +314,9 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     Value base;          // !llvm.ptr<3> at element [0][0]
     bool nMajor = false; // B stored as [N][K] (an async transposed rhs)
   };
-  Operand ops[2] = {{op.getLhs(), M, K, paddedRowStride(K, bytes), {}},
-                    {op.getRhs(), K, N, paddedRowStride(N, bytes), {}}};
+  Operand ops[2] = {
+      {op.getLhs(), M, K, tilegpu::getPaddedRowElements(K, bytes), {}},
+      {op.getRhs(), K, N, tilegpu::getPaddedRowElements(N, bytes), {}}};
   // An f16/bf16 lhs in the accumulator's own mma layout, its warps along M
   // only, is its own A fragments (FA2's P): registers c0..c3 of N blocks 2k
   // and 2k+1 are a0..a7 of K step k. It needs no shared memory.

@@ -131,6 +131,21 @@ int64_t tilegym::tilegpu::getContiguousWidth(ArrayRef<Basis> bits,
   return w;
 }
 
+bool tilegym::tilegpu::holdsSixteenByteRuns(RankedTensorType type) {
+  DistributedLayoutAttr layout = getLayout(type);
+  if (!layout || type.getRank() == 0)
+    return false;
+  auto bits = getRegisterBits(layout.getLinearBases(), type.getShape());
+  return getContiguousWidth(bits, type.getShape()) *
+             elementBytes(type.getElementType()) >=
+         16;
+}
+
+int64_t tilegym::tilegpu::getPaddedRowElements(int64_t cols, int64_t bytes) {
+  int64_t units = cols * bytes / 16;
+  return units % 2 ? cols : cols + 16 / bytes;
+}
+
 std::optional<unsigned> tilegym::tilegpu::parseChipVersion(StringRef chip) {
   unsigned version;
   if (!chip.consume_front("sm_") ||

@@ -33,16 +33,12 @@ struct Candidate {
   int64_t rows, cols, elementBytes; // of the tile as stored
   bool swizzled = false;            // for a wgmma dot
 
-  /// A stage's bytes: rows padded to an odd number of 16-byte units for
-  /// ldmatrix (8 rows of one phase then fall into 8 distinct bank groups),
+  /// A stage's bytes: rows padded for ldmatrix (getPaddedRowElements),
   /// unpadded under the 128-byte swizzle.
   int64_t stageBytes() const {
-    if (swizzled)
-      return rows * cols * elementBytes;
-    int64_t units = llvm::divideCeil(cols * elementBytes, 16);
-    if (units % 2 == 0)
-      ++units;
-    return rows * units * 16;
+    int64_t rowElements =
+        swizzled ? cols : getPaddedRowElements(cols, elementBytes);
+    return rows * rowElements * elementBytes;
   }
 };
 
@@ -81,14 +77,9 @@ void DotAccelerator::consider(Value tile, scf::ForOp loop,
   int64_t bytes = elementBytes(type.getElementType());
   if ((bytes != 2 && bytes != 4) || rank < 2)
     return;
-  for (LoadOp load : loads) {
-    DistributedLayoutAttr layout = getLayout(load.getType());
-    if (!layout || !padsWithZeros(load))
+  for (LoadOp load : loads)
+    if (!padsWithZeros(load) || !holdsSixteenByteRuns(load.getType()))
       return;
-    auto bits = getRegisterBits(layout.getLinearBases(), type.getShape());
-    if (getContiguousWidth(bits, type.getShape()) * bytes < 16)
-      return;
-  }
   int64_t stages = loads.size() == 1 ? 1 : loads.size();
   candidates.push_back({loads, use->dot->getOperand(use->operand), loop, stages,
                         type.getDimSize(rank - 2), type.getDimSize(rank - 1),

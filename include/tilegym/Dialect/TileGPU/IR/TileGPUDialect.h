@@ -65,6 +65,16 @@ llvm::SmallVector<Basis> getRegisterBits(const LinearBases &bases,
 int64_t getContiguousWidth(llvm::ArrayRef<Basis> bits,
                            llvm::ArrayRef<int64_t> shape);
 
+/// Whether a thread holds a tile of `type` (by the layout in its encoding)
+/// in runs of at least 16 contiguous bytes along the last dimension, the
+/// size of one cp.async; false without a layout.
+bool holdsSixteenByteRuns(mlir::RankedTensorType type);
+
+/// Elements from one row of a dot operand staged for ldmatrix to the next:
+/// the row padded to an odd number of 16-byte units, so that the 8 rows one
+/// ldmatrix phase reads fall into 8 distinct bank groups.
+int64_t getPaddedRowElements(int64_t cols, int64_t bytes);
+
 /// The discardable attributes tilegpu-accelerate-dots sets: a tile.dot's
 /// instruction (DotInstructionAttr) and a staged tile.load's stage
 /// (SharedStageAttr).
