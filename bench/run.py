@@ -585,8 +585,9 @@ def main():
 
 def launch_cost(kit, TK, rounds=7, calls=2000):
     """Host time of one launch from Python, in microseconds: TileGym's
-    vector_add called directly (k(a, b, c)) against torch.add(out=) and
-    Triton's add on the same 1 MiB tensors, each the median over `rounds`
+    vector_add called directly (k(a, b, c)) and as a PyTorch operator
+    (tilegym.torch) against torch.add(out=) and Triton's add on the same
+    1 MiB tensors, each the median over `rounds`
     of the mean of `calls` launches, the launches queued without a wait (the
     GPU work, 3 us each, is shorter than the host's)."""
     if "vector_add.f32" not in kit.keys:
@@ -594,7 +595,11 @@ def launch_cost(kit, TK, rounds=7, calls=2000):
     n = 1 << 18
     a, b, c = (torch.randn(n, device="cuda") for _ in range(3))
     k = kit.kernel("vector_add.f32")
+    import tilegym.torch
+    op = tilegym.torch.register(kit.cache["vector_add.f32"][0],
+                                namespace="tilegym_bench").vector_add
     fns = {"tilegym": lambda: k(a, b, c),
+           "tilegym operator": lambda: op(a, b, c),
            "torch": lambda: torch.add(a, b, out=c),
            "triton": lambda: TK.vector_add(a, b, c)}
     out = {}

@@ -8,10 +8,9 @@ the same chain in PyTorch (float32 math from the same bf16 inputs):
 eagerly, under torch.compile(fullgraph=True) (any graph break is an error),
 and captured once as a CUDA graph and replayed on new inputs. The
 in-place vector_add (its output an argument the operator mutates) runs
-eagerly and compiled. Then the host cost of one launch, in one process:
-the TileGym kernel called directly, its operator, torch.add_, and a Triton
-kernel. Prints one PASS/FAIL line per check and `N passed, N failed`;
-exit code 1 on any failure.
+eagerly and compiled. (The host cost of a launch, the operator's and the
+direct call's, is bench/run.py's launch_cost.) Prints one PASS/FAIL line
+per check and `N passed, N failed`; exit code 1 on any failure.
 """
 import os
 import sys
@@ -139,47 +138,5 @@ check("vector_add (mutated argument), torch.compile(fullgraph=True)",
       torch.compile(add_into, fullgraph=True)(a, b),
       2 * (a.double() + b.double()), 1e-7)
 
-# Host cost of a launch, one process: median over rounds of the mean of
-# 2000 launches each, the GPU kept busy by nothing else.
-n = 1 << 20
-a, b, c = (torch.randn(n, device=dev) for _ in range(3))
-kernel = bundle("vector_add-f32").load()
-
-
-def host_us(fn, rounds=7, calls=2000):
-    for _ in range(200):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        times.append((time.perf_counter() - t0) / calls * 1e6)
-        torch.cuda.synchronize()
-    return sorted(times)[rounds // 2]
-
-
-rows = [("tilegym kernel(a, b, c)", lambda: kernel(a, b, c)),
-        ("torch.ops.tilegym.vector_add", lambda: ops.vector_add(a, b, c)),
-        ("torch.add(a, b, out=c)", lambda: torch.add(a, b, out=c)),
-        ("a.add_(b)", lambda: a.add_(b))]
-try:
-    import triton
-    import triton.language as tl
-
-    @triton.jit
-    def triton_add(x, y, z, n, BLOCK: tl.constexpr):
-        i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-        tl.store(z + i, tl.load(x + i, mask=i < n) + tl.load(y + i, mask=i < n),
-                 mask=i < n)
-
-    rows.append(("triton add", lambda: triton_add[(n // 1024,)](
-        a, b, c, n, BLOCK=1024)))
-except ImportError:
-    pass
-print("host time per launch (us, median of 7 rounds of 2000):")
-for name, fn in rows:
-    print(f"  {name:32s} {host_us(fn):6.2f}")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -44,11 +44,11 @@ class _Operator:
         self.schema, self.outputs, self.mutated = op_schema(params)
         self.inputs = [p["name"] for p in params
                        if p["name"] not in self.outputs]
+        dtypes = {p["name"]: _DTYPES[p["dtype"]] for p in params}
+        # Per output: its name, where its sizes come from, its dtype.
+        self.allocations = [(name, shape, dtypes[name])
+                            for name, shape in self.outputs.items()]
         self.loaded = {}  # device index -> tilegym.Kernel
-
-    def _shape(self, shape, named):
-        return [s if isinstance(s, int) else named[s[0]].shape[s[1]]
-                for s in shape]
 
     def _device(self, named):
         for name in self.inputs:
@@ -58,21 +58,17 @@ class _Operator:
         raise TileGymError(5, f"operator {self.kernel_name} has no tensor "
                            f"argument to take its device from")
 
-    def allocate(self, named):
-        device = self._device(named)
-        return [torch.empty(self._shape(shape, named),
-                            dtype=_DTYPES[self._param(name)["dtype"]],
-                            device=device)
-                for name, shape in self.outputs.items()]
-
-    def _param(self, name):
-        return next(p for p in self.params if p["name"] == name)
+    def _allocate(self, named, device):
+        return [torch.empty([s if isinstance(s, int) else
+                             named[s[0]].shape[s[1]] for s in shape],
+                            dtype=dtype, device=device)
+                for _, shape, dtype in self.allocations]
 
     def run(self, *args):
         named = dict(zip(self.inputs, args))
-        outs = self.allocate(named)
-        named.update(zip(self.outputs, outs))
         device = self._device(named)
+        outs = self._allocate(named, device)
+        named.update(zip(self.outputs, outs))
         kernel = self.loaded.get(device.index)
         if kernel is None:
             kernel = self.loaded[device.index] = self.bundle.load(
@@ -82,7 +78,7 @@ class _Operator:
 
     def fake(self, *args):
         named = dict(zip(self.inputs, args))
-        return self._result(self.allocate(named))
+        return self._result(self._allocate(named, self._device(named)))
 
     def _result(self, outs):
         if not outs:
