@@ -1,6 +1,6 @@
 //===- Bundle.cpp - reading and validating kernel bundles -----------------===//
 #include "tilegym/Bundle/Bundle.h"
-#include "tilegym/Bundle/Json.h"
+#include "ManifestReader.h"
 
 #include <cctype>
 #include <fstream>
@@ -11,6 +11,7 @@
 using namespace tilegym;
 using namespace tilegym::bundle;
 using json::Value;
+using namespace tilegym::bundle::detail;
 
 const KernelInfo *Bundle::findKernel(const std::string &name) const {
   for (const KernelInfo &k : kernels)
@@ -43,7 +44,7 @@ bool Bundle::resolveKernels(const std::string &name,
   return true;
 }
 
-static bool readFile(const std::string &path, std::string &bytes) {
+bool detail::readFile(const std::string &path, std::string &bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return false;
@@ -53,15 +54,12 @@ static bool readFile(const std::string &path, std::string &bytes) {
   return bool(in) || in.eof();
 }
 
-/// A regular file, not a symbolic link to one: a bundle's files are its
-/// own, and a link could make the runner read anything on the machine.
-static bool isRegularFile(const std::string &path) {
+bool detail::isRegularFile(const std::string &path) {
   struct stat st;
   return lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/// `s` with bytes outside printable ASCII shown as \xNN, for messages.
-static std::string printable(const std::string &s) {
+std::string detail::printable(const std::string &s) {
   std::string out;
   for (unsigned char c : s) {
     if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
@@ -76,88 +74,15 @@ static std::string printable(const std::string &s) {
   return out;
 }
 
-static bool isDirectory(const std::string &path) {
+bool detail::isDirectory(const std::string &path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-namespace {
-
-/// Walks the manifest, remembering where it is ("kernels[0].grid") so that
-/// every error names the offending entry.
-class ManifestReader {
-public:
-  ManifestReader(const std::string &dir, bool checkFiles)
-      : dir(dir), checkFiles(checkFiles) {}
-
-  bool read(const Value &root, Bundle &bundle);
-  std::string error;
-
-private:
-  bool readProgram(const Value &value, const std::string &where,
-                   const Bundle &bundle, ProgramInfo &program);
-
-private:
-  const std::string &dir;
-  bool checkFiles;
-
-  bool fail(const std::string &where, const std::string &what) {
-    error = where.empty() ? what : where + ": " + what;
-    return false;
-  }
-
-  /// Member `key` of `object` of the given kind; a missing member is an
-  /// error unless `optional`, in which case `out` stays null.
-  bool member(const Value &object, const std::string &where,
-              const std::string &key, Value::Kind kind, const Value *&out,
-              bool optional = false) {
-    out = object.get(key);
-    std::string at = where.empty() ? key : where + "." + key;
-    if (!out)
-      return optional || fail(where, "missing \"" + key + "\"");
-    if (out->kind() != kind)
-      return fail(at, std::string("expected ") + json::kindName(kind) +
-                          ", got " + json::kindName(out->kind()));
-    return true;
-  }
-
-  bool intMember(const Value &object, const std::string &where,
-                 const std::string &key, int64_t lo, int64_t hi, int64_t &out,
-                 bool optional = false) {
-    const Value *v;
-    if (!member(object, where, key, Value::Kind::Int, v, optional))
-      return false;
-    if (!v)
-      return true;
-    if (v->asInt() < lo || v->asInt() > hi)
-      return fail(where.empty() ? key : where + "." + key,
-                  std::to_string(v->asInt()) + " is out of range [" +
-                      std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    out = v->asInt();
-    return true;
-  }
-
-  bool stringMember(const Value &object, const std::string &where,
-                    const std::string &key, std::string &out,
-                    bool optional = false) {
-    const Value *v;
-    if (!member(object, where, key, Value::Kind::String, v, optional))
-      return false;
-    if (v)
-      out = v->asString();
-    return true;
-  }
-
-  bool readFileName(const Value &object, const std::string &where,
-                    const std::string &key, std::string &path, bool optional);
-  bool readParam(const Value &v, const std::string &where,
-                 runtime::Param &param);
-  bool readGridOp(const Value &v, const std::string &where, size_t index,
-                  const std::vector<runtime::Param> &params, GridOp &op);
-  bool readKernel(const Value &v, const std::string &where, KernelInfo &k);
-};
-
-} // namespace
+bool detail::isFolderNotLink(const std::string &path) {
+  struct stat st;
+  return lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
 
 static bool parseDType(const std::string &name, tg_dtype &dtype) {
   for (int i = TG_F32; i <= TG_I64; ++i)
@@ -172,8 +97,7 @@ static bool isIntegerDType(tg_dtype d) {
   return d == TG_I1 || d == TG_I8 || d == TG_I32 || d == TG_I64;
 }
 
-/// "sm_90a" -> 90 and archSpecific; false for anything else.
-static bool parseTarget(const std::string &target, int &cc,
+bool detail::parseTarget(const std::string &target, int &cc,
                         bool &archSpecific) {
   if (target.rfind("sm_", 0) != 0 || target.size() < 5)
     return false;
@@ -188,6 +112,13 @@ static bool parseTarget(const std::string &target, int &cc,
   return cc >= 10;
 }
 
+bool detail::isPlainFileName(const std::string &name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_.-") == std::string::npos;
+}
+
 bool ManifestReader::readFileName(const Value &object, const std::string &where,
                                   const std::string &key, std::string &path,
                                   bool optional) {
@@ -199,11 +130,7 @@ bool ManifestReader::readFileName(const Value &object, const std::string &where,
   // Files live in the bundle folder itself: a manifest must not reach out.
   // Names are what the writer produces (kernel symbols plus an extension),
   // so anything but [A-Za-z0-9_.-] is refused, NUL and '/' included.
-  bool plain = !name.empty() && name != "." && name != ".." &&
-               name.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
-                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                      "0123456789_.-") == std::string::npos;
-  if (!plain)
+  if (!isPlainFileName(name))
     return fail(where + "." + key,
                 "\"" + printable(name) +
                     "\" must be a plain file name inside the bundle "
@@ -469,15 +396,18 @@ bool ManifestReader::read(const Value &root, Bundle &bundle) {
                                 kViewAbi + "\"");
   int cc;
   bool archSpecific;
-  const Value *consts, *kernels;
   if (!stringMember(root, "", "source", bundle.source) ||
-      !stringMember(root, "", "target", bundle.target) ||
-      !member(root, "", "consts", Value::Kind::Object, consts) ||
-      !member(root, "", "kernels", Value::Kind::Array, kernels))
+      !stringMember(root, "", "target", bundle.target))
     return false;
   if (!parseTarget(bundle.target, cc, archSpecific))
     return fail("target", "\"" + bundle.target +
                               "\" is not a GPU target such as sm_90a or sm_80");
+  if (version == 2)
+    return readVariants(root, bundle);
+  const Value *consts, *kernels;
+  if (!member(root, "", "consts", Value::Kind::Object, consts) ||
+      !member(root, "", "kernels", Value::Kind::Array, kernels))
+    return false;
   for (const auto &[name, value] : consts->asObject()) {
     if (!value.isString())
       return fail("consts." + name, "expected a string");

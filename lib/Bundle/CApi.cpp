@@ -23,11 +23,10 @@ using namespace tilegym;
 using runtime::Status;
 using namespace runtime::cuda;
 
-struct tgb_kernel {
-  tgb_bundle *bundle = nullptr;
-  const bundle::KernelInfo *info = nullptr;
-  int ordinal = 0;
-  runtime::Context *context = nullptr;
+/// A kernel of one variant of the bundle, loaded (a bundle of kernels is
+/// its own only variant).
+struct LoadedVariant {
+  const bundle::KernelInfo *info = nullptr; // Its block, shared memory, grid.
   CUmodule module = nullptr;
   CUfunction function = nullptr;
   std::string imagePath;
@@ -35,8 +34,17 @@ struct tgb_kernel {
   uint32_t sharedLimit = 0; // Opted into so far (see runtime::Kernel).
 };
 
+struct tgb_kernel {
+  tgb_bundle *bundle = nullptr;
+  const bundle::KernelInfo *info = nullptr; // The signature.
+  int ordinal = 0;
+  runtime::Context *context = nullptr;
+  std::vector<LoadedVariant> variants; // One per variant of the bundle.
+};
+
 struct tgb_plan {
   tgb_kernel *kernel = nullptr;
+  size_t variant = 0;
   std::vector<tg_arg> args;
   tg_dim3 grid = {0, 0, 0};
   std::unique_ptr<runtime::PackedArgs> packed;
@@ -58,7 +66,7 @@ struct tgb_bundle {
 namespace {
 
 thread_local std::string lastError;
-thread_local std::string scratch; // For tgb_grid_program.
+thread_local std::string scratch; // For tgb_grid_program, tgb_variant_tuned.
 
 tg_status report(const Status &status) {
   lastError = status.message;
@@ -228,29 +236,40 @@ std::string dim3Text(tg_dim3 d) {
          std::to_string(d.z);
 }
 
-/// The driver launch, after the arguments passed the checks.
-Status launchPacked(tgb_kernel &k, tg_dim3 grid, runtime::PackedArgs &packed,
-                    uint64_t stream) {
+/// The variant to launch `run` with: the dispatch table's choice for these
+/// arguments, which the caller has checked.
+size_t variantFor(const bundle::Bundle &manifest, const std::string &run,
+                  const tg_arg *args, size_t numArgs) {
+  if (manifest.variants.empty() || (numArgs && !args))
+    return 0;
+  return manifest.selectVariant(run, args, numArgs);
+}
+
+/// The driver launch of variant `variant`, after the arguments passed the
+/// checks and the grid was evaluated for that variant.
+Status launchPacked(tgb_kernel &k, size_t variant, tg_dim3 grid,
+                    runtime::PackedArgs &packed, uint64_t stream) {
   if (!grid.x || !grid.y || !grid.z)
     return Status::success(); // An empty grid: nothing to do.
   Status status = k.context->makeCurrent();
   if (!status.ok())
     return status;
-  const bundle::KernelInfo &info = *k.info;
+  LoadedVariant &v = k.variants[variant];
+  const bundle::KernelInfo &info = *v.info;
   // Built only for an error: a launch allocates nothing on the host.
   auto where = [&] { return "kernel '" + info.name + "'"; };
-  if (info.sharedBytes > k.sharedLimit) {
+  if (info.sharedBytes > v.sharedLimit) {
     if (CUresult result = api().cuFuncSetAttribute(
-            k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            v.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             int(info.sharedBytes)))
       return callError(result, "cuFuncSetAttribute(" + where() +
                                    ", max dynamic shared memory " +
                                    std::to_string(info.sharedBytes) +
                                    " bytes)");
-    k.sharedLimit = info.sharedBytes;
+    v.sharedLimit = info.sharedBytes;
   }
   if (CUresult result =
-          api().cuLaunchKernel(k.function, grid.x, grid.y, grid.z, info.block.x,
+          api().cuLaunchKernel(v.function, grid.x, grid.y, grid.z, info.block.x,
                                info.block.y, info.block.z, info.sharedBytes,
                                reinterpret_cast<CUstream>(uintptr_t(stream)),
                                packed.params(), nullptr))
@@ -288,17 +307,18 @@ tg_status tgb_close(tgb_bundle *b) {
     return ok();
   Status first;
   b->plans.clear();
-  for (auto &k : b->kernels) {
-    if (!k->module)
-      continue;
-    Status status = k->context->makeCurrent();
-    if (status.ok())
-      if (CUresult result = api().cuModuleUnload(k->module))
-        status =
-            callError(result, "cuModuleUnload(kernel '" + k->info->name + "')");
-    if (!status.ok() && first.ok())
-      first = status;
-  }
+  for (auto &k : b->kernels)
+    for (LoadedVariant &v : k->variants) {
+      if (!v.module)
+        continue;
+      Status status = k->context->makeCurrent();
+      if (status.ok())
+        if (CUresult result = api().cuModuleUnload(v.module))
+          status = callError(result,
+                             "cuModuleUnload(kernel '" + k->info->name + "')");
+      if (!status.ok() && first.ok())
+        first = status;
+    }
   delete b;
   return report(first);
 }
@@ -422,56 +442,72 @@ tg_status tgb_load(tgb_bundle *b, const char *name, int ordinal,
   runtime::DeviceInfo device;
   if (!(status = runtime::deviceInfo(ordinal, device)).ok())
     return report(status);
-  bundle::Image image;
-  std::string error;
-  if (!bundle::selectImage(b->manifest, *k, device.ccMajor, device.ccMinor,
-                           image, error))
-    return invalid(error);
   runtime::Context *context;
   if (!(status = contextFor(ordinal, context)).ok() ||
       !(status = context->makeCurrent()).ok())
     return report(status);
-
-  // The driver wants PTX NUL-terminated (std::string's c_str is); the JIT's
-  // error log says which PTX line is wrong.
-  char log[16384] = {};
-  int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {log, reinterpret_cast<void *>(uintptr_t(sizeof(log) - 1))};
-  CUmodule module;
-  if (CUresult result = api().cuModuleLoadDataEx(&module, image.bytes.c_str(),
-                                                 2, options, values)) {
-    status = callError(result, "cuModuleLoadDataEx(" + image.path + ")");
-    if (log[0])
-      status.message += "\n" + std::string(log);
-    return report(status);
-  }
-  CUfunction function;
-  if (CUresult result =
-          api().cuModuleGetFunction(&function, module, k->entry.c_str())) {
-    status = callError(result, "cuModuleGetFunction(kernel '" + k->entry +
-                                   "' in " + image.path + ")");
-    api().cuModuleUnload(module);
-    return report(status);
-  }
   auto kernel = std::make_unique<tgb_kernel>();
   kernel->bundle = b;
   kernel->info = k;
   kernel->ordinal = ordinal;
   kernel->context = context;
-  kernel->module = module;
-  kernel->function = function;
-  kernel->imagePath = image.path;
-  kernel->isCubin = image.isCubin;
+  // Every variant is loaded now, so that a launch (in a CUDA graph capture
+  // too) only picks one.
+  auto unloadAll = [&] {
+    for (LoadedVariant &v : kernel->variants)
+      api().cuModuleUnload(v.module);
+  };
+  for (size_t i = 0; i < b->manifest.numVariants(); ++i) {
+    const bundle::Bundle &variant = b->manifest.variant(i);
+    LoadedVariant loadedVariant;
+    loadedVariant.info = variant.findKernel(k->name);
+    bundle::Image image;
+    std::string error;
+    if (!bundle::selectImage(variant, *loadedVariant.info, device.ccMajor,
+                             device.ccMinor, image, error)) {
+      unloadAll();
+      return invalid(error);
+    }
+    // The driver wants PTX NUL-terminated (std::string's c_str is); the
+    // JIT's error log says which PTX line is wrong.
+    char log[16384] = {};
+    int options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                     CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {log,
+                      reinterpret_cast<void *>(uintptr_t(sizeof(log) - 1))};
+    if (CUresult result = api().cuModuleLoadDataEx(
+            &loadedVariant.module, image.bytes.c_str(), 2, options, values)) {
+      status = callError(result, "cuModuleLoadDataEx(" + image.path + ")");
+      if (log[0])
+        status.message += "\n" + std::string(log);
+      unloadAll();
+      return report(status);
+    }
+    if (CUresult result = api().cuModuleGetFunction(
+            &loadedVariant.function, loadedVariant.module,
+            loadedVariant.info->entry.c_str())) {
+      status = callError(result, "cuModuleGetFunction(kernel '" +
+                                     loadedVariant.info->entry + "' in " +
+                                     image.path + ")");
+      api().cuModuleUnload(loadedVariant.module);
+      unloadAll();
+      return report(status);
+    }
+    loadedVariant.imagePath = image.path;
+    loadedVariant.isCubin = image.isCubin;
+    kernel->variants.push_back(std::move(loadedVariant));
+  }
   b->kernels.push_back(std::move(kernel));
   *loaded = b->kernels.back().get();
   return ok();
 }
 
 const char *tgb_kernel_image(const tgb_kernel *k) {
-  return k ? k->imagePath.c_str() : "";
+  return k ? k->variants[k->bundle->manifest.defaultVariant].imagePath.c_str()
+           : "";
 }
 int tgb_kernel_image_is_cubin(const tgb_kernel *k) {
-  return k && k->isCubin ? 1 : 0;
+  return k && k->variants[k->bundle->manifest.defaultVariant].isCubin ? 1 : 0;
 }
 
 tg_status tgb_launch(tgb_kernel *k, const tg_arg *args, size_t numArgs,
@@ -479,12 +515,15 @@ tg_status tgb_launch(tgb_kernel *k, const tg_arg *args, size_t numArgs,
   if (!k)
     return invalid("tgb_launch: the kernel is null");
   Status status = checkArgs(*k->info, args, numArgs);
+  if (!status.ok())
+    return report(status);
+  size_t variant = variantFor(k->bundle->manifest, k->info->name, args, numArgs);
   tg_dim3 grid;
-  if (!status.ok() ||
-      !(status = evaluateGrid(*k->info, args, numArgs, grid)).ok())
+  if (!(status = evaluateGrid(*k->variants[variant].info, args, numArgs, grid))
+           .ok())
     return report(status);
   runtime::PackedArgs packed(args, numArgs);
-  return report(launchPacked(*k, grid, packed, stream));
+  return report(launchPacked(*k, variant, grid, packed, stream));
 }
 
 tg_status tgb_launch_views(tgb_kernel *k, size_t numArgs, const int32_t *dtypes,
@@ -523,8 +562,13 @@ tg_status tgb_plan_create(tgb_kernel *k, const tg_arg *args, size_t numArgs,
   *out = nullptr;
   auto plan = std::make_unique<tgb_plan>();
   Status status = checkArgs(*k->info, args, numArgs);
-  if (!status.ok() ||
-      !(status = evaluateGrid(*k->info, args, numArgs, plan->grid)).ok())
+  if (!status.ok())
+    return report(status);
+  plan->variant =
+      variantFor(k->bundle->manifest, k->info->name, args, numArgs);
+  if (!(status = evaluateGrid(*k->variants[plan->variant].info, args, numArgs,
+                              plan->grid))
+           .ok())
     return report(status);
   plan->kernel = k;
   plan->args.assign(args, args + numArgs);
@@ -545,7 +589,8 @@ tg_status tgb_plan_grid(const tgb_plan *plan, tg_dim3 *grid) {
 tg_status tgb_plan_launch(tgb_plan *plan, uint64_t stream) {
   if (!plan)
     return invalid("tgb_plan_launch: the plan is null");
-  return report(launchPacked(*plan->kernel, plan->grid, *plan->packed, stream));
+  return report(launchPacked(*plan->kernel, plan->variant, plan->grid,
+                            *plan->packed, stream));
 }
 
 tg_status tgb_plan_destroy(tgb_plan *plan) {
@@ -658,21 +703,67 @@ tg_status tgb_program_launch(tgb_program *p, const tg_arg *args, size_t numArgs,
     return invalid("tgb_program_launch: the program is null");
   std::vector<std::vector<tg_arg>> shares;
   std::vector<tg_dim3> grids;
+  // Every kernel of the program runs the variant the program's own rules
+  // pick: kernels compiled with one set of consts agree on what passes
+  // between them.
   const bundle::Bundle &manifest = p->kernels.front()->bundle->manifest;
-  Status status =
-      checkProgramArgs(manifest, *p->info, args, numArgs, shares, grids);
+  size_t variant = variantFor(manifest, p->info->name, args, numArgs);
+  Status status = checkProgramArgs(manifest.variant(variant), *p->info, args,
+                                   numArgs, shares, grids);
   if (!status.ok())
     return report(status);
   // One stream orders the launches: each kernel sees what the one before
   // it wrote.
   for (size_t k = 0; k < p->kernels.size(); ++k) {
     runtime::PackedArgs packed(shares[k].data(), shares[k].size());
-    if (!(status = launchPacked(*p->kernels[k], grids[k], packed, stream))
+    if (!(status = launchPacked(*p->kernels[k], variant, grids[k], packed,
+                                stream))
              .ok()) {
       status.message = "program '" + p->info->name + "': " + status.message;
       return report(status);
     }
   }
+  return ok();
+}
+
+size_t tgb_num_variants(const tgb_bundle *b) {
+  return b ? b->manifest.numVariants() : 0;
+}
+
+const char *tgb_variant_tuned(const tgb_bundle *b, size_t index) {
+  if (!b || index >= b->manifest.numVariants())
+    return "";
+  scratch = b->manifest.describeVariant(index);
+  return scratch.c_str();
+}
+
+tg_status tgb_select_variant(const tgb_bundle *b, const char *name,
+                             const tg_arg *args, size_t numArgs,
+                             size_t *variant) {
+  if (!variant)
+    return invalid("tgb_select_variant: the result pointer is null");
+  const bundle::KernelInfo *k = nullptr;
+  const bundle::ProgramInfo *p = nullptr;
+  Status status;
+  bool isProgram = b && name && !b->manifest.findKernel(name) &&
+                   b->manifest.findProgram(name);
+  if (isProgram)
+    status = findProgram(b, name, p);
+  else
+    status = findKernel(b, name, k);
+  if (!status.ok())
+    return report(status);
+  if (isProgram) {
+    std::vector<std::vector<tg_arg>> shares;
+    std::vector<tg_dim3> grids;
+    status = checkProgramArgs(b->manifest, *p, args, numArgs, shares, grids);
+  } else {
+    status = checkArgs(*k, args, numArgs);
+  }
+  if (!status.ok())
+    return report(status);
+  *variant = variantFor(b->manifest, isProgram ? p->name : k->name, args,
+                        numArgs);
   return ok();
 }
 

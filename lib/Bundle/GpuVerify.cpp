@@ -71,24 +71,35 @@ static std::string throughput(const ref::Reference &reference,
   return line;
 }
 
-int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
+/// "variant 1 of 3 (BM=64 BN=128), by the dispatch table" for a bundle of
+/// variants; nothing for a bundle of kernels.
+static void printVariant(const Bundle &bundle, size_t variant) {
+  if (bundle.variants.empty())
+    return;
+  std::cout << "variant " << variant << " of " << bundle.variants.size()
+            << " (" << bundle.describeVariant(variant)
+            << "), by the dispatch table\n";
+}
+
+int tilegym::bundle::verifyOnGpu(const Bundle &bundle,
+                                 const KernelInfo &signature,
                                  const VerifyOptions &opt) {
   std::string error;
-  std::string refName = opt.reference.empty() ? kernel.name : opt.reference;
+  std::string refName = opt.reference.empty() ? signature.name : opt.reference;
   const ref::Reference *reference = ref::lookupReference(refName);
   if (!reference)
     return fail("no reference program named '" + refName +
                 "'; pick one with --reference");
   std::vector<ref::DType> dtypes;
   std::vector<int64_t> ranks;
-  for (size_t i = 0; i < kernel.params.size(); ++i) {
-    const runtime::Param &p = kernel.params[i];
+  for (size_t i = 0; i < signature.params.size(); ++i) {
+    const runtime::Param &p = signature.params[i];
     if (p.kind != TG_ARG_VIEW)
-      return fail("parameter " + std::to_string(i) + " of '" + kernel.name +
+      return fail("parameter " + std::to_string(i) + " of '" + signature.name +
                   "' is a scalar; GPU verification binds views only");
     auto dtype = ref::parseDType(runtime::dtypeName(p.dtype));
     if (!dtype)
-      return fail("parameter " + std::to_string(i) + " of '" + kernel.name +
+      return fail("parameter " + std::to_string(i) + " of '" + signature.name +
                   "' has element type " + runtime::dtypeName(p.dtype) +
                   ", which no reference takes");
     dtypes.push_back(*dtype);
@@ -99,7 +110,7 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
       !ref::checkSignature(*reference, dtypes, ranks, error))
     return fail(error);
   // The reference's argument names make the runtime's errors readable.
-  std::vector<runtime::Param> params = kernel.params;
+  std::vector<runtime::Param> params = signature.params;
   for (size_t i = 0; i < params.size(); ++i) {
     if (params[i].name.empty())
       params[i].name = reference->args[i].name;
@@ -118,8 +129,14 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
   runtime::Status fits =
       runtime::checkArguments(params, hostArgs.data(), hostArgs.size());
   if (!fits.ok())
-    return fail("kernel '" + kernel.name + "': " + fits.message +
+    return fail("kernel '" + signature.name + "': " + fits.message +
                 "; nothing was run");
+  size_t variant =
+      bundle.variants.empty()
+          ? 0
+          : bundle.selectVariant(signature.name, hostArgs.data(), hostArgs.size());
+  const Bundle &chosen = bundle.variant(variant);
+  const KernelInfo &kernel = *chosen.findKernel(signature.name);
   std::array<int64_t, 3> grid;
   if (!bundle::evaluateGrid(kernel, hostArgs.data(), hostArgs.size(), grid,
                             error))
@@ -134,9 +151,10 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
   }
   std::cout << " grid=" << grid[0] << "x" << grid[1] << "x" << grid[2]
             << " seed=" << seed << "\n";
+  printVariant(bundle, variant);
 
   if (opt.dryRun) {
-    std::cout << "target " << bundle.target << ", entry " << kernel.entry
+    std::cout << "target " << chosen.target << ", entry " << kernel.entry
               << ", block " << kernel.block.x << "x1x1, shared "
               << kernel.sharedBytes << " bytes, images " << kernel.ptxFile
               << (kernel.cubinFile.empty() ? "" : " " + kernel.cubinFile)
@@ -148,7 +166,7 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
   KernelInfo named = kernel;
   named.params = params;
   GpuRun run;
-  if (int rc = runOnGpu(bundle, named, hostArgs, 0, run, error))
+  if (int rc = runOnGpu(chosen, named, hostArgs, 0, run, error))
     return rc == kExitNoGpu ? (std::cerr << error << "\n", rc) : fail(error);
   ref::Options options = ref::effectiveOptions(*reference, bundle.consts);
   auto expected = ref::runReference(*reference, problem, options, args);
@@ -163,7 +181,7 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle, const KernelInfo &kernel,
   }
   // Timed in a run of its own, so that a kernel failing verification is
   // never launched again.
-  if (int rc = runOnGpu(bundle, named, hostArgs, opt.runs, run, error))
+  if (int rc = runOnGpu(chosen, named, hostArgs, opt.runs, run, error))
     return fail(error), rc;
   std::printf(
       "bench: median %.4f ms (min %.4f, max %.4f, %d runs): %s\n",
@@ -311,17 +329,18 @@ int tilegym::bundle::runOnGpu(const Bundle &bundle, const KernelInfo &kernel,
 }
 
 int tilegym::bundle::runGeneralOnGpu(
-    const Bundle &bundle, const std::vector<const KernelInfo *> &kernels,
+    const Bundle &bundle, const std::vector<const KernelInfo *> &signatures,
     const GeneralRunOptions &opt) {
+  std::vector<const KernelInfo *> kernels = signatures;
   std::string error;
   std::vector<std::string> names;
-  std::vector<std::vector<runtime::Param>> signatures;
+  std::vector<std::vector<runtime::Param>> params;
   for (const KernelInfo *k : kernels) {
     names.push_back(k->name);
-    signatures.push_back(k->params);
+    params.push_back(k->params);
   }
   runtime::ProgramSignature program;
-  if (!runtime::mergeSignatures(names, signatures, program, error))
+  if (!runtime::mergeSignatures(names, params, program, error))
     return fail(error);
   ref::ArgumentChoices choices = opt.choices;
   if (!opt.checkDir.empty() &&
@@ -347,6 +366,19 @@ int tilegym::bundle::runGeneralOnGpu(
             << " seed=" << seed << "\n"
             << "args: " << ref::describeArguments(bound) << "\n";
   std::vector<tg_arg> args = bound.hostArgs();
+  // A bundle of variants: the dispatch table's choice for the kernel, or
+  // for the program whose kernels these are, at these shapes.
+  size_t variant = 0;
+  if (!bundle.variants.empty()) {
+    std::string run = names.size() == 1 ? names.front() : "";
+    for (const ProgramInfo &p : bundle.programs)
+      if (p.kernels == names)
+        run = p.name;
+    variant = bundle.selectVariant(run, args.data(), args.size());
+    for (const KernelInfo *&k : kernels)
+      k = bundle.variant(variant).findKernel(k->name);
+  }
+  printVariant(bundle, variant);
   auto gridText = [&](size_t k, const std::array<int64_t, 3> &g) {
     return (kernels.size() > 1 ? names[k] + ": " : std::string()) +
            "grid=" + std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" +
@@ -368,8 +400,8 @@ int tilegym::bundle::runGeneralOnGpu(
   bool empty = true;
   for (size_t k = 0; k < kernels.size(); ++k) {
     // Views travel through the host between kernels.
-    if (int rc = runOnGpu(bundle, *kernels[k], program.kernelArgs(k, args), 0,
-                          run, error))
+    if (int rc = runOnGpu(bundle.variant(variant), *kernels[k],
+                          program.kernelArgs(k, args), 0, run, error))
       return rc == kExitNoGpu ? (std::cerr << error << "\n", rc) : fail(error);
     if (k == 0)
       printGpuRun(run);
@@ -410,7 +442,8 @@ int tilegym::bundle::runGeneralOnGpu(
   for (size_t k = 0; k < kernels.size(); ++k) {
     std::vector<tg_arg> kernelArgs = program.kernelArgs(k, args);
     if (int rc =
-            runOnGpu(bundle, *kernels[k], kernelArgs, opt.runs, run, error))
+            runOnGpu(bundle.variant(variant), *kernels[k], kernelArgs,
+                     opt.runs, run, error))
       return fail(error), rc;
     if (run.times.empty())
       continue;

@@ -400,7 +400,7 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
   };
   j.object([&] {
     j.attribute("format", bundle::kFormatName);
-    j.attribute("version", bundle::kFormatVersion);
+    j.attribute("version", bundle::kKernelsFormatVersion);
     j.attribute("source", source);
     j.attribute("target", target);
     j.attribute("view_abi", bundle::kViewAbi);

@@ -205,6 +205,9 @@ class Library:
             "tgb_program_check_args": (I, [P, C, ctypes.POINTER(Arg), S]),
             "tgb_load_program": (I, [P, C, I, ctypes.POINTER(P)]),
             "tgb_program_launch": (I, [P, ctypes.POINTER(Arg), S, U64]),
+            "tgb_num_variants": (S, [P]), "tgb_variant_tuned": (C, [P, S]),
+            "tgb_select_variant": (I, [P, C, ctypes.POINTER(Arg), S,
+                                       ctypes.POINTER(S)]),
             "tg_init": (I, []), "tg_last_error": (C, []),
         }
         for name, (res, args) in sig.items():
@@ -312,11 +315,39 @@ class Bundle:
         return out
 
     def _manifest(self):
-        try:
-            with open(os.path.join(self.path, "manifest.json")) as f:
+        """The manifest of kernels: a bundle of variants' default one (the
+        reader checked that every variant has the same signatures)."""
+        def read(folder):
+            with open(os.path.join(folder, "manifest.json")) as f:
                 return json.load(f)
-        except (OSError, ValueError):
+        try:
+            top = read(self.path)
+            if "variants" in top:
+                chosen = top["variants"][top.get("default", 0)]
+                return read(os.path.join(self.path, chosen["folder"]))
+            return top
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
             return {}
+
+    @property
+    def variants(self):
+        """What each variant was tuned with ("BM=128 BN=64"), in order; [""]
+        for a bundle of kernels, its own only variant."""
+        return [self.L.lib.tgb_variant_tuned(self.handle, i).decode()
+                for i in range(self.L.lib.tgb_num_variants(self.handle))]
+
+    def select_variant(self, kernel, *values):
+        """The variant a launch of `kernel` (or program) with these values
+        runs, by the bundle's dispatch table."""
+        params = (self.program_params(kernel) if kernel in self.programs
+                  else self.params(kernel))
+        args = [to_arg(v, params[i] if i < len(params) else None)
+                for i, v in enumerate(values)]
+        arr, n = _args_array(args)
+        out = ctypes.c_size_t()
+        self.L.check(self.L.lib.tgb_select_variant(
+            self.handle, _name(kernel), arr, n, ctypes.byref(out)))
+        return out.value
 
     @property
     def programs(self):

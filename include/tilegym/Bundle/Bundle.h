@@ -30,8 +30,13 @@
 namespace tilegym::bundle {
 
 /// manifest.json's "format" and the newest "version" this library reads.
+/// Version 1 is a bundle of kernels (what the compiler writes); version 2 a
+/// bundle of variants: version-1 bundles of one source compiled with
+/// different consts, and a table saying which to launch for which shapes
+/// (what tilegym-tune writes).
 constexpr const char *kFormatName = "tilegym-bundle";
-constexpr int64_t kFormatVersion = 1;
+constexpr int64_t kFormatVersion = 2;
+constexpr int64_t kKernelsFormatVersion = 1;
 /// How views become kernel parameters; must be what runtime::PackedArgs
 /// does (see docs/runtime.md).
 constexpr const char *kViewAbi = "memref-expanded";
@@ -87,6 +92,19 @@ struct ProgramInfo {
   runtime::ProgramSignature signature; // Merged at load.
 };
 
+struct Bundle;
+
+/// One row of a bundle of variants' dispatch table: launching `run` (a
+/// kernel or a program) with views whose sizes fall in these shape buckets
+/// uses variant `variant`.
+struct DispatchRule {
+  std::string run;
+  /// Per parameter of the run's signature: the view's size buckets (each
+  /// size rounded up to a power of two); empty for scalars.
+  std::vector<std::vector<int64_t>> buckets;
+  size_t variant = 0;
+};
+
 struct Bundle {
   std::string dir; // The folder it was loaded from.
   std::string source;
@@ -95,6 +113,32 @@ struct Bundle {
   std::map<std::string, std::string> consts;
   std::vector<KernelInfo> kernels;
   std::vector<ProgramInfo> programs;
+
+  /// A bundle of variants (version 2): each variant a bundle of kernels
+  /// with the same kernels, programs and signatures, compiled with other
+  /// consts. `kernels` and `programs` above are the default variant's, for
+  /// signatures; `consts` are those every variant shares. Empty for a
+  /// bundle of kernels, which is its own only variant.
+  std::vector<Bundle> variants;
+  /// Per variant, the consts it was tuned with ("BM" -> "128").
+  std::vector<std::map<std::string, std::string>> tuned;
+  std::vector<DispatchRule> dispatch;
+  size_t defaultVariant = 0;
+
+  size_t numVariants() const { return variants.empty() ? 1 : variants.size(); }
+  /// Variant `index`: the bundle itself for a bundle of kernels.
+  const Bundle &variant(size_t index) const {
+    return variants.empty() ? *this : variants[index];
+  }
+  /// The variant to launch `run` (a kernel or program name) with these
+  /// arguments (already checked against its signature): the rule for `run`
+  /// whose buckets are nearest the views' (summed |log2| distance over
+  /// every size, the first on ties; an exact bucket is distance 0), else
+  /// the default variant.
+  size_t selectVariant(const std::string &run, const tg_arg *args,
+                       size_t numArgs) const;
+  /// "BM=128 BN=64": what variant `index` was tuned with; "" for none.
+  std::string describeVariant(size_t index) const;
 
   /// The kernel named `name`; nullptr if none.
   const KernelInfo *findKernel(const std::string &name) const;
@@ -118,6 +162,10 @@ bool loadBundle(const std::string &dir, Bundle &bundle, std::string &error);
 /// fuzzing the reader without a folder.
 bool parseManifest(const std::string &text, const std::string &dir,
                    bool checkFiles, Bundle &bundle, std::string &error);
+
+/// The shape bucket of a size: the least power of two at or above it (1 for
+/// 0 and 1), as tilegym-tune keys its cache.
+int64_t shapeBucket(int64_t size);
 
 /// A kernel symbol as the writer emits it: [A-Za-z_][A-Za-z0-9_]*, at most
 /// 255 characters. Symbols name files and PTX entries.

@@ -41,7 +41,7 @@ typedef struct tgb_program tgb_program; /* a program's kernels, loaded */
 
 /* What went wrong in the last tgb_* call on this thread; "" after a success. */
 TG_API const char *tgb_last_error(void);
-/* The format version this library reads (1). */
+/* The newest format version this library reads (2). */
 TG_API int tgb_format_version(void);
 
 /*===-- Bundles (no GPU needed) -------------------------------------------===*/
@@ -181,6 +181,26 @@ TG_API tg_status tgb_load_program(tgb_bundle *bundle, const char *program,
    kernels in order on `stream`; nothing is launched when a check fails. */
 TG_API tg_status tgb_program_launch(tgb_program *program, const tg_arg *args,
                                     size_t num_args, uint64_t stream);
+
+/*===-- Variants ----------------------------------------------------------===*/
+
+/* A bundle of variants (manifest version 2, what tilegym-tune --bundle
+   writes) holds its kernels compiled several times with different consts
+   and a dispatch table by shape: every function above works on it as on a
+   bundle of kernels (signatures, info and image are the default
+   variant's), tgb_load loads every variant, and each launch runs the
+   variant the table picks for its arguments' shapes (a program's, for all
+   of a program's kernels). A bundle of kernels is its own only variant. */
+TG_API size_t tgb_num_variants(const tgb_bundle *bundle);
+/* What variant `index` was tuned with ("BM=128 BN=64"); "" for a bundle of
+   kernels or an index out of range. Valid until the next call on this
+   thread. */
+TG_API const char *tgb_variant_tuned(const tgb_bundle *bundle, size_t index);
+/* Checks the arguments of kernel or program `name` (NULL: the only kernel)
+   and gives the variant a launch with them runs. */
+TG_API tg_status tgb_select_variant(const tgb_bundle *bundle, const char *name,
+                                    const tg_arg *args, size_t num_args,
+                                    size_t *variant);
 
 /* Waits for everything on GPU `ordinal`'s primary context (cuCtxSynchronize):
    a kernel fault shows here, naming the last kernel launched through this

@@ -40,6 +40,7 @@ if "queries" in steps:
     attempt("open broken", lambda: tilegym.Bundle(os.path.join(d, "broken.tgb")))
     b = tilegym.Bundle(va)
     out(f"target {b.target} kernels {b.kernels} consts {b.consts}")
+    out(f"variants {b.variants} select {b.select_variant(None, View('f32', 1, [9]), View('f32', 1, [9]), View('f32', 1, [9]))}")
     info = b.info()
     out("info " + " ".join(f"{k}={os.path.basename(str(v)) if k in ('ptx', 'cubin') else v}"
                            for k, v in info.items()))

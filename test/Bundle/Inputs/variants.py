@@ -1,0 +1,66 @@
+# Drives a bundle of variants (manifest version 2) through python/tilegym,
+# printing one line per step for FileCheck. Usage: variants.py BUNDLE STEP...
+# Steps: queries (no GPU), launch (with the fake driver), program.
+import ctypes
+import sys
+import os
+
+sys.dont_write_bytecode = True  # no __pycache__ in python/
+sys.path.insert(0, os.environ["TILEGYM_PYTHON_DIR"])
+import tilegym  # noqa: E402
+from tilegym import TileGymError, View  # noqa: E402
+
+libc = ctypes.CDLL(None)
+
+
+def out(text):
+    libc.fflush(None)  # The fake driver prints through C's stdio.
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def attempt(label, fn):
+    try:
+        out(f"{label}: ok {fn()}")
+    except TileGymError as e:
+        out(f"{label}: {e.status}: {e.message}")
+
+
+path, steps = sys.argv[1], sys.argv[2:]
+v = lambda n, dt="f32", base=0xa000: View(dt, base, [n])  # noqa: E731
+
+if "queries" in steps:
+    b = tilegym.Bundle(path)
+    out(f"variants {b.variants} kernels {b.kernels} consts {b.consts}")
+    out(f"params {[(p['name'], p.get('access')) for p in b.params()]}")
+    for n in (1000, 1025, 3000, 300000, 600000, 1 << 24):
+        attempt(f"select n={n}", lambda: b.select_variant(None, v(n), v(n), v(n)))
+    attempt("select bad", lambda: b.select_variant(None, v(5), v(5)))
+    attempt("select unknown", lambda: b.select_variant("nope", v(5)))
+    # The default variant's grid program and info, for signatures.
+    out("grid program " + b.grid_program())
+
+if "launch" in steps:
+    b = tilegym.Bundle(path)
+    k = b.load()
+    out(f"image {os.path.relpath(k.image, path)}")
+    for n in (3000, 600000):
+        attempt(f"launch n={n}", lambda: k(v(n), v(n, base=0xb000),
+                                           v(n, base=0xc000), stream=0))
+    plan = k.plan(v(3000), v(3000), v(3000))
+    out(f"plan grid {plan.grid}")
+    attempt("plan launch", lambda: plan.launch(0))
+    attempt("launch mismatch", lambda: k(v(8), v(8), v(8, "bf16"), stream=0))
+    b.close()
+    out("closed")
+
+if "program" in steps:
+    b = tilegym.Bundle(path)
+    out(f"variants {b.variants} programs {b.programs}")
+    p = b.load("fullsum")
+    for n, parts in ((5000, 20), (4000000, 3907)):
+        attempt(f"program n={n}", lambda: p(v(n), v(parts, base=0xb000),
+                                            v(1, base=0xc000), stream=0))
+    k = b.load("partial_sums")
+    attempt("kernel n=5000", lambda: k(v(5000), v(20, base=0xb000), stream=0))
+    b.close()
