@@ -98,7 +98,7 @@ static bool isIntegerDType(tg_dtype d) {
 }
 
 bool detail::parseTarget(const std::string &target, int &cc,
-                        bool &archSpecific) {
+                         bool &archSpecific) {
   if (target.rfind("sm_", 0) != 0 || target.size() < 5)
     return false;
   std::string digits = target.substr(3);

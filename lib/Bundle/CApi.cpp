@@ -517,7 +517,8 @@ tg_status tgb_launch(tgb_kernel *k, const tg_arg *args, size_t numArgs,
   Status status = checkArgs(*k->info, args, numArgs);
   if (!status.ok())
     return report(status);
-  size_t variant = variantFor(k->bundle->manifest, k->info->name, args, numArgs);
+  size_t variant =
+      variantFor(k->bundle->manifest, k->info->name, args, numArgs);
   tg_dim3 grid;
   if (!(status = evaluateGrid(*k->variants[variant].info, args, numArgs, grid))
            .ok())
@@ -564,8 +565,7 @@ tg_status tgb_plan_create(tgb_kernel *k, const tg_arg *args, size_t numArgs,
   Status status = checkArgs(*k->info, args, numArgs);
   if (!status.ok())
     return report(status);
-  plan->variant =
-      variantFor(k->bundle->manifest, k->info->name, args, numArgs);
+  plan->variant = variantFor(k->bundle->manifest, k->info->name, args, numArgs);
   if (!(status = evaluateGrid(*k->variants[plan->variant].info, args, numArgs,
                               plan->grid))
            .ok())
@@ -590,7 +590,7 @@ tg_status tgb_plan_launch(tgb_plan *plan, uint64_t stream) {
   if (!plan)
     return invalid("tgb_plan_launch: the plan is null");
   return report(launchPacked(*plan->kernel, plan->variant, plan->grid,
-                            *plan->packed, stream));
+                             *plan->packed, stream));
 }
 
 tg_status tgb_plan_destroy(tgb_plan *plan) {
@@ -716,8 +716,8 @@ tg_status tgb_program_launch(tgb_program *p, const tg_arg *args, size_t numArgs,
   // it wrote.
   for (size_t k = 0; k < p->kernels.size(); ++k) {
     runtime::PackedArgs packed(shares[k].data(), shares[k].size());
-    if (!(status = launchPacked(*p->kernels[k], variant, grids[k], packed,
-                                stream))
+    if (!(status =
+              launchPacked(*p->kernels[k], variant, grids[k], packed, stream))
              .ok()) {
       status.message = "program '" + p->info->name + "': " + status.message;
       return report(status);
@@ -762,8 +762,8 @@ tg_status tgb_select_variant(const tgb_bundle *b, const char *name,
   }
   if (!status.ok())
     return report(status);
-  *variant = variantFor(b->manifest, isProgram ? p->name : k->name, args,
-                        numArgs);
+  *variant =
+      variantFor(b->manifest, isProgram ? p->name : k->name, args, numArgs);
   return ok();
 }
 

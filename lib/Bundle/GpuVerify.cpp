@@ -76,9 +76,8 @@ static std::string throughput(const ref::Reference &reference,
 static void printVariant(const Bundle &bundle, size_t variant) {
   if (bundle.variants.empty())
     return;
-  std::cout << "variant " << variant << " of " << bundle.variants.size()
-            << " (" << bundle.describeVariant(variant)
-            << "), by the dispatch table\n";
+  std::cout << "variant " << variant << " of " << bundle.variants.size() << " ("
+            << bundle.describeVariant(variant) << "), by the dispatch table\n";
 }
 
 int tilegym::bundle::verifyOnGpu(const Bundle &bundle,
@@ -131,10 +130,10 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle,
   if (!fits.ok())
     return fail("kernel '" + signature.name + "': " + fits.message +
                 "; nothing was run");
-  size_t variant =
-      bundle.variants.empty()
-          ? 0
-          : bundle.selectVariant(signature.name, hostArgs.data(), hostArgs.size());
+  size_t variant = bundle.variants.empty()
+                       ? 0
+                       : bundle.selectVariant(signature.name, hostArgs.data(),
+                                              hostArgs.size());
   const Bundle &chosen = bundle.variant(variant);
   const KernelInfo &kernel = *chosen.findKernel(signature.name);
   std::array<int64_t, 3> grid;
@@ -441,9 +440,8 @@ int tilegym::bundle::runGeneralOnGpu(
   }
   for (size_t k = 0; k < kernels.size(); ++k) {
     std::vector<tg_arg> kernelArgs = program.kernelArgs(k, args);
-    if (int rc =
-            runOnGpu(bundle.variant(variant), *kernels[k], kernelArgs,
-                     opt.runs, run, error))
+    if (int rc = runOnGpu(bundle.variant(variant), *kernels[k], kernelArgs,
+                          opt.runs, run, error))
       return fail(error), rc;
     if (run.times.empty())
       continue;

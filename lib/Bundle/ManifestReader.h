@@ -1,4 +1,5 @@
-//===- ManifestReader.h - the manifest walker shared by lib/Bundle -*- C++ -*-===//
+//===- ManifestReader.h - the manifest walker shared by lib/Bundle -*- C++
+//-*-===//
 //
 // Private to lib/Bundle: Bundle.cpp reads bundles of kernels with it,
 // Variants.cpp bundles of variants.
@@ -28,7 +29,6 @@ bool parseTarget(const std::string &target, int &cc, bool &archSpecific);
 /// What the writer produces for names inside a bundle folder:
 /// [A-Za-z0-9_.-], not "." or "..".
 bool isPlainFileName(const std::string &name);
-
 
 /// Walks the manifest, remembering where it is ("kernels[0].grid") so that
 /// every error names the offending entry.
@@ -60,8 +60,8 @@ private:
   /// Member `key` of `object` of the given kind; a missing member is an
   /// error unless `optional`, in which case `out` stays null.
   bool member(const json::Value &object, const std::string &where,
-              const std::string &key, json::Value::Kind kind, const json::Value *&out,
-              bool optional = false) {
+              const std::string &key, json::Value::Kind kind,
+              const json::Value *&out, bool optional = false) {
     out = object.get(key);
     std::string at = where.empty() ? key : where + "." + key;
     if (!out)
@@ -105,7 +105,8 @@ private:
                  runtime::Param &param);
   bool readGridOp(const json::Value &v, const std::string &where, size_t index,
                   const std::vector<runtime::Param> &params, GridOp &op);
-  bool readKernel(const json::Value &v, const std::string &where, KernelInfo &k);
+  bool readKernel(const json::Value &v, const std::string &where,
+                  KernelInfo &k);
 };
 
 } // namespace tilegym::bundle::detail

@@ -131,9 +131,9 @@ bool ManifestReader::readVariants(const Value &root, Bundle &bundle) {
   if (list.empty())
     return fail("variants", "the bundle holds no variant");
   if (list.size() > kMaxVariants)
-    return fail("variants", std::to_string(list.size()) +
-                                " variants, more than the " +
-                                std::to_string(kMaxVariants) + " a bundle holds");
+    return fail("variants",
+                std::to_string(list.size()) + " variants, more than the " +
+                    std::to_string(kMaxVariants) + " a bundle holds");
   std::vector<std::string> folders;
   for (size_t i = 0; i < list.size(); ++i) {
     std::string where = "variants[" + std::to_string(i) + "]";
@@ -153,8 +153,7 @@ bool ManifestReader::readVariants(const Value &root, Bundle &bundle) {
                       "([A-Za-z0-9_.-])");
     for (size_t j = 0; j < folders.size(); ++j)
       if (folders[j] == folder)
-        return fail(where + ".folder", "\"" + folder +
-                                           "\" is variants[" +
+        return fail(where + ".folder", "\"" + folder + "\" is variants[" +
                                            std::to_string(j) + "]'s too");
     folders.push_back(folder);
     std::map<std::string, std::string> config;
@@ -170,8 +169,8 @@ bool ManifestReader::readVariants(const Value &root, Bundle &bundle) {
       continue;
     std::string path = dir + "/" + folder;
     if (!isFolderNotLink(path))
-      return fail(where + ".folder", "folder " + path +
-                                         " does not exist or is a link");
+      return fail(where + ".folder",
+                  "folder " + path + " does not exist or is a link");
     Bundle variant;
     std::string inner;
     if (!loadBundle(path, variant, inner))
@@ -182,11 +181,11 @@ bool ManifestReader::readVariants(const Value &root, Bundle &bundle) {
     for (const auto &[name, value] : config) {
       auto it = variant.consts.find(name);
       if (it == variant.consts.end() || it->second != value)
-        return fail(where + ".tuned." + name,
-                    "the variant was compiled with " + name + "=" +
-                        (it == variant.consts.end() ? "(no such const)"
-                                                    : it->second) +
-                        ", not " + value);
+        return fail(
+            where + ".tuned." + name,
+            "the variant was compiled with " + name + "=" +
+                (it == variant.consts.end() ? "(no such const)" : it->second) +
+                ", not " + value);
     }
     if (i > 0) {
       std::string why = interfaceDifference(bundle.variants[0], variant);
@@ -286,10 +285,9 @@ bool ManifestReader::readDispatchRule(const Value &value,
     const Value *sizes = p.name.empty() ? nullptr : shapes->get(p.name);
     if (!sizes)
       return fail(where + ".shapes",
-                  p.name.empty()
-                      ? "parameter " + std::to_string(i + 1) +
-                            " has no name: rules name every view"
-                      : "missing view '" + p.name + "'");
+                  p.name.empty() ? "parameter " + std::to_string(i + 1) +
+                                       " has no name: rules name every view"
+                                 : "missing view '" + p.name + "'");
     if (sizes->asArray().size() != p.sizes.size())
       return fail(where + ".shapes." + p.name,
                   "has " + std::to_string(sizes->asArray().size()) +
