@@ -27,7 +27,11 @@ of each. Then:
    itself. A later run with the same key prints the stored result at once.
 
 The winner's -D flags are on the last line (`best: -D BLOCK=1024 ...`), for
-tilegym-cc or tilegym.compile. Exit code 0 when a configuration won, 1 when
+tilegym-cc or tilegym.compile. With --bundle OUT.tgb the winner is compiled
+into a bundle of variants that dispatches by shape: each run adds its
+winner as a variant (or finds it there) and a rule sending the views'
+shape bucket to it, so tuning at several sizes into one OUT gives one
+bundle that picks, at each launch, the variant tuned nearest its shapes. Exit code 0 when a configuration won, 1 when
 none did (or on bad input), 77 without a GPU (after --dry-run's compile
 pass, 0).
 """
@@ -185,19 +189,143 @@ def print_table(rows):
               f"{r.get('reason', '')}")
 
 
-def write_bundle(args, tilegym_run, defines, config, target):
-    """--bundle OUT: the winner compiled into OUT; 0, or 1 on failure."""
+ARGS_VIEW = re.compile(r"(?:^|, )([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]")
+
+
+def view_shapes(output):
+    """The views' sizes of a tilegym-run run, from its `args:` line
+    ("a[M=4096, K=64] bf16 in ..., eps f32 = 1e-05") as {"a": [4096, 64]}."""
+    for line in output.splitlines():
+        if line.startswith("args: "):
+            return {name: [int(d.split("=")[-1]) for d in dims.split(", ")
+                           if d]
+                    for name, dims in ARGS_VIEW.findall(line[6:])}
+    return None
+
+
+def variant_folder(config):
+    """BM=128 BN=64 -> BM128_BN64.tgb: a variant's folder in the bundle."""
+    text = re.sub(r"[^A-Za-z0-9_.-]", "-",
+                  "_".join(f"{k}{v}" for k, v in config.items()))
+    if not text or len(text) > 100 or text.startswith("."):
+        text = "v" + hashlib.sha256(json.dumps(
+            config, sort_keys=True).encode()).hexdigest()[:12]
+    return text + ".tgb"
+
+
+def read_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def write_json(path, value):
+    tmp = path + f".{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
+        json.dump(value, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def bucketed(shapes):
+    return {k: [1 << max(0, int(d) - 1).bit_length() for d in v]
+            for k, v in shapes.items()}
+
+
+def write_bundle(args, tilegym_run, defines, config, target, shapes):
+    """--bundle OUT: the winner added to the bundle of variants OUT (made
+    when absent) with a rule sending this shape bucket to it; 0, or 1 on
+    failure."""
     if not args.bundle:
         return 0
-    cmd = [tilegym_run, args.file, "--compile-only", "--bundle-out",
-           args.bundle] + (["--target", target] if target else []) + \
-        defines + flags(config)
-    rc, out, err = run(cmd)
-    if rc != 0:
-        print(f"tilegym-tune: error: the winner did not compile into "
-              f"{args.bundle}: {first_error(err or out)}", file=sys.stderr)
+    out = args.bundle.rstrip("/")
+
+    def error(message):
+        print(f"tilegym-tune: error: --bundle {out}: {message}",
+              file=sys.stderr)
         return 1
-    print(f"bundle: {args.bundle}")
+
+    manifest_path = os.path.join(out, "manifest.json")
+    top = {"format": "tilegym-bundle", "version": 2, "source": args.file,
+           "target": target, "view_abi": "memref-expanded", "variants": [],
+           "dispatch": [], "default": 0}
+    if os.path.exists(out):
+        try:
+            top = read_json(manifest_path)
+            ok = top.get("version") == 2 and isinstance(
+                top.get("variants"), list)
+        except (OSError, ValueError, AttributeError):
+            ok = False
+        if not ok:
+            return error("it exists and is not a bundle of variants (what "
+                         "--bundle writes): remove it or name another "
+                         "folder")
+        if top.get("source") != args.file or top.get("target") != target:
+            return error(f"it holds variants of {top.get('source')} for "
+                         f"{top.get('target')}, not of {args.file} for "
+                         f"{target}")
+    if shapes is None:
+        return error("the timed run printed no `args:` line to take the "
+                     "shapes from")
+    folder = variant_folder(config)
+    dest = os.path.join(out, folder)
+    # Compiled each time, so that its consts (the source's defaults too)
+    # are known: a variant is reused only when they are the same.
+    os.makedirs(out, exist_ok=True)
+    tmp = os.path.join(out, f".{folder}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    rc, o, e = run([tilegym_run, args.file, "--compile-only", "--bundle-out",
+                    tmp] + (["--target", target] if target else []) +
+                   defines + flags(config))
+    if rc != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return error(f"the winner did not compile: {first_error(e or o)}")
+    try:
+        variant = read_json(os.path.join(tmp, "manifest.json"))
+        kernels = [k["name"] for k in variant["kernels"]]
+        programs = [p["name"] for p in variant.get("programs", [])]
+        fixed = {k: v for k, v in variant["consts"].items()
+                 if k not in config}
+        if top["variants"]:
+            first = read_json(os.path.join(
+                out, top["variants"][0]["folder"], "manifest.json"))
+            theirs = {k: v for k, v in first["consts"].items()
+                      if k not in top["variants"][0]["tuned"]}
+        else:
+            theirs = fixed
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return error(f"a manifest is unreadable ({e})")
+    if theirs != fixed:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return error(f"its variants were compiled with {describe(theirs)}, "
+                     f"this one with {describe(fixed)}: one bundle holds one "
+                     f"kernel's variants")
+    if os.path.isdir(dest):
+        shutil.rmtree(tmp)
+    else:
+        os.replace(tmp, dest)
+    # What tilegym-run ran: the only kernel, else the only program.
+    run_name = kernels[0] if len(kernels) == 1 else \
+        programs[0] if len(programs) == 1 else None
+    if run_name is None:
+        return error("the source has several kernels and not one program: "
+                     "nothing to dispatch")
+    folders = [v["folder"] for v in top["variants"]]
+    if folder not in folders:
+        top["variants"].append({"folder": folder, "tuned": config})
+        folders.append(folder)
+    rule = {"run": run_name, "shapes": shapes,
+            "variant": folders.index(folder)}
+    top["dispatch"] = [r for r in top.get("dispatch", [])
+                       if r.get("run") != run_name or
+                       bucketed(r.get("shapes", {})) != bucketed(shapes)]
+    top["dispatch"].append(rule)
+    write_json(manifest_path, top)
+    shape_text = " ".join(f"{k}={'x'.join(map(str, v))}"
+                          for k, v in shapes.items())
+    print(f"bundle: {out}: variant {folder} for {run_name} at {shape_text} "
+          f"({len(top['variants'])} variants, {len(top['dispatch'])} "
+          f"rules)")
     return 0
 
 
@@ -235,7 +363,8 @@ def main():
     p.add_argument("--force", action="store_true",
                    help="tune again even when the cache has the answer")
     p.add_argument("--bundle", metavar="OUT.tgb",
-                   help="compile the winner into this bundle folder")
+                   help="add the winner to this bundle of variants, with a "
+                   "rule for this shape bucket (made when absent)")
     p.add_argument("--dry-run", action="store_true",
                    help="list the space and compile it, without the GPU")
     args = p.parse_args()
@@ -281,7 +410,7 @@ def main():
             ref_text = f.read()
     st = os.stat(tilegym_run)
     key_fields = {
-        "format": 1, "source": hashlib.sha256(source).hexdigest(),
+        "format": 2, "source": hashlib.sha256(source).hexdigest(),
         "space": space, "defines": sorted(args.define),
         "sizes": bucket(args.size), "check_sizes": bucket(args.check_size),
         "shapes": sorted(shape_bucket(args.shape)),
@@ -304,7 +433,7 @@ def main():
             print_table(cached["rows"])
             print("best: " + " ".join(flags(cached["best"])))
             return write_bundle(args, tilegym_run, defines, cached["best"],
-                                target)
+                                target, cached["shapes"])
         except (OSError, ValueError, KeyError) as e:
             print(f"cache entry {path} unreadable ({e}): tuning again")
 
@@ -355,7 +484,8 @@ def main():
                 row.update(result="FAIL",
                            reason=first_error(out + "\n" + err))
             else:
-                row.update(result="PASS", ms=float(m.group(1)))
+                row.update(result="PASS", ms=float(m.group(1)),
+                           shapes=view_shapes(out))
         rows.append(row)
         ms = f"{row['ms']:.4f} ms" if row["ms"] is not None else \
             row["result"] + ": " + row.get("reason", "")
@@ -371,7 +501,8 @@ def main():
         return 1
     best = min(timed, key=lambda r: r["ms"])
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    entry = {"key": key_fields, "best": best["config"], "rows": rows,
+    entry = {"key": key_fields, "best": best["config"],
+             "shapes": best.get("shapes"), "rows": rows,
              "seconds": seconds,
              "tuned_at": time.strftime("%Y-%m-%d %H:%M:%S")}
     tmp = path + f".{os.getpid()}.tmp"
@@ -380,7 +511,8 @@ def main():
     os.replace(tmp, path)
     print(f"cached: {path}")
     print("best: " + " ".join(flags(best["config"])))
-    return write_bundle(args, tilegym_run, defines, best["config"], target)
+    return write_bundle(args, tilegym_run, defines, best["config"], target,
+                        best.get("shapes"))
 
 
 if __name__ == "__main__":
