@@ -79,6 +79,10 @@ CONFIGS=(
 rm -rf "$OUT"
 mkdir -p "$OUT/bundles" || exit 1
 cp bench/run.py bench/ab.py bench/triton_kernels.py "$LIB" "$OUT/" || exit 1
+# The C launch path of the Python package, when it was built (python3-dev).
+if [ -f "$BUILD/lib/_fastlaunch.abi3.so" ]; then
+  cp "$BUILD/lib/_fastlaunch.abi3.so" "$OUT/" || exit 1
+fi
 cp -r python/tilegym "$OUT/tilegym" || exit 1
 failed=0
 : >"$OUT/bundles.txt"

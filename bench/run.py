@@ -585,7 +585,8 @@ def main():
 
 def launch_cost(kit, TK, rounds=7, calls=2000):
     """Host time of one launch from Python, in microseconds: TileGym's
-    vector_add called directly (k(a, b, c)) and as a PyTorch operator
+    vector_add called directly (k(a, b, c); and with its tensors packed in
+    Python rather than by tilegym._fastlaunch) and as a PyTorch operator
     (tilegym.torch) against torch.add(out=) and Triton's add on the same
     1 MiB tensors, each the median over `rounds`
     of the mean of `calls` launches, the launches queued without a wait (the
@@ -598,7 +599,13 @@ def launch_cost(kit, TK, rounds=7, calls=2000):
     import tilegym.torch
     op = tilegym.torch.register(kit.cache["vector_add.f32"][0],
                                 namespace="tilegym_bench").vector_add
+    # The same kernel with the tensors packed by Python (the ctypes path
+    # tilegym takes without its C extension), for what the C packing saves.
+    packed_in_python = tilegym.Launcher(k)
+    packed_in_python._torch()
+    packed_in_python.fast = None
     fns = {"tilegym": lambda: k(a, b, c),
+           "tilegym python packing": lambda: packed_in_python((a, b, c), None),
            "tilegym operator": lambda: op(a, b, c),
            "torch": lambda: torch.add(a, b, out=c),
            "triton": lambda: TK.vector_add(a, b, c)}

@@ -140,6 +140,12 @@ def to_arg(value, param=None):
             a.sizes[d], a.strides[d] = int(s), int(st)
         return a
     a.kind = SCALAR
+    what = f"parameter '{param['name']}'" if param and param.get("name") \
+        else "a parameter"
+    if not isinstance(value, (int, float, bool)) and not hasattr(
+            value, "__index__") and not hasattr(value, "__float__"):
+        raise TileGymError(5, f"{what}: expected a tensor, a tilegym.View or "
+                           f"a number, got {type(value).__name__}")
     if param is not None and param["kind"] == "scalar":
         a.dtype = DTYPES.index(param["dtype"])
     else:
@@ -163,6 +169,30 @@ def _find_library():
         if os.path.exists(p):
             return p
     return "libtilegym_bundle.so"
+
+
+def _load_fastlaunch(library_path):
+    """tilegym._fastlaunch (python/tilegym/_fastlaunch.c), found beside the
+    package or the bundle library; None when it is not there or
+    $TILEGYM_NO_FASTLAUNCH is set, and launches go through ctypes."""
+    if os.environ.get("TILEGYM_NO_FASTLAUNCH"):
+        return None
+    import importlib.machinery
+    import importlib.util
+    here = os.path.dirname(os.path.abspath(__file__))
+    name = "_fastlaunch.abi3.so"
+    for p in (os.path.join(here, name),
+              os.path.join(os.path.dirname(os.path.abspath(library_path)),
+                           name)):
+        if os.path.exists(p):
+            loader = importlib.machinery.ExtensionFileLoader(
+                "tilegym._fastlaunch", p)
+            spec = importlib.util.spec_from_file_location(
+                "tilegym._fastlaunch", p, loader=loader)
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+            return module
+    return None
 
 
 class Library:
@@ -213,6 +243,7 @@ class Library:
         for name, (res, args) in sig.items():
             f = getattr(L, name)
             f.restype, f.argtypes = res, args
+        self.fastlaunch = _load_fastlaunch(path)
 
     def check(self, status, runtime=False):
         if status != 0:
@@ -507,11 +538,12 @@ class Kernel:
 class Launcher:
     """The launch path of a kernel called with every argument in order: the
     argument array is allocated once and each call packs the tensors into
-    it (one struct call each) and hands it to tgb_launch, which checks it
-    against the signature in C before the launch. The stream is the
-    current one of the first tensor's device. Anything but a CUDA tensor of
-    a known dtype where a view goes takes to_arg, which says what is wrong
-    with it."""
+    it and hands it to tgb_launch, which checks it against the signature in
+    C before the launch. The packing is tilegym._fastlaunch's, in C, when
+    it was built (python3-dev), else one struct call per tensor here. The
+    stream is the current one of the first tensor's device. Anything but a
+    CUDA tensor of a known dtype where a view goes takes to_arg, which says
+    what is wrong with it."""
 
     def __init__(self, kernel):
         self.kernel = kernel
@@ -529,7 +561,7 @@ class Launcher:
                                        ctypes.c_uint64)(
             ctypes.cast(kernel.L.lib.tgb_launch, ctypes.c_void_p).value)
         self.handle = kernel.handle.value
-        self.tensor = self.raw_stream = None
+        self.tensor = self.raw_stream = self.fast = None
 
     def _torch(self):
         try:
@@ -545,6 +577,15 @@ class Launcher:
                         (torch.bool, "i1"), (torch.int8, "i8"),
                         (torch.int32, "i32"), (torch.int64, "i64")):
             _TORCH_CODES[t] = DTYPES.index(name)
+        fast = self.kernel.L.fastlaunch
+        if fast is not None:
+            state = (ctypes.cast(self.kernel.L.lib.tgb_launch,
+                                 ctypes.c_void_p).value, self.handle,
+                     self.base, bytes(o >= 0 for o in self.offsets),
+                     self.tensor, dict(_TORCH_CODES), self.raw_stream,
+                     self._slow)
+            self.fast = lambda values, stream: fast.launch(state, values,
+                                                           stream)
 
     def _slow(self, i, v):
         ctypes.memmove(self.base + i * _ARG_STRUCT.size,
@@ -554,6 +595,11 @@ class Launcher:
     def __call__(self, values, stream):
         if self.tensor is None:
             self._torch()
+        if self.fast is not None:
+            status = self.fast(values, stream)
+            if status:
+                self.kernel.L.check(status)
+            return
         buf, tensor, codes = self.buf, self.tensor, _TORCH_CODES
         device = -1
         for i, (v, offset) in enumerate(zip(values, self.offsets)):

@@ -211,6 +211,9 @@ int cuLaunchKernel(struct kernel *f, unsigned gx, unsigned gy, unsigned gz,
     memcpy(&value, params[i], sizeof(value));
     printf(" 0x%llx", (unsigned long long)value);
   }
+  /* The legacy default stream (0) is not shown, a stream handle is. */
+  if (stream)
+    printf(" stream 0x%llx", (unsigned long long)(uintptr_t)stream);
   printf("\n");
   if (!strcmp(f->name, "faulty"))
     pending_fault = 1;

@@ -1,0 +1,189 @@
+/*===- _fastlaunch.c - the Python launch path of tilegym, in C ------------===*/
+/*
+ * A kernel called from Python with every argument in order goes through
+ * launch(state, values, stream): each tensor's data pointer, sizes, strides
+ * and dtype are read through the C API and packed into the kernel's
+ * argument array, which goes to tgb_launch (that checks it against the
+ * signature, picks the variant and launches). Reading a tensor's
+ * attributes from Python bytecode was most of the cost of a launch; here it
+ * is a handful of C calls. Anything that is not a CUDA tensor of a known
+ * dtype where a view goes is handed to the state's Python fallback, which
+ * packs it (or says what is wrong with it).
+ *
+ * Built against the stable ABI (Py_LIMITED_API, 3.10), so one build loads
+ * in every CPython from 3.10 on; no torch headers: tensors are read as any
+ * Python object, through their attributes.
+ *
+ * state is a tuple made once per kernel (python/tilegym/__init__.py):
+ *   (launch, handle, buffer, is_view, tensor_type, dtypes, raw_stream, slow)
+ *   launch      address of tgb_launch
+ *   handle      the tgb_kernel
+ *   buffer      address of num_args tg_arg structs
+ *   is_view     bytes, one per parameter: 1 for a view
+ *   tensor_type the exact type a tensor has (torch.Tensor)
+ *   dtypes      dict: dtype object -> tg_dtype code
+ *   raw_stream  callable: device index -> the current CUstream as an int
+ *   slow        callable (index, value): packs argument `index` in Python
+ */
+/*===----------------------------------------------------------------------===*/
+
+#define Py_LIMITED_API 0x030A0000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "tilegym/Runtime/tilegym_runtime.h"
+
+#include <stdint.h>
+#include <string.h>
+
+typedef int (*launch_fn)(void *kernel, const tg_arg *args, size_t num_args,
+                         uint64_t stream);
+
+static PyObject *s_is_cuda, *s_dtype, *s_shape, *s_stride, *s_data_ptr,
+    *s_get_device;
+
+/* Sizes or strides (a tuple, or torch.Size, a tuple subclass) into out;
+   0 on success. */
+static int read_ints(PyObject *seq, int64_t *out, Py_ssize_t rank) {
+  if (!PyTuple_Check(seq) || PyTuple_Size(seq) != rank)
+    return -1;
+  for (Py_ssize_t d = 0; d < rank; ++d) {
+    long long v = PyLong_AsLongLong(PyTuple_GetItem(seq, d));
+    if (v == -1 && PyErr_Occurred())
+      return -1;
+    out[d] = v;
+  }
+  return 0;
+}
+
+/* Packs tensor `v` as a view into `arg`; 0 on success, -1 to fall back
+   (with no Python error left set). `device` is set from the first tensor. */
+static int pack_tensor(PyObject *v, PyObject *dtypes, tg_arg *arg,
+                       long *device) {
+  int result = -1;
+  PyObject *is_cuda = NULL, *dtype = NULL, *shape = NULL, *stride = NULL,
+           *ptr = NULL;
+  is_cuda = PyObject_GetAttr(v, s_is_cuda);
+  if (is_cuda != Py_True)
+    goto done;
+  dtype = PyObject_GetAttr(v, s_dtype);
+  PyObject *code = dtype ? PyDict_GetItem(dtypes, dtype) : NULL; /* borrowed */
+  if (!code)
+    goto done;
+  shape = PyObject_GetAttr(v, s_shape);
+  if (!shape || !PyTuple_Check(shape))
+    goto done;
+  Py_ssize_t rank = PyTuple_Size(shape);
+  if (rank > TG_MAX_RANK)
+    goto done;
+  memset(arg, 0, sizeof(*arg));
+  arg->kind = TG_ARG_VIEW;
+  arg->dtype = (tg_dtype)PyLong_AsLong(code);
+  arg->rank = (int32_t)rank;
+  stride = PyObject_CallMethodObjArgs(v, s_stride, NULL);
+  ptr = PyObject_CallMethodObjArgs(v, s_data_ptr, NULL);
+  if (!stride || !ptr || read_ints(shape, arg->sizes, rank) ||
+      read_ints(stride, arg->strides, rank))
+    goto done;
+  arg->data = PyLong_AsUnsignedLongLong(ptr);
+  if (PyErr_Occurred())
+    goto done;
+  if (*device < 0) {
+    PyObject *d = PyObject_CallMethodObjArgs(v, s_get_device, NULL);
+    long index = d ? PyLong_AsLong(d) : -1;
+    Py_XDECREF(d);
+    if (index < 0)
+      goto done;
+    *device = index;
+  }
+  result = 0;
+done:
+  Py_XDECREF(is_cuda);
+  Py_XDECREF(dtype);
+  Py_XDECREF(shape);
+  Py_XDECREF(stride);
+  Py_XDECREF(ptr);
+  if (result)
+    PyErr_Clear();
+  return result;
+}
+
+static PyObject *launch(PyObject *self, PyObject *const *args,
+                        Py_ssize_t nargs) {
+  if (nargs != 3 || !PyTuple_Check(args[0]) || PyTuple_Size(args[0]) != 8 ||
+      !PyTuple_Check(args[1])) {
+    PyErr_SetString(PyExc_TypeError,
+                    "launch(state, values: tuple, stream) with the state "
+                    "tilegym makes");
+    return NULL;
+  }
+  PyObject *state = args[0], *values = args[1], *stream_arg = args[2];
+  launch_fn fn = (launch_fn)PyLong_AsVoidPtr(PyTuple_GetItem(state, 0));
+  void *handle = PyLong_AsVoidPtr(PyTuple_GetItem(state, 1));
+  tg_arg *buffer = (tg_arg *)PyLong_AsVoidPtr(PyTuple_GetItem(state, 2));
+  PyObject *is_view = PyTuple_GetItem(state, 3);
+  PyObject *tensor_type = PyTuple_GetItem(state, 4);
+  PyObject *dtypes = PyTuple_GetItem(state, 5);
+  PyObject *raw_stream = PyTuple_GetItem(state, 6);
+  PyObject *slow = PyTuple_GetItem(state, 7);
+  if (PyErr_Occurred())
+    return NULL;
+  const char *views = PyBytes_AsString(is_view);
+  if (!views || !PyDict_Check(dtypes))
+    return NULL;
+  Py_ssize_t n = PyTuple_Size(values);
+  if (n != PyBytes_Size(is_view)) {
+    PyErr_SetString(PyExc_TypeError, "launch: one value per parameter");
+    return NULL;
+  }
+  long device = -1;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *v = PyTuple_GetItem(values, i);
+    if (views[i] && (PyObject *)Py_TYPE(v) == tensor_type &&
+        pack_tensor(v, dtypes, &buffer[i], &device) == 0)
+      continue;
+    PyObject *index = PyLong_FromSsize_t(i);
+    PyObject *r = index ? PyObject_CallFunctionObjArgs(slow, index, v, NULL)
+                        : NULL;
+    Py_XDECREF(index);
+    if (!r)
+      return NULL; /* The fallback raised: what is wrong with v. */
+    Py_DECREF(r);
+  }
+  uint64_t stream = 0;
+  if (stream_arg != Py_None) {
+    stream = PyLong_AsUnsignedLongLong(stream_arg);
+  } else if (device >= 0) {
+    PyObject *d = PyLong_FromLong(device);
+    PyObject *s = d ? PyObject_CallFunctionObjArgs(raw_stream, d, NULL) : NULL;
+    Py_XDECREF(d);
+    if (!s)
+      return NULL;
+    stream = PyLong_AsUnsignedLongLong(s);
+    Py_DECREF(s);
+  }
+  if (PyErr_Occurred())
+    return NULL;
+  return PyLong_FromLong(fn(handle, buffer, (size_t)n, stream));
+}
+
+static PyMethodDef methods[] = {
+    {"launch", (PyCFunction)(void (*)(void))launch, METH_FASTCALL,
+     "launch(state, values, stream) -> tg_status: pack and launch"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastlaunch",
+                                    "tilegym's launch path in C", -1, methods};
+
+PyMODINIT_FUNC PyInit__fastlaunch(void) {
+  s_is_cuda = PyUnicode_InternFromString("is_cuda");
+  s_dtype = PyUnicode_InternFromString("dtype");
+  s_shape = PyUnicode_InternFromString("shape");
+  s_stride = PyUnicode_InternFromString("stride");
+  s_data_ptr = PyUnicode_InternFromString("data_ptr");
+  s_get_device = PyUnicode_InternFromString("get_device");
+  if (!s_is_cuda || !s_dtype || !s_shape || !s_stride || !s_data_ptr ||
+      !s_get_device)
+    return NULL;
+  return PyModule_Create(&module);
+}
