@@ -35,11 +35,6 @@ static int fail(const std::string &message) {
   return 1;
 }
 
-static int check(const runtime::Status &status) {
-  std::cerr << "error: " << status.message << "\n";
-  return 1;
-}
-
 /// Work of one run, for --bench: GB/s over every argument's bytes, or
 /// TFLOP/s for the programs whose cost is arithmetic.
 static std::string throughput(const ref::Reference &reference,

@@ -36,7 +36,7 @@ namespace {
 struct Evaluator {
   const KernelInfo &kernel;
   const tg_arg *args;
-  std::vector<int64_t> values;
+  std::vector<int64_t> &values;
   std::string error;
 
   bool fail(size_t index, const std::string &what) {
@@ -212,7 +212,11 @@ bool bundle::evaluateGrid(const KernelInfo &kernel, const tg_arg *args,
             std::to_string(numArgs);
     return false;
   }
-  Evaluator eval{kernel, args, {}, {}};
+  // Reused across launches on a thread: evaluating a grid allocates nothing
+  // once the thread has seen a program this long.
+  thread_local std::vector<int64_t> values;
+  values.clear();
+  Evaluator eval{kernel, args, values, {}};
   if (!eval.run()) {
     error = eval.error;
     return false;

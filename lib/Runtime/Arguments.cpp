@@ -157,8 +157,25 @@ Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
   if (numArgs && !args)
     return Status::error(TG_ERROR_INVALID_VALUE, "the argument array is null");
 
-  // The first argument giving each dimension name its size.
-  std::map<std::string, std::pair<size_t, int64_t>> named;
+  // The first argument giving each dimension name its size. A launch checks
+  // every time, so nothing here allocates unless something is wrong (or a
+  // signature names more dimensions than fit inline).
+  struct Named {
+    const std::string *name;
+    size_t arg;
+    int64_t size;
+  };
+  Named inlineNamed[32];
+  std::vector<Named> moreNamed;
+  size_t numNamed = 0;
+  auto findNamed = [&](const std::string &name) -> Named * {
+    for (size_t k = 0; k < numNamed; ++k) {
+      Named &n = k < 32 ? inlineNamed[k] : moreNamed[k - 32];
+      if (*n.name == name)
+        return &n;
+    }
+    return nullptr;
+  };
   for (size_t i = 0; i < numArgs; ++i) {
     const Param &p = params[i];
     const tg_arg &a = args[i];
@@ -186,23 +203,31 @@ Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
                       std::to_string(a.rank));
     bool empty = false;
     for (int32_t d = 0; d < rank; ++d) {
-      std::string dim = "size[" + std::to_string(d) + "]";
+      auto dim = [d] { return "size[" + std::to_string(d) + "]"; };
       if (a.sizes[d] < 0)
-        return mismatch(dim + " is " + std::to_string(a.sizes[d]) +
+        return mismatch(dim() + " is " + std::to_string(a.sizes[d]) +
                         ", must be >= 0");
       if (p.sizes[d] != TG_DYNAMIC && a.sizes[d] != p.sizes[d])
-        return mismatch("expected " + dim + " = " + std::to_string(p.sizes[d]) +
-                        ", got " + std::to_string(a.sizes[d]));
+        return mismatch("expected " + dim() + " = " +
+                        std::to_string(p.sizes[d]) + ", got " +
+                        std::to_string(a.sizes[d]));
       if (size_t(d) < p.dims.size() && !p.dims[d].empty()) {
-        auto [it, isNew] =
-            named.try_emplace(p.dims[d], std::make_pair(i, a.sizes[d]));
-        if (!isNew && it->second.second != a.sizes[d])
-          return mismatch("dimension " + p.dims[d] + " (" + dim + ") is " +
+        Named *first = findNamed(p.dims[d]);
+        if (!first) {
+          Named entry{&p.dims[d], i, a.sizes[d]};
+          if (numNamed < 32)
+            inlineNamed[numNamed] = entry;
+          else
+            moreNamed.push_back(entry);
+          ++numNamed;
+        } else if (first->size != a.sizes[d]) {
+          return mismatch("dimension " + p.dims[d] + " (" + dim() + ") is " +
                           std::to_string(a.sizes[d]) + ", but " +
-                          label("argument", it->second.first,
-                                params[it->second.first].name) +
+                          label("argument", first->arg,
+                                params[first->arg].name) +
                           " has " + p.dims[d] + " = " +
-                          std::to_string(it->second.second));
+                          std::to_string(first->size));
+        }
       }
       empty = empty || a.sizes[d] == 0;
     }
@@ -226,12 +251,21 @@ PackedArgs::PackedArgs(const tg_arg *args, size_t numArgs) {
   size_t count = 0;
   for (size_t i = 0; i < numArgs; ++i)
     count += args[i].kind == TG_ARG_VIEW ? 3 + 2 * size_t(args[i].rank) : 1;
-  slots.assign(count, 0);
-  pointers.reserve(count);
-  for (uint64_t &slot : slots)
-    pointers.push_back(&slot);
+  numSlots = count;
+  slots = inlineSlots;
+  pointers = inlinePointers;
+  if (count > kInlineSlots) {
+    heapSlots.assign(count, 0);
+    heapPointers.resize(count);
+    slots = heapSlots.data();
+    pointers = heapPointers.data();
+  }
+  for (size_t k = 0; k < count; ++k) {
+    slots[k] = 0;
+    pointers[k] = &slots[k];
+  }
 
-  uint64_t *slot = slots.data();
+  uint64_t *slot = slots;
   auto put = [&](auto value) { std::memcpy(slot++, &value, sizeof(value)); };
   for (size_t i = 0; i < numArgs; ++i) {
     const tg_arg &a = args[i];

@@ -520,6 +520,12 @@ class Kernel:
             launcher = self._launcher
             if launcher is None:
                 launcher = self._launcher = Launcher(self)
+                launcher._torch()
+            if launcher.fast is not None:  # The C path, one call.
+                status = launcher.fast(launcher.state, values, stream)
+                if status:
+                    self.L.check(status)
+                return None
             return launcher(values, stream)
         arr, n = self._arr(values, named)
         values = list(values) + list(named.values())
@@ -578,14 +584,19 @@ class Launcher:
                         (torch.int32, "i32"), (torch.int64, "i64")):
             _TORCH_CODES[t] = DTYPES.index(name)
         fast = self.kernel.L.fastlaunch
+        try:
+            getters = _descriptors(self.tensor, ("is_cuda", "dtype", "shape"))
+            methods = _descriptors(self.tensor,
+                                   ("stride", "data_ptr", "get_device"))
+        except AttributeError:  # Not the torch it was written for.
+            fast = None
         if fast is not None:
             state = (ctypes.cast(self.kernel.L.lib.tgb_launch,
                                  ctypes.c_void_p).value, self.handle,
                      self.base, bytes(o >= 0 for o in self.offsets),
                      self.tensor, dict(_TORCH_CODES), self.raw_stream,
-                     self._slow)
-            self.fast = lambda values, stream: fast.launch(state, values,
-                                                           stream)
+                     self._slow, getters, methods)
+            self.state, self.fast = state, fast.launch
 
     def _slow(self, i, v):
         ctypes.memmove(self.base + i * _ARG_STRUCT.size,
@@ -596,7 +607,7 @@ class Launcher:
         if self.tensor is None:
             self._torch()
         if self.fast is not None:
-            status = self.fast(values, stream)
+            status = self.fast(self.state, values, stream)
             if status:
                 self.kernel.L.check(status)
             return
@@ -621,6 +632,21 @@ class Launcher:
         status = self.launch(self.handle, self.base, self.n, stream)
         if status:
             self.kernel.L.check(status)
+
+
+def _descriptors(cls, names):
+    """The attributes `names` as `cls` defines them (the descriptors an
+    instance's lookup finds: getters, unbound methods), for
+    tilegym._fastlaunch to call directly."""
+    out = []
+    for name in names:
+        for base in cls.__mro__:
+            if name in base.__dict__:
+                out.append(base.__dict__[name])
+                break
+        else:
+            raise AttributeError(f"{cls.__name__} has no '{name}'")
+    return tuple(out)
 
 
 # torch dtype -> DTYPES index, filled when the first Launcher runs.

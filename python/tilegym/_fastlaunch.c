@@ -15,7 +15,8 @@
  * Python object, through their attributes.
  *
  * state is a tuple made once per kernel (python/tilegym/__init__.py):
- *   (launch, handle, buffer, is_view, tensor_type, dtypes, raw_stream, slow)
+ *   (launch, handle, buffer, is_view, tensor_type, dtypes, raw_stream, slow,
+ *    getters, methods)
  *   launch      address of tgb_launch
  *   handle      the tgb_kernel
  *   buffer      address of num_args tg_arg structs
@@ -24,6 +25,12 @@
  *   dtypes      dict: dtype object -> tg_dtype code
  *   raw_stream  callable: device index -> the current CUstream as an int
  *   slow        callable (index, value): packs argument `index` in Python
+ *   getters     the tensor type's descriptors of is_cuda, dtype and shape
+ *   methods     its unbound stride, data_ptr and get_device
+ * The descriptors are called directly, as attribute lookup would after
+ * walking the type's bases and the tensor's __dict__: a tensor's
+ * attributes are read three times per launch, and the lookup was half of
+ * their cost.
  */
 /*===----------------------------------------------------------------------===*/
 
@@ -39,8 +46,21 @@
 typedef int (*launch_fn)(void *kernel, const tg_arg *args, size_t num_args,
                          uint64_t stream);
 
-static PyObject *s_is_cuda, *s_dtype, *s_shape, *s_stride, *s_data_ptr,
-    *s_get_device;
+/* The descriptors of one launch's tensor type (state items 8 and 9). */
+typedef struct {
+  PyObject *getters[3]; /* is_cuda, dtype, shape */
+  descrgetfunc get[3];
+  PyObject *methods[3]; /* stride, data_ptr, get_device */
+  PyObject *type;
+} tensor_access;
+
+static PyObject *get(const tensor_access *t, int which, PyObject *v) {
+  return t->get[which](t->getters[which], v, t->type);
+}
+
+static PyObject *call(const tensor_access *t, int which, PyObject *v) {
+  return PyObject_CallFunctionObjArgs(t->methods[which], v, NULL);
+}
 
 /* Sizes or strides (a tuple, or torch.Size, a tuple subclass) into out;
    0 on success. */
@@ -58,19 +78,19 @@ static int read_ints(PyObject *seq, int64_t *out, Py_ssize_t rank) {
 
 /* Packs tensor `v` as a view into `arg`; 0 on success, -1 to fall back
    (with no Python error left set). `device` is set from the first tensor. */
-static int pack_tensor(PyObject *v, PyObject *dtypes, tg_arg *arg,
-                       long *device) {
+static int pack_tensor(const tensor_access *t, PyObject *v, PyObject *dtypes,
+                       tg_arg *arg, long *device) {
   int result = -1;
   PyObject *is_cuda = NULL, *dtype = NULL, *shape = NULL, *stride = NULL,
            *ptr = NULL;
-  is_cuda = PyObject_GetAttr(v, s_is_cuda);
+  is_cuda = get(t, 0, v);
   if (is_cuda != Py_True)
     goto done;
-  dtype = PyObject_GetAttr(v, s_dtype);
+  dtype = get(t, 1, v);
   PyObject *code = dtype ? PyDict_GetItem(dtypes, dtype) : NULL; /* borrowed */
   if (!code)
     goto done;
-  shape = PyObject_GetAttr(v, s_shape);
+  shape = get(t, 2, v);
   if (!shape || !PyTuple_Check(shape))
     goto done;
   Py_ssize_t rank = PyTuple_Size(shape);
@@ -80,8 +100,8 @@ static int pack_tensor(PyObject *v, PyObject *dtypes, tg_arg *arg,
   arg->kind = TG_ARG_VIEW;
   arg->dtype = (tg_dtype)PyLong_AsLong(code);
   arg->rank = (int32_t)rank;
-  stride = PyObject_CallMethodObjArgs(v, s_stride, NULL);
-  ptr = PyObject_CallMethodObjArgs(v, s_data_ptr, NULL);
+  stride = call(t, 0, v);
+  ptr = call(t, 1, v);
   if (!stride || !ptr || read_ints(shape, arg->sizes, rank) ||
       read_ints(stride, arg->strides, rank))
     goto done;
@@ -89,7 +109,7 @@ static int pack_tensor(PyObject *v, PyObject *dtypes, tg_arg *arg,
   if (PyErr_Occurred())
     goto done;
   if (*device < 0) {
-    PyObject *d = PyObject_CallMethodObjArgs(v, s_get_device, NULL);
+    PyObject *d = call(t, 2, v);
     long index = d ? PyLong_AsLong(d) : -1;
     Py_XDECREF(d);
     if (index < 0)
@@ -110,7 +130,7 @@ done:
 
 static PyObject *launch(PyObject *self, PyObject *const *args,
                         Py_ssize_t nargs) {
-  if (nargs != 3 || !PyTuple_Check(args[0]) || PyTuple_Size(args[0]) != 8 ||
+  if (nargs != 3 || !PyTuple_Check(args[0]) || PyTuple_Size(args[0]) != 10 ||
       !PyTuple_Check(args[1])) {
     PyErr_SetString(PyExc_TypeError,
                     "launch(state, values: tuple, stream) with the state "
@@ -126,8 +146,31 @@ static PyObject *launch(PyObject *self, PyObject *const *args,
   PyObject *dtypes = PyTuple_GetItem(state, 5);
   PyObject *raw_stream = PyTuple_GetItem(state, 6);
   PyObject *slow = PyTuple_GetItem(state, 7);
+  PyObject *getters = PyTuple_GetItem(state, 8);
+  PyObject *methods = PyTuple_GetItem(state, 9);
   if (PyErr_Occurred())
     return NULL;
+  tensor_access access;
+  access.type = tensor_type;
+  for (int k = 0; k < 3; ++k) {
+    access.getters[k] = PyTuple_Check(getters) && PyTuple_Size(getters) == 3
+                            ? PyTuple_GetItem(getters, k)
+                            : NULL;
+    access.methods[k] = PyTuple_Check(methods) && PyTuple_Size(methods) == 3
+                            ? PyTuple_GetItem(methods, k)
+                            : NULL;
+    access.get[k] = access.getters[k]
+                        ? (descrgetfunc)PyType_GetSlot(
+                              Py_TYPE(access.getters[k]), Py_tp_descr_get)
+                        : NULL;
+    if (!access.get[k] || !access.methods[k]) {
+      PyErr_Clear();
+      PyErr_SetString(PyExc_TypeError,
+                      "launch: the state's tensor descriptors are not "
+                      "descriptors");
+      return NULL;
+    }
+  }
   const char *views = PyBytes_AsString(is_view);
   if (!views || !PyDict_Check(dtypes))
     return NULL;
@@ -140,7 +183,7 @@ static PyObject *launch(PyObject *self, PyObject *const *args,
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject *v = PyTuple_GetItem(values, i);
     if (views[i] && (PyObject *)Py_TYPE(v) == tensor_type &&
-        pack_tensor(v, dtypes, &buffer[i], &device) == 0)
+        pack_tensor(&access, v, dtypes, &buffer[i], &device) == 0)
       continue;
     PyObject *index = PyLong_FromSsize_t(i);
     PyObject *r = index ? PyObject_CallFunctionObjArgs(slow, index, v, NULL)
@@ -175,15 +218,4 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastlaunch",
                                     "tilegym's launch path in C", -1, methods};
 
-PyMODINIT_FUNC PyInit__fastlaunch(void) {
-  s_is_cuda = PyUnicode_InternFromString("is_cuda");
-  s_dtype = PyUnicode_InternFromString("dtype");
-  s_shape = PyUnicode_InternFromString("shape");
-  s_stride = PyUnicode_InternFromString("stride");
-  s_data_ptr = PyUnicode_InternFromString("data_ptr");
-  s_get_device = PyUnicode_InternFromString("get_device");
-  if (!s_is_cuda || !s_dtype || !s_shape || !s_stride || !s_data_ptr ||
-      !s_get_device)
-    return NULL;
-  return PyModule_Create(&module);
-}
+PyMODINIT_FUNC PyInit__fastlaunch(void) { return PyModule_Create(&module); }

@@ -149,13 +149,21 @@ public:
   PackedArgs(const PackedArgs &) = delete;
   PackedArgs &operator=(const PackedArgs &) = delete;
 
-  void **params() { return pointers.data(); }
-  size_t size() const { return pointers.size(); }
+  void **params() { return pointers; }
+  size_t size() const { return numSlots; }
 
 private:
   // Every parameter gets a zeroed 8-byte slot; pointers[i] -> slots[i].
-  std::vector<uint64_t> slots;
-  std::vector<void *> pointers;
+  // Inline up to kInlineSlots (a launch packs its arguments each time, and
+  // allocates nothing for any signature of a few views).
+  static constexpr size_t kInlineSlots = 64;
+  uint64_t inlineSlots[kInlineSlots];
+  void *inlinePointers[kInlineSlots];
+  std::vector<uint64_t> heapSlots;
+  std::vector<void *> heapPointers;
+  uint64_t *slots = nullptr;
+  void **pointers = nullptr;
+  size_t numSlots = 0;
 };
 
 //===----------------------------------------------------------------------===//

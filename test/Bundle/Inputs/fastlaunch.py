@@ -31,10 +31,15 @@ class Tensor:
     """What Launcher reads of a torch.Tensor."""
 
     def __init__(self, ptr, shape, strides, dtype=torch.float32, cuda=True):
-        self.shape, self._strides, self._ptr = tuple(shape), tuple(strides), ptr
-        self.dtype, self.is_cuda = dtype, cuda
+        self._shape, self._strides, self._ptr = tuple(shape), tuple(strides), ptr
+        self._dtype, self._cuda = dtype, cuda
         self.device = types.SimpleNamespace(type="cuda" if cuda else "cpu",
                                             index=0)
+
+    # Getters, as torch's are (descriptors on the type).
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+    is_cuda = property(lambda self: self._cuda)
 
     def stride(self):
         return self._strides
