@@ -527,6 +527,24 @@ tg_status tgb_launch(tgb_kernel *k, const tg_arg *args, size_t numArgs,
   return report(launchPacked(*k, variant, grid, packed, stream));
 }
 
+tg_status tgb_launch_variant(tgb_kernel *k, size_t variant, const tg_arg *args,
+                             size_t numArgs, uint64_t stream) {
+  if (!k)
+    return invalid("tgb_launch_variant: the kernel is null");
+  if (variant >= k->variants.size())
+    return invalid("kernel '" + k->info->name + "': variant " +
+                   std::to_string(variant) + " is out of range (" +
+                   std::to_string(k->variants.size()) + " variants)");
+  Status status = checkArgs(*k->info, args, numArgs);
+  tg_dim3 grid;
+  if (!status.ok() ||
+      !(status = evaluateGrid(*k->variants[variant].info, args, numArgs, grid))
+           .ok())
+    return report(status);
+  runtime::PackedArgs packed(args, numArgs);
+  return report(launchPacked(*k, variant, grid, packed, stream));
+}
+
 tg_status tgb_launch_views(tgb_kernel *k, size_t numArgs, const int32_t *dtypes,
                            const uint64_t *data, const int32_t *ranks,
                            const int64_t *sizes, const int64_t *strides,
@@ -764,6 +782,37 @@ tg_status tgb_select_variant(const tgb_bundle *b, const char *name,
     return report(status);
   *variant =
       variantFor(b->manifest, isProgram ? p->name : k->name, args, numArgs);
+  return ok();
+}
+
+tg_status tgb_set_rule(tgb_bundle *b, const char *name, const tg_arg *args,
+                       size_t numArgs, size_t variant) {
+  size_t ignored;
+  if (tg_status code = tgb_select_variant(b, name, args, numArgs, &ignored))
+    return code; // Also checks the arguments.
+  if (b->manifest.variants.empty())
+    return invalid(b->manifest.dir +
+                   " is a bundle of kernels: it has no dispatch table");
+  if (variant >= b->manifest.variants.size())
+    return invalid("variant " + std::to_string(variant) +
+                   " is out of range (" +
+                   std::to_string(b->manifest.variants.size()) + " variants)");
+  bundle::DispatchRule rule;
+  // NULL named the only kernel (tgb_select_variant checked there is one).
+  rule.run = name ? name : b->manifest.kernels.front().name;
+  rule.variant = variant;
+  for (size_t i = 0; i < numArgs; ++i) {
+    rule.buckets.emplace_back();
+    if (args[i].kind == TG_ARG_VIEW)
+      for (int32_t d = 0; d < args[i].rank; ++d)
+        rule.buckets.back().push_back(bundle::shapeBucket(args[i].sizes[d]));
+  }
+  for (bundle::DispatchRule &existing : b->manifest.dispatch)
+    if (existing.run == rule.run && existing.buckets == rule.buckets) {
+      existing.variant = variant;
+      return ok();
+    }
+  b->manifest.dispatch.push_back(std::move(rule));
   return ok();
 }
 

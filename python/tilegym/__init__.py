@@ -238,6 +238,8 @@ class Library:
             "tgb_num_variants": (S, [P]), "tgb_variant_tuned": (C, [P, S]),
             "tgb_select_variant": (I, [P, C, ctypes.POINTER(Arg), S,
                                        ctypes.POINTER(S)]),
+            "tgb_set_rule": (I, [P, C, ctypes.POINTER(Arg), S, S]),
+            "tgb_launch_variant": (I, [P, S, ctypes.POINTER(Arg), S, U64]),
             "tg_init": (I, []), "tg_last_error": (C, []),
         }
         for name, (res, args) in sig.items():

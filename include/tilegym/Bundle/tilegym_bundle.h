@@ -201,6 +201,18 @@ TG_API const char *tgb_variant_tuned(const tgb_bundle *bundle, size_t index);
 TG_API tg_status tgb_select_variant(const tgb_bundle *bundle, const char *name,
                                     const tg_arg *args, size_t num_args,
                                     size_t *variant);
+/* Sets the rule for kernel or program `name` (NULL: the only kernel) at
+   the shape buckets of `args` to `variant`, in memory (tilegym.tune writes
+   the manifest too): later launches, and plans made after, at those buckets
+   run it. Not while other threads launch from the bundle. */
+TG_API tg_status tgb_set_rule(tgb_bundle *bundle, const char *name,
+                              const tg_arg *args, size_t num_args,
+                              size_t variant);
+/* Launches variant `variant` of the kernel, whatever the table says (for
+   tuners, which time each variant on the caller's arguments). */
+TG_API tg_status tgb_launch_variant(tgb_kernel *kernel, size_t variant,
+                                    const tg_arg *args, size_t num_args,
+                                    uint64_t stream);
 
 /* Waits for everything on GPU `ordinal`'s primary context (cuCtxSynchronize):
    a kernel fault shows here, naming the last kernel launched through this

@@ -41,6 +41,9 @@ if "queries" in steps:
     b = tilegym.Bundle(va)
     out(f"target {b.target} kernels {b.kernels} consts {b.consts}")
     out(f"variants {b.variants} select {b.select_variant(None, View('f32', 1, [9]), View('f32', 1, [9]), View('f32', 1, [9]))}")
+    nine = tilegym._args_array([tilegym.to_arg(View("f32", 1, [9]))] * 3)
+    attempt("set rule", lambda: b.L.check(b.L.lib.tgb_set_rule(
+        b.handle, None, nine[0], 3, 0)))
     info = b.info()
     out("info " + " ".join(f"{k}={os.path.basename(str(v)) if k in ('ptx', 'cubin') else v}"
                            for k, v in info.items()))

@@ -51,6 +51,23 @@ if "launch" in steps:
     out(f"plan grid {plan.grid}")
     attempt("plan launch", lambda: plan.launch(0))
     attempt("launch mismatch", lambda: k(v(8), v(8), v(8, "bf16"), stream=0))
+    # A tuner's calls: a variant launched whatever the table says; a rule
+    # set in memory, which later launches and plans follow.
+    L = b.L.lib
+    arr, n = k._arr((v(600000), v(600000), v(600000)))
+    attempt("launch variant 1", lambda: b.L.check(
+        L.tgb_launch_variant(k.handle, 1, arr, n, 0)))
+    attempt("launch variant 5", lambda: b.L.check(
+        L.tgb_launch_variant(k.handle, 5, arr, n, 0)))
+    attempt("set rule", lambda: b.L.check(
+        L.tgb_set_rule(b.handle, b"vector_add", arr, n, 1)))
+    attempt("select after", lambda: b.select_variant(None, v(600000), v(600000),
+                                                    v(600000)))
+    attempt("launch after", lambda: k(v(700000), v(700000), v(700000), stream=0))
+    attempt("set rule 7", lambda: b.L.check(
+        L.tgb_set_rule(b.handle, b"vector_add", arr, n, 7)))
+    attempt("set rule bad", lambda: b.L.check(
+        L.tgb_set_rule(b.handle, b"vector_add", arr, 2, 0)))
     b.close()
     out("closed")
 

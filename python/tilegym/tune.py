@@ -1,0 +1,208 @@
+"""Tuning in the caller's process: a bundle of variants timed on the
+caller's own tensors, the winner kept in the bundle's dispatch table.
+
+    import tilegym.tune
+    b = tilegym.tune.compile_variants("softmax.tile", "softmax.tgb",
+                                      space={"W": [2, 4, 8]},
+                                      defines={"T": "bf16", "BLOCK": 4096})
+    result = tilegym.tune.tune(b, None, x, y)    # every variant, on x and y
+    b.load()(x, y)                               # now runs result["tuned"]
+
+compile_variants compiles one variant per configuration of the space (the
+product of its values) with tilegym-cc, in parallel, into a bundle of
+variants (docs/gpu.md) with no rules; configurations the compiler refuses
+are dropped, their reasons in `bundle.dropped`. tune launches each variant
+once on the given arguments (in-out views restored before each), drops a
+variant whose outputs differ from the default variant's beyond the
+outputs' precision, times the rest with CUDA events (warm-up, the L2
+flushed before each of `runs` launches, the median), and sets the rule for
+these shape buckets to the fastest: in memory (tgb_set_rule) and in the
+bundle's manifest, with the GPU's name, so that another process loading the
+bundle on that GPU launches the winner and its tune() answers at once.
+tilegym-tune is the command-line tuner (it runs a source at given sizes);
+this one is for code that already has its tensors, as bench/run.py does.
+Needs torch.
+"""
+import concurrent.futures
+import itertools
+import json
+import os
+import re
+import shutil
+import time
+
+import tilegym
+from tilegym import TileGymError
+
+# Largest difference from the default variant's outputs, as a fraction of
+# their largest magnitude: variants differ in summation order only.
+TOLERANCE = {"f64": 1e-9, "f32": 1e-4, "bf16": 2e-2, "f16": 4e-3}
+
+
+def _folder(config):
+    text = re.sub(r"[^A-Za-z0-9_.-]", "-",
+                  "_".join(f"{k}{v}" for k, v in config.items()))
+    return (text or "default") + ".tgb"
+
+
+def _read(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def _write(path, value):
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
+        json.dump(value, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def compile_variants(source, out, space, defines=None, target="auto",
+                     jobs=None, compiler=None, cache_dir=None):
+    """Every configuration of `space` ({"W": [2, 4], "BK": [32, 64]}) of
+    `source` compiled into the bundle of variants `out` (a folder that must
+    not exist yet); returns it opened, with `.dropped` the [(config,
+    reason)] that did not compile."""
+    if os.path.exists(out):
+        raise TileGymError(5, f"{out} exists: compile_variants writes a new "
+                           f"folder")
+    names = list(space)
+    configs = [dict(zip(names, map(str, values))) for values in
+               itertools.product(*(space[n] for n in names))]
+    if not configs or not names:
+        raise TileGymError(5, "the space has no configuration")
+    if target == "auto":
+        target = tilegym.gpu_target()
+    os.makedirs(out)
+
+    def one(config):
+        folder = os.path.join(out, _folder(config))
+        try:
+            tilegym.compile(source, out=folder, target=target,
+                            defines={**(defines or {}), **config},
+                            compiler=compiler, cache_dir=cache_dir).close()
+            return config, None
+        except TileGymError as e:
+            shutil.rmtree(folder, ignore_errors=True)
+            errors = [line.split("error:", 1)[1].strip() for line in
+                      e.message.splitlines() if "error:" in line]
+            return config, errors[0] if errors else e.message.splitlines()[-1]
+
+    with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count()) as p:
+        results = list(p.map(one, configs))
+    kept = [c for c, why in results if why is None]
+    if not kept:
+        shutil.rmtree(out, ignore_errors=True)
+        raise TileGymError(4, f"no configuration of {source} compiled: "
+                           f"{results[0][1]}")
+    _write(os.path.join(out, "manifest.json"), {
+        "format": "tilegym-bundle", "version": 2, "source": source,
+        "target": target, "view_abi": "memref-expanded",
+        "variants": [{"folder": _folder(c), "tuned": c} for c in kept],
+        "dispatch": [], "default": 0})
+    bundle = tilegym.Bundle(out)
+    bundle.dropped = [(c, why) for c, why in results if why is not None]
+    return bundle
+
+
+def _bucket(sizes):
+    return [1 << max(0, int(s) - 1).bit_length() for s in sizes]
+
+
+def tune(bundle, kernel, *values, runs=20, warmup=3, force=False):
+    """Times every variant of `kernel` (None: the only one) on `values` and
+    makes the fastest the rule at their shape buckets. Returns {"variant",
+    "tuned", "cached", "seconds", "rows": [(tuned, ms or None, note)]}."""
+    import torch
+    start = time.time()
+    path = os.path.join(bundle.path, "manifest.json")
+    top = _read(path)
+    if top.get("version") != 2:
+        raise TileGymError(5, f"{bundle.path} is a bundle of kernels; tune "
+                           f"needs a bundle of variants (compile_variants)")
+    name = kernel or bundle.kernels[0]
+    params = bundle.params(name)
+    if len(values) != len(params):
+        raise TileGymError(5, f"kernel '{name}' takes {len(params)} "
+                           f"arguments, got {len(values)}")
+    views = [i for i, p in enumerate(params) if p["kind"] == "view"]
+    shapes = {params[i]["name"]: [int(s) for s in values[i].shape]
+              for i in views}
+    device = next((values[i].device for i in views), torch.device("cuda"))
+    gpu = torch.cuda.get_device_name(device)
+    k = bundle.load(name)
+    arr, n = k._arr(values)
+
+    def set_rule(variant):
+        bundle.L.check(bundle.L.lib.tgb_set_rule(
+            bundle.handle, name.encode(), arr, n, variant))
+
+    same = [r for r in top.get("dispatch", []) if r.get("run") == name and
+            {key: _bucket(v) for key, v in r.get("shapes", {}).items()} ==
+            {key: _bucket(v) for key, v in shapes.items()}]
+    if same and same[0].get("gpu") == gpu and not force:
+        set_rule(same[0]["variant"])
+        return {"variant": same[0]["variant"], "cached": True, "seconds": 0.0,
+                "tuned": bundle.variants[same[0]["variant"]], "rows": []}
+
+    written = [i for i in views if params[i].get("access") in
+               ("write", "readwrite", None)]
+    inout = [i for i in views if params[i].get("access") in
+             ("readwrite", None)]
+    saved = {i: values[i].clone() for i in inout}
+    stream = torch.cuda.current_stream(device)
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device=device)
+
+    def launch(variant):
+        bundle.L.check(bundle.L.lib.tgb_launch_variant(
+            k.handle, variant, arr, n, stream.cuda_stream))
+
+    def restore():
+        for i in inout:
+            values[i].copy_(saved[i])
+
+    rows, expected = [], None
+    for variant, tuned in enumerate(bundle.variants):
+        restore()
+        launch(variant)
+        got = [values[i].detach().double().clone() for i in written]
+        if expected is None:
+            expected = got
+        else:
+            worst = 0.0
+            for i, g, e in zip(written, got, expected):
+                scale = e.abs().max().item() or 1.0
+                worst = max(worst, (g - e).abs().max().item() / scale)
+            tol = TOLERANCE.get(params[written[0]]["dtype"], 0.0) \
+                if written else 0.0
+            if not worst <= tol:
+                rows.append((tuned, None, f"differs from variant 0 by "
+                             f"{worst:.1e} (tolerance {tol:.0e})"))
+                continue
+        for _ in range(warmup):
+            launch(variant)
+        times = []
+        for _ in range(runs):
+            flush.zero_()
+            begin = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            begin.record(stream)
+            launch(variant)
+            end.record(stream)
+            end.synchronize()
+            times.append(begin.elapsed_time(end))
+        rows.append((tuned, sorted(times)[len(times) // 2], ""))
+    restore()
+    timed = [(ms, v) for v, (_, ms, _) in enumerate(rows) if ms is not None]
+    winner = min(timed)[1]
+    set_rule(winner)
+    top["dispatch"] = [r for r in top.get("dispatch", []) if r not in same]
+    top["dispatch"].append({"run": name, "shapes": shapes,
+                            "variant": winner, "gpu": gpu})
+    _write(path, top)
+    return {"variant": winner, "tuned": bundle.variants[winner],
+            "cached": False, "seconds": time.time() - start, "rows": rows}
+
+
+__all__ = ["compile_variants", "tune", "TOLERANCE"]
