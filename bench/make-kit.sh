@@ -30,50 +30,45 @@ if ldd "$LIB" | grep -Eq 'libMLIR|libLLVM'; then
   exit 1
 fi
 
-# The tile configurations, one bundle each. KEY names what run.py looks for:
+# The bundles, one per key. KEY names what run.py looks for:
 #   OP.DTYPE[.TAG]              vector_add, gelu, matmul (any shape); run.py
-#                               reports the fastest of OP.DTYPE and its .TAG variants
-#   softmax.DTYPE.BLOCK[.wW]    whole row in one tile: rows of N <= BLOCK; run.py
-#                               takes the smallest BLOCK >= N, and reports the
-#                               fastest of its warp variants (.wW: W warps)
+#                               reports the fastest of OP.DTYPE and its .TAG
+#                               variants (another output type)
+#   softmax.DTYPE.BLOCK         whole row in one tile: rows of N <= BLOCK; run.py
+#                               takes the smallest BLOCK >= N
 #   softmax_online.DTYPE        any N (looped, online max/sum); run for N > 4096
 #   attention.DTYPE.dD.cCAUSAL
-# KEY | source | -D defines and options. Warps per shape from a sweep of
-# tile configurations on the H200 (bench/NOTES.md, experiments); where two
-# were within noise, both are here and the bench reports the faster.
-# softmax prefetches the row AHEAD rows on into the L2 (the example's
-# default: 4 MiB of f32 rows); rows of 16384 f32 are given 6 MiB, bf16 rows
-# 8 MiB: within the 4-8 MiB of rows ahead that measured best (bench/NOTES.md,
-# softmax).
+# KEY | source | -D defines | tuning space. A key with a space is a bundle of
+# variants (tilegym.tune.compile_variants), one per configuration, which
+# run.py tunes on each shape's own tensors before timing it (tilegym.tune,
+# the time printed); one without is a bundle of kernels. softmax's warps
+# are tuned among those a sweep on the H200 found best (bench/NOTES.md);
+# its rows prefetch AHEAD rows on into the L2 (the example's default: 4 MiB
+# of f32 rows); rows of 16384 f32 are given 6 MiB, bf16 rows 8 MiB: within
+# the 4-8 MiB of rows ahead that measured best (bench/NOTES.md, softmax).
 CONFIGS=(
-  "vector_add.f32|vector_add.tile|-D T=f32"
-  "vector_add.bf16|vector_add.tile|-D T=bf16"
-  "gelu.f32|gelu.tile|-D T=f32"
-  "gelu.bf16|gelu.tile|-D T=bf16"
-  "softmax.f32.1024|softmax.tile|-D T=f32 -D BLOCK=1024 --num-warps=2"
-  "softmax.f32.1024.w4|softmax.tile|-D T=f32 -D BLOCK=1024 --num-warps=4"
-  "softmax.f32.2048|softmax.tile|-D T=f32 -D BLOCK=2048 --num-warps=8"
-  "softmax.f32.2048.w4|softmax.tile|-D T=f32 -D BLOCK=2048 --num-warps=4"
-  "softmax.f32.4096|softmax.tile|-D T=f32 -D BLOCK=4096 --num-warps=8"
-  "softmax.f32.4096.w4|softmax.tile|-D T=f32 -D BLOCK=4096 --num-warps=4"
-  "softmax.f32.4096.w16|softmax.tile|-D T=f32 -D BLOCK=4096 --num-warps=16"
-  "softmax.f32.16384|softmax.tile|-D T=f32 -D BLOCK=16384 -D AHEAD=96 --num-warps=16"
-  "softmax.f32.16384.w8|softmax.tile|-D T=f32 -D BLOCK=16384 -D AHEAD=96 --num-warps=8"
-  "softmax.f32.16384.w8m3|softmax.tile|-D T=f32 -D BLOCK=16384 -D AHEAD=96 --num-warps=8 --min-blocks-per-sm=3"
-  "softmax.f32.32768|softmax.tile|-D T=f32 -D BLOCK=32768 --num-warps=16"
-  "softmax.bf16.1024|softmax.tile|-D T=bf16 -D BLOCK=1024 -D AHEAD=4096 --num-warps=2"
-  "softmax.bf16.2048|softmax.tile|-D T=bf16 -D BLOCK=2048 -D AHEAD=2048"
-  "softmax.bf16.4096|softmax.tile|-D T=bf16 -D BLOCK=4096 -D AHEAD=1024 --num-warps=4"
-  "softmax.bf16.16384|softmax.tile|-D T=bf16 -D BLOCK=16384 -D AHEAD=256 --num-warps=16"
-  "softmax_online.f32|softmax_online.tile|-D T=f32 -D BLOCK=1024"
-  "softmax_online.bf16|softmax_online.tile|-D T=bf16 -D BLOCK=1024"
-  "matmul.bf16|matmul.tile|-D T=bf16"
-  "matmul.bf16.cbf16|matmul.tile|-D T=bf16 -D OUT=bf16"
-  "matmul.f32|matmul.tile|-D T=f32 -D BK=32"
-  "attention.bf16.d64.c0|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=0"
-  "attention.bf16.d64.c1|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=1"
-  "attention.bf16.d128.c0|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=0"
-  "attention.bf16.d128.c1|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=1"
+  "vector_add.f32|vector_add.tile|-D T=f32|BLOCK=1024,2048,4096"
+  "vector_add.bf16|vector_add.tile|-D T=bf16|BLOCK=1024,2048,4096"
+  "gelu.f32|gelu.tile|-D T=f32|BN=1024,2048"
+  "gelu.bf16|gelu.tile|-D T=bf16|BN=1024,2048"
+  "softmax.f32.1024|softmax.tile|-D T=f32 -D BLOCK=1024|W=2,4"
+  "softmax.f32.2048|softmax.tile|-D T=f32 -D BLOCK=2048|W=4,8"
+  "softmax.f32.4096|softmax.tile|-D T=f32 -D BLOCK=4096|W=4,8,16"
+  "softmax.f32.16384|softmax.tile|-D T=f32 -D BLOCK=16384 -D AHEAD=96|W=8,16"
+  "softmax.f32.32768|softmax.tile|-D T=f32 -D BLOCK=32768|W=16,32"
+  "softmax.bf16.1024|softmax.tile|-D T=bf16 -D BLOCK=1024 -D AHEAD=4096|W=2,4"
+  "softmax.bf16.2048|softmax.tile|-D T=bf16 -D BLOCK=2048 -D AHEAD=2048|W=4,8"
+  "softmax.bf16.4096|softmax.tile|-D T=bf16 -D BLOCK=4096 -D AHEAD=1024|W=4,8"
+  "softmax.bf16.16384|softmax.tile|-D T=bf16 -D BLOCK=16384 -D AHEAD=256|W=8,16"
+  "softmax_online.f32|softmax_online.tile|-D T=f32 -D BLOCK=1024|"
+  "softmax_online.bf16|softmax_online.tile|-D T=bf16 -D BLOCK=1024|"
+  "matmul.bf16|matmul.tile|-D T=bf16|"
+  "matmul.bf16.cbf16|matmul.tile|-D T=bf16 -D OUT=bf16|"
+  "matmul.f32|matmul.tile|-D T=f32 -D BK=32|"
+  "attention.bf16.d64.c0|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=0|"
+  "attention.bf16.d64.c1|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=1|"
+  "attention.bf16.d128.c0|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=0|"
+  "attention.bf16.d128.c1|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=1|"
 )
 
 rm -rf "$OUT"
@@ -86,12 +81,34 @@ fi
 cp -r python/tilegym "$OUT/tilegym" || exit 1
 failed=0
 : >"$OUT/bundles.txt"
+# A space "W=2,4 BK=32,64" as tilegym.tune.compile_variants takes it.
+compile_variants() { # KEY SOURCE DEFINES SPACE
+  TILEGYM_BUNDLE_LIB="$LIB" python3 - "$@" <<'PY'
+import os, sys
+sys.path.insert(0, "python")
+import tilegym.tune
+key, source, defines, space = sys.argv[1:5]
+d = dict(x.split("=", 1) for x in defines.split() if x != "-D")
+s = {n: v.split(",") for n, v in (x.split("=", 1) for x in space.split())}
+b = tilegym.tune.compile_variants(
+    source, os.path.join(os.environ["OUT"], "bundles", key + ".tgb"), s,
+    defines=d, target=os.environ["TARGET"], compiler=os.environ["CC"])
+for config, why in b.dropped:
+    print(f"{key}: {config} dropped: {why}", file=sys.stderr)
+PY
+}
+export OUT TARGET CC
 for c in "${CONFIGS[@]}"; do
-  IFS='|' read -r key file opts <<<"$c"
-  # shellcheck disable=SC2086
-  if "$CC" "examples/$file" $opts --target="$TARGET" --emit=bundle \
-      -o "$OUT/bundles/$key.tgb"; then
-    echo "$key|examples/$file|$opts" >>"$OUT/bundles.txt"
+  IFS='|' read -r key file opts space <<<"$c"
+  if [ -n "$space" ]; then
+    compile_variants "$key" "examples/$file" "$opts" "$space"
+  else
+    # shellcheck disable=SC2086
+    "$CC" "examples/$file" $opts --target="$TARGET" --emit=bundle \
+      -o "$OUT/bundles/$key.tgb"
+  fi
+  if [ $? -eq 0 ]; then
+    echo "$key|examples/$file|$opts|$space" >>"$OUT/bundles.txt"
   else
     echo "error: examples/$file $opts did not compile; $key left out" >&2
     rm -rf "$OUT/bundles/$key.tgb"

@@ -40,6 +40,7 @@ sys.path.insert(0, HERE)
 # The package: beside this file in a bench kit, in python/ in the tree.
 sys.path.insert(1, os.path.join(HERE, "..", "python"))
 import tilegym  # noqa: E402
+import tilegym.tune  # noqa: E402
 
 DT = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
 
@@ -192,13 +193,34 @@ def rel_err(out, ref):
 
 # ---------------------------------------------------------------- TileGym
 class Kit:
-    """The bundles of make-kit.sh, by key: op.dtype[.variant]."""
+    """The bundles of make-kit.sh, by key: op.dtype[.variant]. A bundle of
+    variants is tuned on each shape's own tensors before it is timed
+    (tilegym.tune); `tuning` collects what each tuning took."""
 
     def __init__(self, kit_dir):
         self.dir = os.path.join(kit_dir, "bundles")
         self.keys = sorted(k[:-4] for k in os.listdir(self.dir) if k.endswith(".tgb")) \
             if os.path.isdir(self.dir) else []
         self.cache = {}
+        self.tuning = []
+
+    def tune(self, key, shape, args):
+        """The tuned configuration's text ("W=8"), or None for a bundle of
+        kernels; the winner is then what a launch or plan at these shapes
+        runs."""
+        b = self.cache[key][0]
+        if len(b.variants) < 2:
+            return None
+        r = tilegym.tune.tune(b, None, *args)
+        self.tuning.append({"key": key, "shape": list(shape), "seconds": r["seconds"],
+                            "tuned": r["tuned"], "variants": len(b.variants),
+                            "cached": r["cached"],
+                            "rows": [(t, ms, note) for t, ms, note in r["rows"]]})
+        times = ", ".join(f"{t} {ms:.4f} ms" if ms is not None else f"{t} dropped: {note}"
+                          for t, ms, note in r["rows"])
+        print(f"# tuned {key} at {'x'.join(map(str, shape))}: {r['tuned']} of "
+              f"{len(b.variants)} in {r['seconds']:.2f} s ({times})", flush=True)
+        return r["tuned"]
 
     def kernel(self, key):
         if key not in self.cache:
@@ -207,8 +229,16 @@ class Kit:
         return self.cache[key][1]
 
     def manifest_kernel(self, key):
-        with open(os.path.join(self.dir, key + ".tgb", "manifest.json")) as f:
-            return json.load(f)["kernels"][0]
+        """The bundle's first kernel in its manifest (its default variant's,
+        for a bundle of variants)."""
+        folder = os.path.join(self.dir, key + ".tgb")
+        with open(os.path.join(folder, "manifest.json")) as f:
+            top = json.load(f)
+        if "variants" in top:
+            folder = os.path.join(folder, top["variants"][top.get("default", 0)]["folder"])
+            with open(os.path.join(folder, "manifest.json")) as f:
+                top = json.load(f)
+        return top["kernels"][0]
 
     def warps(self, key):
         """Warps per block of a bundle's first kernel, from its manifest."""
@@ -231,20 +261,13 @@ class Kit:
             for v in sorted(v for v in have if v.startswith(k + ".")):
                 out.append((f"tilegym[{v[len(k) + 1:]}]", v))
         elif op == "softmax":
-            # softmax.DTYPE.BLOCK[.wWARPS]: the smallest BLOCK >= N, each of
-            # its warp counts a variant (the bench reports the fastest).
+            # softmax.DTYPE.BLOCK: the smallest BLOCK >= N (its warps tuned).
             N = shape[1]
             blocks = sorted({int(k.split(".")[2]) for k in have
                              if k.startswith(f"softmax.{dtype}.")})
             fit = [b for b in blocks if b >= N]
             if fit:
-                base = f"softmax.{dtype}.{fit[0]}"
-                for k in sorted(k for k in have if k == base or k.startswith(base + ".")):
-                    extra = k[len(base) + 1:]
-                    label = f"BLOCK={fit[0]},{self.warps(k)} warps"
-                    if "m" in extra:  # .wWmB: B blocks per SM asked of ptxas
-                        label += f",{extra.split('m')[1]} blocks/SM"
-                    out.append((f"tilegym[{label}]", k))
+                out.append((f"tilegym[BLOCK={fit[0]}]", f"softmax.{dtype}.{fit[0]}"))
             k = f"softmax_online.{dtype}"
             if k in have and (N > 4096 or not fit):
                 out.append(("tilegym[online]", k))
@@ -471,17 +494,20 @@ def main():
                 stream = torch.cuda.current_stream().cuda_stream
                 want = DT[kit.out_dtype(key)]
                 if want == out.dtype:
+                    tuned = kit.tune(key, shape, case["tg_args"](out))
                     plan = k.plan(*case["tg_args"](out))
-                    return (lambda o: plan.launch(stream)), k
+                    return (lambda o: plan.launch(stream)), k, tuned
                 # A variant with another output type (matmul writing bf16 C)
                 # writes its own tensor, poisoned here, checked and returned.
                 own = torch.full_like(out, float("nan"), dtype=want)
+                tuned = kit.tune(key, shape, case["tg_args"](own))
+                own.fill_(float("nan"))
                 plan = k.plan(*case["tg_args"](own))
 
                 def run_own(o):
                     plan.launch(stream)
                     return own
-                return run_own, k
+                return run_own, k, tuned
             impls.append((vlabel, "tilegym", tg_fn))
         for name, fn in case["peers"].items():
             if isinstance(fn, tuple):  # torch.compile
@@ -505,9 +531,13 @@ def main():
                    "dtype": dtype, "impl": name, "kind": kind, "brief": brief}
             try:
                 t0 = time.time()
-                fn, kern = build()
+                fn, kern, *tuned = build()
                 if kern is not None:
                     row["image"] = os.path.basename(kern.image)
+                if tuned and tuned[0]:  # tilegym[BLOCK=4096] -> tilegym[BLOCK=4096,W=8]
+                    t = tuned[0].replace(" ", ",")
+                    row["impl"] = (name[:-1] + "," + t + "]") if name.endswith("]") \
+                        else f"{name}[{t}]"
                 out.fill_(float("nan"))
                 res = fn(out)
                 torch.cuda.synchronize()
@@ -574,6 +604,8 @@ def main():
         meta["launch_us"] = launch_cost(kit, TK)
         save()
     meta["elapsed_s"] = round(time.time() - t_start, 1)
+    meta["tuning"] = kit.tuning
+    meta["tuning_s"] = round(sum(t["seconds"] for t in kit.tuning), 2)
     peak = meta.get("cublas_8192_TFLOPs")
     for r in rows:
         if peak and "TFLOPs" in r:
@@ -588,8 +620,8 @@ def launch_cost(kit, TK, rounds=7, calls=2000):
     vector_add called directly (k(a, b, c); and with its tensors packed in
     Python rather than by tilegym._fastlaunch) and as a PyTorch operator
     (tilegym.torch) against torch.add(out=) and Triton's add on the same
-    1 MiB tensors, each the median over `rounds`
-    of the mean of `calls` launches, the launches queued without a wait (the
+    1 MiB tensors, each the median over `rounds` (interleaved, the order
+    rotating) of the mean of `calls` launches, the launches queued without a wait (the
     GPU work, 3 us each, is shorter than the host's)."""
     if "vector_add.f32" not in kit.keys:
         return {}
@@ -609,19 +641,23 @@ def launch_cost(kit, TK, rounds=7, calls=2000):
            "tilegym operator": lambda: op(a, b, c),
            "torch": lambda: torch.add(a, b, out=c),
            "triton": lambda: TK.vector_add(a, b, c)}
-    out = {}
-    for name, fn in fns.items():
+    # Interleaved rounds whose order rotates, as the kernels are timed: the
+    # host's clock and caches then weigh on every path alike.
+    names = list(fns)
+    times = {name: [] for name in names}
+    for name in names:
         for _ in range(200):
-            fn()
-        torch.cuda.synchronize()
-        times = []
-        for _ in range(rounds):
+            fns[name]()
+    torch.cuda.synchronize()
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            fn = fns[name]
             t0 = time.perf_counter()
             for _ in range(calls):
                 fn()
-            times.append((time.perf_counter() - t0) / calls * 1e6)
+            times[name].append((time.perf_counter() - t0) / calls * 1e6)
             torch.cuda.synchronize()
-        out[name] = sorted(times)[rounds // 2]
+    out = {name: sorted(ts)[rounds // 2] for name, ts in times.items()}
     print("# launch, host us per call: " + ", ".join(
         f"{k} {v:.2f}" for k, v in out.items()), flush=True)
     return out
@@ -649,6 +685,8 @@ def summary(rows, meta, skipped):
     print(f"# summary: {meta['gpu']}; copy {meta['copy_GBps']:.0f} GB/s; "
           f"cuBLAS 8192^3 {meta.get('cublas_8192_TFLOPs', float('nan')):.0f} TFLOP/s; "
           f"{meta['elapsed_s']} s")
+    print(f"# tuning (tilegym.tune, on each shape's tensors): {len(meta['tuning'])} "
+          f"bundles of variants tuned in {meta['tuning_s']:.1f} s")
     print("# TileGym best variant vs each peer (peer time / TileGym time; >1 = TileGym faster)")
     cases = {}
     for r in rows:

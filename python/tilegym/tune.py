@@ -14,8 +14,9 @@ variants (docs/gpu.md) with no rules; configurations the compiler refuses
 are dropped, their reasons in `bundle.dropped`. tune launches each variant
 once on the given arguments (in-out views restored before each), drops a
 variant whose outputs differ from the default variant's beyond the
-outputs' precision, times the rest with CUDA events (warm-up, the L2
-flushed before each of `runs` launches, the median), and sets the rule for
+outputs' precision, times the rest with CUDA events (each warmed up, then
+`runs` launches each in five interleaved rounds whose order rotates, the L2
+flushed before each launch, the median), and sets the rule for
 these shape buckets to the fastest: in memory (tgb_set_rule) and in the
 bundle's manifest, with the GPU's name, so that another process loading the
 bundle on that GPU launches the winner and its tune() answers at once.
@@ -162,7 +163,7 @@ def tune(bundle, kernel, *values, runs=20, warmup=3, force=False):
         for i in inout:
             values[i].copy_(saved[i])
 
-    rows, expected = [], None
+    rows, expected, candidates = [], None, []
     for variant, tuned in enumerate(bundle.variants):
         restore()
         launch(variant)
@@ -180,19 +181,32 @@ def tune(bundle, kernel, *values, runs=20, warmup=3, force=False):
                 rows.append((tuned, None, f"differs from variant 0 by "
                              f"{worst:.1e} (tolerance {tol:.0e})"))
                 continue
+        rows.append((tuned, None, ""))
+        candidates.append(variant)
+    # Timed in interleaved rounds whose order rotates, after every variant's
+    # warm-up: a clock still ramping up, or a neighbour's traffic, then
+    # falls on every variant alike instead of on the first.
+    for variant in candidates:
         for _ in range(warmup):
             launch(variant)
-        times = []
-        for _ in range(runs):
-            flush.zero_()
-            begin = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            begin.record(stream)
-            launch(variant)
-            end.record(stream)
-            end.synchronize()
-            times.append(begin.elapsed_time(end))
-        rows.append((tuned, sorted(times)[len(times) // 2], ""))
+    times = {v: [] for v in candidates}
+    rounds = max(1, min(5, runs))
+    for r in range(rounds):
+        order = candidates[r % len(candidates):] + \
+            candidates[:r % len(candidates)]
+        for variant in order:
+            for _ in range(max(1, runs // rounds)):
+                flush.zero_()
+                begin = torch.cuda.Event(enable_timing=True)
+                end = torch.cuda.Event(enable_timing=True)
+                begin.record(stream)
+                launch(variant)
+                end.record(stream)
+                end.synchronize()
+                times[variant].append(begin.elapsed_time(end))
+    for variant, ts in times.items():
+        ts.sort()
+        rows[variant] = (rows[variant][0], ts[len(ts) // 2], "")
     restore()
     timed = [(ms, v) for v, (_, ms, _) in enumerate(rows) if ms is not None]
     winner = min(timed)[1]
