@@ -14,6 +14,7 @@
 #include "Driver.h" // lib/Runtime: the driver entry points.
 
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -36,6 +37,7 @@ struct LoadedVariant {
 
 struct tgb_kernel {
   tgb_bundle *bundle = nullptr;
+  uint64_t id = 0; // Unique in the process, never reused (LaunchMemo).
   const bundle::KernelInfo *info = nullptr; // The signature.
   int ordinal = 0;
   runtime::Context *context = nullptr;
@@ -58,6 +60,7 @@ struct tgb_program {
 
 struct tgb_bundle {
   bundle::Bundle manifest;
+  uint64_t rulesVersion = 0; // Bumped by tgb_set_rule (LaunchMemo).
   std::vector<std::unique_ptr<tgb_kernel>> kernels;
   std::vector<std::unique_ptr<tgb_plan>> plans;
   std::vector<std::unique_ptr<tgb_program>> programs;
@@ -235,6 +238,27 @@ std::string dim3Text(tg_dim3 d) {
   return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" +
          std::to_string(d.z);
 }
+
+/// The last launch on this thread: a launch with the very same arguments
+/// (the same bytes: a loop over the same tensors) reuses its checks, its
+/// variant, its grid and its packed parameters, and costs the driver call
+/// alone. Keyed by the kernel's id, never reused, so a closed bundle's
+/// kernel cannot match; and by the bundle's rules' version.
+struct LaunchMemo {
+  uint64_t kernelId = 0, rulesVersion = 0;
+  std::vector<tg_arg> args;
+  size_t variant = 0;
+  tg_dim3 grid = {0, 0, 0};
+  std::unique_ptr<runtime::PackedArgs> packed;
+
+  bool matches(const tgb_kernel &k, const tg_arg *a, size_t n) const {
+    return kernelId == k.id && rulesVersion == k.bundle->rulesVersion &&
+           args.size() == n && n &&
+           std::memcmp(args.data(), a, n * sizeof(tg_arg)) == 0;
+  }
+};
+thread_local LaunchMemo launchMemo;
+std::atomic<uint64_t> nextKernelId{1};
 
 /// The variant to launch `run` with: the dispatch table's choice for these
 /// arguments, which the caller has checked.
@@ -451,6 +475,7 @@ tg_status tgb_load(tgb_bundle *b, const char *name, int ordinal,
   kernel->info = k;
   kernel->ordinal = ordinal;
   kernel->context = context;
+  kernel->id = nextKernelId++;
   // Every variant is loaded now, so that a launch (in a CUDA graph capture
   // too) only picks one.
   auto unloadAll = [&] {
@@ -514,6 +539,10 @@ tg_status tgb_launch(tgb_kernel *k, const tg_arg *args, size_t numArgs,
                      uint64_t stream) {
   if (!k)
     return invalid("tgb_launch: the kernel is null");
+  LaunchMemo &memo = launchMemo;
+  if (memo.matches(*k, args, numArgs))
+    return report(
+        launchPacked(*k, memo.variant, memo.grid, *memo.packed, stream));
   Status status = checkArgs(*k->info, args, numArgs);
   if (!status.ok())
     return report(status);
@@ -523,8 +552,15 @@ tg_status tgb_launch(tgb_kernel *k, const tg_arg *args, size_t numArgs,
   if (!(status = evaluateGrid(*k->variants[variant].info, args, numArgs, grid))
            .ok())
     return report(status);
-  runtime::PackedArgs packed(args, numArgs);
-  return report(launchPacked(*k, variant, grid, packed, stream));
+  memo.kernelId = 0; // Until the new entry is whole.
+  memo.args.assign(args, args + numArgs);
+  memo.packed =
+      std::make_unique<runtime::PackedArgs>(memo.args.data(), numArgs);
+  memo.variant = variant;
+  memo.grid = grid;
+  memo.kernelId = k->id;
+  memo.rulesVersion = k->bundle->rulesVersion;
+  return report(launchPacked(*k, variant, grid, *memo.packed, stream));
 }
 
 tg_status tgb_launch_variant(tgb_kernel *k, size_t variant, const tg_arg *args,
@@ -807,6 +843,7 @@ tg_status tgb_set_rule(tgb_bundle *b, const char *name, const tg_arg *args,
       for (int32_t d = 0; d < args[i].rank; ++d)
         rule.buckets.back().push_back(bundle::shapeBucket(args[i].sizes[d]));
   }
+  ++b->rulesVersion;
   for (bundle::DispatchRule &existing : b->manifest.dispatch)
     if (existing.run == rule.run && existing.buckets == rule.buckets) {
       existing.variant = variant;

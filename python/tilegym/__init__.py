@@ -587,7 +587,7 @@ class Launcher:
             _TORCH_CODES[t] = DTYPES.index(name)
         fast = self.kernel.L.fastlaunch
         try:
-            getters = _descriptors(self.tensor, ("is_cuda", "dtype", "shape"))
+            getters = _descriptors(self.tensor, ("dtype", "shape"))
             methods = _descriptors(self.tensor,
                                    ("stride", "data_ptr", "get_device"))
         except AttributeError:  # Not the torch it was written for.
@@ -616,14 +616,17 @@ class Launcher:
         buf, tensor, codes = self.buf, self.tensor, _TORCH_CODES
         device = -1
         for i, (v, offset) in enumerate(zip(values, self.offsets)):
-            if offset >= 0 and type(v) is tensor and v is not None and \
-                    v.is_cuda:
+            gpu = v.get_device() if offset >= 0 and type(v) is tensor else -1
+            if gpu >= 0:
+                if device >= 0 and gpu != device:
+                    raise ValueError(f"argument {i + 1} is on GPU {gpu}, an "
+                                     f"earlier one on GPU {device}: a launch "
+                                     f"runs on one GPU")
                 shape = v.shape
                 rank = len(shape)
                 dtype = codes.get(v.dtype)
                 if dtype is not None and rank <= TG_MAX_RANK:
-                    if device < 0:
-                        device = v.get_device()
+                    device = gpu
                     _VIEW_STRUCTS[rank].pack_into(
                         buf, offset, VIEW, dtype, v.data_ptr(), rank, *shape,
                         *v.stride())

@@ -25,8 +25,8 @@
  *   dtypes      dict: dtype object -> tg_dtype code
  *   raw_stream  callable: device index -> the current CUstream as an int
  *   slow        callable (index, value): packs argument `index` in Python
- *   getters     the tensor type's descriptors of is_cuda, dtype and shape
- *   methods     its unbound stride, data_ptr and get_device
+ *   getters     the tensor type's descriptors of dtype and shape
+ *   methods     its unbound stride, data_ptr and get_device (-1 off the GPU)
  * The descriptors are called directly, as attribute lookup would after
  * walking the type's bases and the tensor's __dict__: a tensor's
  * attributes are read three times per launch, and the lookup was half of
@@ -48,8 +48,8 @@ typedef int (*launch_fn)(void *kernel, const tg_arg *args, size_t num_args,
 
 /* The descriptors of one launch's tensor type (state items 8 and 9). */
 typedef struct {
-  PyObject *getters[3]; /* is_cuda, dtype, shape */
-  descrgetfunc get[3];
+  PyObject *getters[2]; /* dtype, shape */
+  descrgetfunc get[2];
   PyObject *methods[3]; /* stride, data_ptr, get_device */
   PyObject *type;
 } tensor_access;
@@ -77,20 +77,27 @@ static int read_ints(PyObject *seq, int64_t *out, Py_ssize_t rank) {
 }
 
 /* Packs tensor `v` as a view into `arg`; 0 on success, -1 to fall back
-   (with no Python error left set). `device` is set from the first tensor. */
+   (with no Python error left set), -2 for a tensor on another GPU
+   (`*other`) than `device`, which is set from the first tensor. */
 static int pack_tensor(const tensor_access *t, PyObject *v, PyObject *dtypes,
-                       tg_arg *arg, long *device) {
+                       tg_arg *arg, long *device, long *other) {
   int result = -1;
-  PyObject *is_cuda = NULL, *dtype = NULL, *shape = NULL, *stride = NULL,
+  PyObject *gpu = NULL, *dtype = NULL, *shape = NULL, *stride = NULL,
            *ptr = NULL;
-  is_cuda = get(t, 0, v);
-  if (is_cuda != Py_True)
+  gpu = call(t, 2, v);
+  long index = gpu ? PyLong_AsLong(gpu) : -1;
+  if (index < 0)
+    goto done; /* Not on a GPU. */
+  if (*device >= 0 && index != *device) {
+    *other = index;
+    result = -2;
     goto done;
-  dtype = get(t, 1, v);
+  }
+  dtype = get(t, 0, v);
   PyObject *code = dtype ? PyDict_GetItem(dtypes, dtype) : NULL; /* borrowed */
   if (!code)
     goto done;
-  shape = get(t, 2, v);
+  shape = get(t, 1, v);
   if (!shape || !PyTuple_Check(shape))
     goto done;
   Py_ssize_t rank = PyTuple_Size(shape);
@@ -108,17 +115,10 @@ static int pack_tensor(const tensor_access *t, PyObject *v, PyObject *dtypes,
   arg->data = PyLong_AsUnsignedLongLong(ptr);
   if (PyErr_Occurred())
     goto done;
-  if (*device < 0) {
-    PyObject *d = call(t, 2, v);
-    long index = d ? PyLong_AsLong(d) : -1;
-    Py_XDECREF(d);
-    if (index < 0)
-      goto done;
-    *device = index;
-  }
+  *device = index;
   result = 0;
 done:
-  Py_XDECREF(is_cuda);
+  Py_XDECREF(gpu);
   Py_XDECREF(dtype);
   Py_XDECREF(shape);
   Py_XDECREF(stride);
@@ -153,17 +153,19 @@ static PyObject *launch(PyObject *self, PyObject *const *args,
   tensor_access access;
   access.type = tensor_type;
   for (int k = 0; k < 3; ++k) {
-    access.getters[k] = PyTuple_Check(getters) && PyTuple_Size(getters) == 3
-                            ? PyTuple_GetItem(getters, k)
-                            : NULL;
+    if (k < 2) {
+      access.getters[k] = PyTuple_Check(getters) && PyTuple_Size(getters) == 2
+                              ? PyTuple_GetItem(getters, k)
+                              : NULL;
+      access.get[k] = access.getters[k]
+                          ? (descrgetfunc)PyType_GetSlot(
+                                Py_TYPE(access.getters[k]), Py_tp_descr_get)
+                          : NULL;
+    }
     access.methods[k] = PyTuple_Check(methods) && PyTuple_Size(methods) == 3
                             ? PyTuple_GetItem(methods, k)
                             : NULL;
-    access.get[k] = access.getters[k]
-                        ? (descrgetfunc)PyType_GetSlot(
-                              Py_TYPE(access.getters[k]), Py_tp_descr_get)
-                        : NULL;
-    if (!access.get[k] || !access.methods[k]) {
+    if ((k < 2 && !access.get[k]) || !access.methods[k]) {
       PyErr_Clear();
       PyErr_SetString(PyExc_TypeError,
                       "launch: the state's tensor descriptors are not "
@@ -182,9 +184,20 @@ static PyObject *launch(PyObject *self, PyObject *const *args,
   long device = -1;
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject *v = PyTuple_GetItem(values, i);
-    if (views[i] && (PyObject *)Py_TYPE(v) == tensor_type &&
-        pack_tensor(&access, v, dtypes, &buffer[i], &device) == 0)
-      continue;
+    if (views[i] && (PyObject *)Py_TYPE(v) == tensor_type) {
+      long other = -1;
+      int packed =
+          pack_tensor(&access, v, dtypes, &buffer[i], &device, &other);
+      if (packed == 0)
+        continue;
+      if (packed == -2) {
+        PyErr_Format(PyExc_ValueError,
+                     "argument %zd is on GPU %ld, an earlier one on GPU %ld: "
+                     "a launch runs on one GPU",
+                     i + 1, other, device);
+        return NULL;
+      }
+    }
     PyObject *index = PyLong_FromSsize_t(i);
     PyObject *r = index ? PyObject_CallFunctionObjArgs(slow, index, v, NULL)
                         : NULL;

@@ -30,7 +30,9 @@ for n in ("float32", "float16", "bfloat16", "float64", "bool", "int8",
 class Tensor:
     """What Launcher reads of a torch.Tensor."""
 
-    def __init__(self, ptr, shape, strides, dtype=torch.float32, cuda=True):
+    def __init__(self, ptr, shape, strides, dtype=torch.float32, cuda=True,
+                 gpu=0):
+        self._gpu = gpu
         self._shape, self._strides, self._ptr = tuple(shape), tuple(strides), ptr
         self._dtype, self._cuda = dtype, cuda
         self.device = types.SimpleNamespace(type="cuda" if cuda else "cpu",
@@ -48,7 +50,7 @@ class Tensor:
         return self._ptr
 
     def get_device(self):
-        return 0 if self.is_cuda else -1
+        return self._gpu if self.is_cuda else -1
 
     def dim(self):
         return len(self.shape)
@@ -86,6 +88,7 @@ out("launch strided on a stream: ok")
 for label, bad in (("dtype", Tensor(0xc000, [3000], [1], torch.complex64)),
                    ("cpu", Tensor(0xc000, [3000], [1], cuda=False)),
                    ("rank", Tensor(0xc000, [3000, 1], [1, 1])),
+                   ("other gpu", Tensor(0xc000, [3000], [1], gpu=1)),
                    ("not a tensor", "c")):
     try:
         k(a, b, bad)
