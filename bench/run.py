@@ -218,8 +218,10 @@ class Kit:
                             "rows": [(t, ms, note) for t, ms, note in r["rows"]]})
         times = ", ".join(f"{t} {ms:.4f} ms" if ms is not None else f"{t} dropped: {note}"
                           for t, ms, note in r["rows"])
+        how = "from the bundle's rule, tuned before on this GPU" if r["cached"] \
+            else times
         print(f"# tuned {key} at {'x'.join(map(str, shape))}: {r['tuned']} of "
-              f"{len(b.variants)} in {r['seconds']:.2f} s ({times})", flush=True)
+              f"{len(b.variants)} in {r['seconds']:.2f} s ({how})", flush=True)
         return r["tuned"]
 
     def kernel(self, key):
