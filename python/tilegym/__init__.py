@@ -766,8 +766,10 @@ def compile(source, out=None, target="auto", defines=None, compiler=None,
     GPU 0's) and returns it opened. `defines` overrides file-level consts
     ({"T": "bf16"}). tilegym-cc comes from `compiler`, $TILEGYM_CC, PATH or
     the source tree's build/bin; its diagnostics are in the error.
-    `cache_dir` (default $TILEGYM_CACHE_DIR) is tilegym-cc's compile cache:
-    a compile seen before is copied from there."""
+    `cache_dir` is tilegym-cc's compile cache, where a compile seen before
+    (the same source, includes, options and compiler) is copied from:
+    default $TILEGYM_CACHE_DIR/compile, else ~/.cache/tilegym/compile;
+    False for none. A cache that cannot be written is skipped."""
     cc = compiler or _find_compiler()
     if not cc:
         raise TileGymError(4, "tilegym-cc not found: put it on PATH or set "
@@ -779,6 +781,10 @@ def compile(source, out=None, target="auto", defines=None, compiler=None,
     cmd = [cc, source, f"--target={target}", "--emit=bundle", "-o", out]
     for k, v in (defines or {}).items():
         cmd += ["-D", f"{k}={v}"]
+    if cache_dir is None:
+        root = os.environ.get("TILEGYM_CACHE_DIR") or os.path.join(
+            os.path.expanduser("~"), ".cache", "tilegym")
+        cache_dir = os.path.join(root, "compile")
     if cache_dir:
         cmd.append(f"--cache-dir={cache_dir}")
     r = subprocess.run(cmd, capture_output=True, text=True)

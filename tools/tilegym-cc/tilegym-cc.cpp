@@ -148,7 +148,7 @@ static cl::opt<std::string> cacheDir(
     "cache-dir",
     cl::desc("Folder of a compile cache: an output compiled before from the "
              "same input, options and compiler is copied from there "
-             "(default: $TILEGYM_CACHE_DIR; none when unset)"),
+             "(default: $TILEGYM_CACHE_DIR/compile; none when unset)"),
     cl::value_desc("dir"), cl::init(""), cl::cat(toolCategory));
 
 static cl::opt<bool> remarks(
@@ -498,9 +498,12 @@ int main(int argc, char **argv) {
   bool folder = emitKind == EmitKind::Bundle;
   std::string out = folder ? bundleFolder() : outputFilename.getValue();
   std::string cacheFolder = cacheDir;
+  // $TILEGYM_CACHE_DIR holds every TileGym cache: compiles in compile/
+  // (as tilegym.compile keeps them), tilegym-tune's answers in tune/.
   if (!cacheDir.getNumOccurrences())
     if (const char *env = std::getenv("TILEGYM_CACHE_DIR"))
-      cacheFolder = env;
+      if (*env)
+        cacheFolder = std::string(env) + "/compile";
   std::optional<tilegym::CompileCache> cache;
   if (!cacheFolder.empty() && !remarks && !verifyDiagnostics &&
       !splitInputFile && out != "-" && inputFilename != "-")

@@ -53,6 +53,13 @@ for name in ["c1.tgb", "c2.tgb"]:
                     target="sm_90a", compiler=os.environ["TILEGYM_CC"],
                     cache_dir=cache)
 print("cache entries", len(os.listdir(cache)))
+# Without cache_dir: $TILEGYM_CACHE_DIR/compile, where the first compile
+# above left its entry, and where this one (to another -o, not part of the
+# key) is a hit.
+tilegym.compile(src, out=out + "4", target="sm_90a",
+                compiler=os.environ["TILEGYM_CC"])
+print("default cache entries", len(os.listdir(os.path.join(
+    os.environ["TILEGYM_CACHE_DIR"], "compile"))))
 print("cached bundle kernels", tilegym.Bundle(
     os.path.join(os.path.dirname(out), "c2.tgb")).kernels)
 for cap in [(9, 0), (8, 0), (8, 9), (7, 5)]:
