@@ -830,8 +830,7 @@ tg_status tgb_set_rule(tgb_bundle *b, const char *name, const tg_arg *args,
     return invalid(b->manifest.dir +
                    " is a bundle of kernels: it has no dispatch table");
   if (variant >= b->manifest.variants.size())
-    return invalid("variant " + std::to_string(variant) +
-                   " is out of range (" +
+    return invalid("variant " + std::to_string(variant) + " is out of range (" +
                    std::to_string(b->manifest.variants.size()) + " variants)");
   bundle::DispatchRule rule;
   // NULL named the only kernel (tgb_select_variant checked there is one).

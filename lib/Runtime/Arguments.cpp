@@ -221,12 +221,11 @@ Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
             moreNamed.push_back(entry);
           ++numNamed;
         } else if (first->size != a.sizes[d]) {
-          return mismatch("dimension " + p.dims[d] + " (" + dim() + ") is " +
-                          std::to_string(a.sizes[d]) + ", but " +
-                          label("argument", first->arg,
-                                params[first->arg].name) +
-                          " has " + p.dims[d] + " = " +
-                          std::to_string(first->size));
+          return mismatch(
+              "dimension " + p.dims[d] + " (" + dim() + ") is " +
+              std::to_string(a.sizes[d]) + ", but " +
+              label("argument", first->arg, params[first->arg].name) + " has " +
+              p.dims[d] + " = " + std::to_string(first->size));
         }
       }
       empty = empty || a.sizes[d] == 0;

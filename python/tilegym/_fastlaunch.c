@@ -186,8 +186,7 @@ static PyObject *launch(PyObject *self, PyObject *const *args,
     PyObject *v = PyTuple_GetItem(values, i);
     if (views[i] && (PyObject *)Py_TYPE(v) == tensor_type) {
       long other = -1;
-      int packed =
-          pack_tensor(&access, v, dtypes, &buffer[i], &device, &other);
+      int packed = pack_tensor(&access, v, dtypes, &buffer[i], &device, &other);
       if (packed == 0)
         continue;
       if (packed == -2) {
@@ -199,8 +198,8 @@ static PyObject *launch(PyObject *self, PyObject *const *args,
       }
     }
     PyObject *index = PyLong_FromSsize_t(i);
-    PyObject *r = index ? PyObject_CallFunctionObjArgs(slow, index, v, NULL)
-                        : NULL;
+    PyObject *r =
+        index ? PyObject_CallFunctionObjArgs(slow, index, v, NULL) : NULL;
     Py_XDECREF(index);
     if (!r)
       return NULL; /* The fallback raised: what is wrong with v. */
