@@ -8,10 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilegym/Bundle/Bundle.h"
-#include "tilegym/Bundle/tilegym_bundle.h"
-
-#include "Driver.h" // lib/Runtime: the driver entry points.
+#include "CApiObjects.h"
 
 #include <array>
 #include <atomic>
@@ -24,58 +21,19 @@ using namespace tilegym;
 using runtime::Status;
 using namespace runtime::cuda;
 
-/// A kernel of one variant of the bundle, loaded (a bundle of kernels is
-/// its own only variant).
-struct LoadedVariant {
-  const bundle::KernelInfo *info = nullptr; // Its block, shared memory, grid.
-  CUmodule module = nullptr;
-  CUfunction function = nullptr;
-  std::string imagePath;
-  bool isCubin = false;
-  uint32_t sharedLimit = 0; // Opted into so far (see runtime::Kernel).
-};
-
-struct tgb_kernel {
-  tgb_bundle *bundle = nullptr;
-  uint64_t id = 0; // Unique in the process, never reused (LaunchMemo).
-  const bundle::KernelInfo *info = nullptr; // The signature.
-  int ordinal = 0;
-  runtime::Context *context = nullptr;
-  std::vector<LoadedVariant> variants; // One per variant of the bundle.
-};
-
-struct tgb_plan {
-  tgb_kernel *kernel = nullptr;
-  size_t variant = 0;
-  std::vector<tg_arg> args;
-  tg_dim3 grid = {0, 0, 0};
-  std::unique_ptr<runtime::PackedArgs> packed;
-};
-
-struct tgb_program {
-  const bundle::ProgramInfo *info = nullptr;
-  int ordinal = 0;
-  std::vector<tgb_kernel *> kernels; // Loaded, in the program's order.
-};
-
-struct tgb_bundle {
-  bundle::Bundle manifest;
-  uint64_t rulesVersion = 0; // Bumped by tgb_set_rule (LaunchMemo).
-  std::vector<std::unique_ptr<tgb_kernel>> kernels;
-  std::vector<std::unique_ptr<tgb_plan>> plans;
-  std::vector<std::unique_ptr<tgb_program>> programs;
-};
-
-namespace {
+namespace tilegym::bundle::capi {
 
 thread_local std::string lastError;
-thread_local std::string scratch; // For tgb_grid_program, tgb_variant_tuned.
 
 tg_status report(const Status &status) {
   lastError = status.message;
   return status.code;
 }
 tg_status ok() { return report(Status::success()); }
+std::string &scratch() {
+  thread_local std::string text;
+  return text;
+}
 tg_status invalid(const std::string &message) {
   return report(Status::error(TG_ERROR_INVALID_VALUE, message));
 }
@@ -168,16 +126,6 @@ Status describeParam(const std::string &owner,
     param->dims[d] = p.dims[d].empty() ? nullptr : p.dims[d].c_str();
   return Status::success();
 }
-
-/// Checks a program's arguments against its merged signature (so that
-/// dimensions of one name agree across all its kernels), then each kernel's
-/// share of them (returned in `shares`), evaluating every grid: nothing is
-/// launched unless the whole program can be.
-Status checkProgramArgs(const bundle::Bundle &manifest,
-                        const bundle::ProgramInfo &program, const tg_arg *args,
-                        size_t numArgs,
-                        std::vector<std::vector<tg_arg>> &shares,
-                        std::vector<tg_dim3> &grids);
 
 Status checkArgs(const bundle::KernelInfo &kernel, const tg_arg *args,
                  size_t numArgs) {
@@ -305,7 +253,9 @@ Status launchPacked(tgb_kernel &k, size_t variant, tg_dim3 grid,
   return Status::success();
 }
 
-} // namespace
+} // namespace tilegym::bundle::capi
+
+using namespace tilegym::bundle::capi;
 
 extern "C" {
 
@@ -421,9 +371,9 @@ const char *tgb_grid_program(const tgb_bundle *b, const char *name) {
     report(status);
     return "";
   }
-  scratch = bundle::formatGridProgram(k->grid);
+  scratch() = bundle::formatGridProgram(k->grid);
   ok();
-  return scratch.c_str();
+  return scratch().c_str();
 }
 
 tg_status tgb_check_args(const tgb_bundle *b, const char *name,
@@ -657,199 +607,6 @@ tg_status tgb_plan_destroy(tgb_plan *plan) {
       return ok();
     }
   return invalid("tgb_plan_destroy: unknown plan (destroyed twice?)");
-}
-
-size_t tgb_num_programs(const tgb_bundle *b) {
-  return b ? b->manifest.programs.size() : 0;
-}
-
-const char *tgb_program_name(const tgb_bundle *b, size_t index) {
-  if (!b || index >= b->manifest.programs.size())
-    return nullptr;
-  return b->manifest.programs[index].name.c_str();
-}
-
-tg_status tgb_program_info_get(const tgb_bundle *b, const char *name,
-                               tgb_program_info *info) {
-  const bundle::ProgramInfo *p;
-  Status status = findProgram(b, name, p);
-  if (!status.ok())
-    return report(status);
-  if (!info)
-    return invalid("tgb_program_info_get: the result pointer is null");
-  info->name = p->name.c_str();
-  info->num_kernels = p->kernels.size();
-  info->num_params = p->signature.params.size();
-  return ok();
-}
-
-const char *tgb_program_kernel(const tgb_bundle *b, const char *name,
-                               size_t index) {
-  const bundle::ProgramInfo *p;
-  Status status = findProgram(b, name, p);
-  if (!status.ok()) {
-    report(status);
-    return nullptr;
-  }
-  if (index >= p->kernels.size()) {
-    invalid("program '" + p->name + "': kernel index " + std::to_string(index) +
-            " is out of range (" + std::to_string(p->kernels.size()) +
-            " kernels)");
-    return nullptr;
-  }
-  ok();
-  return p->kernels[index].c_str();
-}
-
-tg_status tgb_program_param(const tgb_bundle *b, const char *name, size_t index,
-                            tg_param *param) {
-  const bundle::ProgramInfo *p;
-  Status status = findProgram(b, name, p);
-  if (!status.ok())
-    return report(status);
-  return report(describeParam("program '" + p->name + "'", p->signature.params,
-                              index, param));
-}
-
-tg_status tgb_program_check_args(const tgb_bundle *b, const char *name,
-                                 const tg_arg *args, size_t numArgs) {
-  const bundle::ProgramInfo *p;
-  Status status = findProgram(b, name, p);
-  if (!status.ok())
-    return report(status);
-  std::vector<std::vector<tg_arg>> shares;
-  std::vector<tg_dim3> grids;
-  return report(
-      checkProgramArgs(b->manifest, *p, args, numArgs, shares, grids));
-}
-
-tg_status tgb_load_program(tgb_bundle *b, const char *name, int ordinal,
-                           tgb_program **loaded) {
-  const bundle::ProgramInfo *p;
-  Status status = findProgram(b, name, p);
-  if (!status.ok())
-    return report(status);
-  if (!loaded)
-    return invalid("tgb_load_program: the result pointer is null");
-  *loaded = nullptr;
-  for (auto &existing : b->programs)
-    if (existing->info == p && existing->ordinal == ordinal) {
-      *loaded = existing.get();
-      return ok();
-    }
-  auto program = std::make_unique<tgb_program>();
-  program->info = p;
-  program->ordinal = ordinal;
-  for (const std::string &kernel : p->kernels) {
-    tgb_kernel *k;
-    if (tg_status code = tgb_load(b, kernel.c_str(), ordinal, &k))
-      return code;
-    program->kernels.push_back(k);
-  }
-  b->programs.push_back(std::move(program));
-  *loaded = b->programs.back().get();
-  return ok();
-}
-
-tg_status tgb_program_launch(tgb_program *p, const tg_arg *args, size_t numArgs,
-                             uint64_t stream) {
-  if (!p)
-    return invalid("tgb_program_launch: the program is null");
-  std::vector<std::vector<tg_arg>> shares;
-  std::vector<tg_dim3> grids;
-  // Every kernel of the program runs the variant the program's own rules
-  // pick: kernels compiled with one set of consts agree on what passes
-  // between them.
-  const bundle::Bundle &manifest = p->kernels.front()->bundle->manifest;
-  size_t variant = variantFor(manifest, p->info->name, args, numArgs);
-  Status status = checkProgramArgs(manifest.variant(variant), *p->info, args,
-                                   numArgs, shares, grids);
-  if (!status.ok())
-    return report(status);
-  // One stream orders the launches: each kernel sees what the one before
-  // it wrote.
-  for (size_t k = 0; k < p->kernels.size(); ++k) {
-    runtime::PackedArgs packed(shares[k].data(), shares[k].size());
-    if (!(status =
-              launchPacked(*p->kernels[k], variant, grids[k], packed, stream))
-             .ok()) {
-      status.message = "program '" + p->info->name + "': " + status.message;
-      return report(status);
-    }
-  }
-  return ok();
-}
-
-size_t tgb_num_variants(const tgb_bundle *b) {
-  return b ? b->manifest.numVariants() : 0;
-}
-
-const char *tgb_variant_tuned(const tgb_bundle *b, size_t index) {
-  if (!b || index >= b->manifest.numVariants())
-    return "";
-  scratch = b->manifest.describeVariant(index);
-  return scratch.c_str();
-}
-
-tg_status tgb_select_variant(const tgb_bundle *b, const char *name,
-                             const tg_arg *args, size_t numArgs,
-                             size_t *variant) {
-  if (!variant)
-    return invalid("tgb_select_variant: the result pointer is null");
-  const bundle::KernelInfo *k = nullptr;
-  const bundle::ProgramInfo *p = nullptr;
-  Status status;
-  bool isProgram = b && name && !b->manifest.findKernel(name) &&
-                   b->manifest.findProgram(name);
-  if (isProgram)
-    status = findProgram(b, name, p);
-  else
-    status = findKernel(b, name, k);
-  if (!status.ok())
-    return report(status);
-  if (isProgram) {
-    std::vector<std::vector<tg_arg>> shares;
-    std::vector<tg_dim3> grids;
-    status = checkProgramArgs(b->manifest, *p, args, numArgs, shares, grids);
-  } else {
-    status = checkArgs(*k, args, numArgs);
-  }
-  if (!status.ok())
-    return report(status);
-  *variant =
-      variantFor(b->manifest, isProgram ? p->name : k->name, args, numArgs);
-  return ok();
-}
-
-tg_status tgb_set_rule(tgb_bundle *b, const char *name, const tg_arg *args,
-                       size_t numArgs, size_t variant) {
-  size_t ignored;
-  if (tg_status code = tgb_select_variant(b, name, args, numArgs, &ignored))
-    return code; // Also checks the arguments.
-  if (b->manifest.variants.empty())
-    return invalid(b->manifest.dir +
-                   " is a bundle of kernels: it has no dispatch table");
-  if (variant >= b->manifest.variants.size())
-    return invalid("variant " + std::to_string(variant) + " is out of range (" +
-                   std::to_string(b->manifest.variants.size()) + " variants)");
-  bundle::DispatchRule rule;
-  // NULL named the only kernel (tgb_select_variant checked there is one).
-  rule.run = name ? name : b->manifest.kernels.front().name;
-  rule.variant = variant;
-  for (size_t i = 0; i < numArgs; ++i) {
-    rule.buckets.emplace_back();
-    if (args[i].kind == TG_ARG_VIEW)
-      for (int32_t d = 0; d < args[i].rank; ++d)
-        rule.buckets.back().push_back(bundle::shapeBucket(args[i].sizes[d]));
-  }
-  ++b->rulesVersion;
-  for (bundle::DispatchRule &existing : b->manifest.dispatch)
-    if (existing.run == rule.run && existing.buckets == rule.buckets) {
-      existing.variant = variant;
-      return ok();
-    }
-  b->manifest.dispatch.push_back(std::move(rule));
-  return ok();
 }
 
 tg_status tgb_synchronize(int ordinal) {
