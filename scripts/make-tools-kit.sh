@@ -13,6 +13,9 @@
 #                                must FAIL; then random kernels on the GPU
 #                                against the CPU JIT (scripts/differential.sh);
 #                                ends "N passed, N failed"
+#   OUT_DIR/sanitize.sh          compute-sanitizer over the same user kernels
+#                                and the flagship examples at ragged sizes
+#                                (scripts/sanitize-kernels.sh)
 #   OUT_DIR/random/              those kernels (scripts/random-kernels.py,
 #                                RANDOM_COUNT of them from RANDOM_SEED)
 #
@@ -126,4 +129,5 @@ echo "$pass passed, $fail failed (user kernels); differential exit $diff_rc over
 [ "$fail" -eq 0 ] && [ "$diff_rc" -eq 0 ]
 RUN
 chmod +x "$OUT/run.sh"
+cp scripts/sanitize-kernels.sh "$OUT/sanitize.sh" || exit 1
 echo "kit: $OUT ($(du -sm "$OUT" | cut -f1) MiB); on the GPU machine, from the tree's root: $OUT/run.sh"
