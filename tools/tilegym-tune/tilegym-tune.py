@@ -231,7 +231,8 @@ def bucketed(shapes):
             for k, v in shapes.items()}
 
 
-def write_bundle(args, tilegym_run, defines, config, target, shapes):
+def write_bundle(args, tilegym_run, defines, config, target, shapes,
+                 gpu=None):
     """--bundle OUT: the winner added to the bundle of variants OUT (made
     when absent) with a rule sending this shape bucket to it; 0, or 1 on
     failure."""
@@ -315,7 +316,7 @@ def write_bundle(args, tilegym_run, defines, config, target, shapes):
         top["variants"].append({"folder": folder, "tuned": config})
         folders.append(folder)
     rule = {"run": run_name, "shapes": shapes,
-            "variant": folders.index(folder)}
+            "variant": folders.index(folder), "gpu": gpu}
     top["dispatch"] = [r for r in top.get("dispatch", [])
                        if r.get("run") != run_name or
                        bucketed(r.get("shapes", {})) != bucketed(shapes)]
@@ -433,7 +434,7 @@ def main():
             print_table(cached["rows"])
             print("best: " + " ".join(flags(cached["best"])))
             return write_bundle(args, tilegym_run, defines, cached["best"],
-                                target, cached["shapes"])
+                                target, cached["shapes"], gpu)
         except (OSError, ValueError, KeyError) as e:
             print(f"cache entry {path} unreadable ({e}): tuning again")
 
@@ -512,7 +513,7 @@ def main():
     print(f"cached: {path}")
     print("best: " + " ".join(flags(best["config"])))
     return write_bundle(args, tilegym_run, defines, best["config"], target,
-                        best.get("shapes"))
+                        best.get("shapes"), gpu)
 
 
 if __name__ == "__main__":
