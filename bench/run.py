@@ -203,15 +203,22 @@ class Kit:
             if os.path.isdir(self.dir) else []
         self.cache = {}
         self.tuning = []
+        self.last_tuning_s, self.last_image = 0.0, None
 
     def tune(self, key, shape, args):
         """The tuned configuration's text ("W=8"), or None for a bundle of
         kernels; the winner is then what a launch or plan at these shapes
         runs."""
         b = self.cache[key][0]
+        self.last_tuning_s = 0.0
         if len(b.variants) < 2:
             return None
         r = tilegym.tune.tune(b, None, *args)
+        self.last_tuning_s = r["seconds"]
+        # The image the tuned plan runs, not the default variant's.
+        with open(os.path.join(self.dir, key + ".tgb", "manifest.json")) as f:
+            folder = json.load(f)["variants"][r["variant"]]["folder"]
+        self.last_image = folder + "/" + os.path.basename(self.cache[key][1].image)
         self.tuning.append({"key": key, "shape": list(shape), "seconds": r["seconds"],
                             "tuned": r["tuned"], "variants": len(b.variants),
                             "cached": r["cached"],
@@ -533,6 +540,7 @@ def main():
                    "dtype": dtype, "impl": name, "kind": kind, "brief": brief}
             try:
                 t0 = time.time()
+                kit.last_tuning_s = 0.0
                 fn, kern, *tuned = build()
                 if kern is not None:
                     row["image"] = os.path.basename(kern.image)
@@ -540,11 +548,13 @@ def main():
                     t = tuned[0].replace(" ", ",")
                     row["impl"] = (name[:-1] + "," + t + "]") if name.endswith("]") \
                         else f"{name}[{t}]"
+                    row["image"] = kit.last_image
+                    row["tuning_s"] = round(kit.last_tuning_s, 3)
                 out.fill_(float("nan"))
                 res = fn(out)
                 torch.cuda.synchronize()
                 row["rel_err"] = rel_err(out if res is None else res, ref)
-                row["setup_s"] = round(time.time() - t0, 2)
+                row["setup_s"] = round(time.time() - t0 - kit.last_tuning_s, 2)
                 timed.append((row, fn))
             except Exception as e:
                 row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}"

@@ -489,6 +489,8 @@ tg_status tgb_launch(tgb_kernel *k, const tg_arg *args, size_t numArgs,
                      uint64_t stream) {
   if (!k)
     return invalid("tgb_launch: the kernel is null");
+  if (numArgs && !args)
+    return report(checkArgs(*k->info, args, numArgs)); // Names the error.
   LaunchMemo &memo = launchMemo;
   if (memo.matches(*k, args, numArgs))
     return report(

@@ -171,13 +171,23 @@ bool ManifestReader::readVariants(const Value &root, Bundle &bundle) {
     if (!isFolderNotLink(path))
       return fail(where + ".folder",
                   "folder " + path + " does not exist or is a link");
+    // A variant's version is read before the variant: a bundle of variants
+    // inside one would be loaded whole (its own variants too) first.
+    std::string text, jsonError;
+    Value probe;
+    if (readFile(path + "/manifest.json", text) &&
+        json::parse(text, probe, jsonError) && probe.isObject())
+      if (const Value *version = probe.get("version"))
+        if (version->isInt() && version->asInt() != kKernelsFormatVersion)
+          return fail(where, "a variant is a bundle of kernels (version 1), "
+                             "not of variants");
     Bundle variant;
     std::string inner;
     if (!loadBundle(path, variant, inner))
       return fail(where, inner);
-    if (!variant.variants.empty())
-      return fail(where, "a variant is a bundle of kernels (version 1), not "
-                         "of variants");
+    if (variant.target != bundle.target)
+      return fail(where, "it targets " + variant.target + ", the bundle " +
+                             bundle.target);
     for (const auto &[name, value] : config) {
       auto it = variant.consts.find(name);
       if (it == variant.consts.end() || it->second != value)

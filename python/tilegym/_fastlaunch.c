@@ -107,9 +107,10 @@ static int pack_tensor(const tensor_access *t, PyObject *v, PyObject *dtypes,
   arg->kind = TG_ARG_VIEW;
   arg->dtype = (tg_dtype)PyLong_AsLong(code);
   arg->rank = (int32_t)rank;
-  stride = call(t, 0, v);
-  ptr = call(t, 1, v);
-  if (!stride || !ptr || read_ints(shape, arg->sizes, rank) ||
+  /* Each call only while no error is pending: one that failed leaves its
+     exception, cleared below, and the tensor takes the fallback. */
+  if (PyErr_Occurred() || !(stride = call(t, 0, v)) || !(ptr = call(t, 1, v)) ||
+      read_ints(shape, arg->sizes, rank) ||
       read_ints(stride, arg->strides, rank))
     goto done;
   arg->data = PyLong_AsUnsignedLongLong(ptr);
@@ -174,8 +175,13 @@ static PyObject *launch(PyObject *self, PyObject *const *args,
     }
   }
   const char *views = PyBytes_AsString(is_view);
-  if (!views || !PyDict_Check(dtypes))
+  if (!views)
     return NULL;
+  if (!PyDict_Check(dtypes)) {
+    PyErr_SetString(PyExc_TypeError, "launch: the state's dtypes are not a "
+                                     "dict");
+    return NULL;
+  }
   Py_ssize_t n = PyTuple_Size(values);
   if (n != PyBytes_Size(is_view)) {
     PyErr_SetString(PyExc_TypeError, "launch: one value per parameter");
@@ -207,7 +213,13 @@ static PyObject *launch(PyObject *self, PyObject *const *args,
   }
   uint64_t stream = 0;
   if (stream_arg != Py_None) {
-    stream = PyLong_AsUnsignedLongLong(stream_arg);
+    /* Anything int() takes an index from (a numpy integer too), as the
+       ctypes path's int(stream). */
+    PyObject *index = PyNumber_Index(stream_arg);
+    if (!index)
+      return NULL;
+    stream = PyLong_AsUnsignedLongLong(index);
+    Py_DECREF(index);
   } else if (device >= 0) {
     PyObject *d = PyLong_FromLong(device);
     PyObject *s = d ? PyObject_CallFunctionObjArgs(raw_stream, d, NULL) : NULL;

@@ -160,7 +160,10 @@ def environment(tilegym_run):
         if line.startswith("cuda driver:"):
             driver = line.split(":", 1)[1].strip()
         elif line.startswith("gpu 0:"):
-            gpu = line.split(":", 1)[1].strip()
+            # "NVIDIA H200, compute capability 9.0, ...": the name, as
+            # torch.cuda.get_device_name gives it (tilegym.tune's rules).
+            gpu = line.split(":", 1)[1].split(", compute capability")[0] \
+                .strip()
         m = re.match(r"auto backend: gpu, target (\S+)", line)
         if m:
             target = m.group(1)
@@ -270,16 +273,24 @@ def write_bundle(args, tilegym_run, defines, config, target, shapes,
     folder = variant_folder(config)
     dest = os.path.join(out, folder)
     # Compiled each time, so that its consts (the source's defaults too)
-    # are known: a variant is reused only when they are the same.
+    # are known: a variant is reused only when they are the same. Compiled
+    # inside OUT (nothing is written elsewhere); a refusal leaves OUT as it
+    # was, and removes it when this run made it.
+    created = not os.path.exists(out)
     os.makedirs(out, exist_ok=True)
     tmp = os.path.join(out, f".{folder}.{os.getpid()}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
+
+    def refuse(message):
+        shutil.rmtree(out if created else tmp, ignore_errors=True)
+        return error(message)
+
     rc, o, e = run([tilegym_run, args.file, "--compile-only", "--bundle-out",
                     tmp] + (["--target", target] if target else []) +
                    defines + flags(config))
     if rc != 0:
-        shutil.rmtree(tmp, ignore_errors=True)
-        return error(f"the winner did not compile: {first_error(e or o)}")
+        return refuse(f"the winner did not compile: {first_error(e or o)}")
+
     try:
         variant = read_json(os.path.join(tmp, "manifest.json"))
         kernels = [k["name"] for k in variant["kernels"]]
@@ -294,23 +305,29 @@ def write_bundle(args, tilegym_run, defines, config, target, shapes,
         else:
             theirs = fixed
     except (OSError, ValueError, KeyError, TypeError) as e:
-        shutil.rmtree(tmp, ignore_errors=True)
-        return error(f"a manifest is unreadable ({e})")
+        return refuse(f"a manifest is unreadable ({e})")
     if theirs != fixed:
-        shutil.rmtree(tmp, ignore_errors=True)
-        return error(f"its variants were compiled with {describe(theirs)}, "
-                     f"this one with {describe(fixed)}: one bundle holds one "
-                     f"kernel's variants")
-    if os.path.isdir(dest):
-        shutil.rmtree(tmp)
-    else:
-        os.replace(tmp, dest)
+        return refuse(f"its variants were compiled with {describe(theirs)}, "
+                      f"this one with {describe(fixed)}: one bundle holds "
+                      f"one kernel's variants")
     # What tilegym-run ran: the only kernel, else the only program.
     run_name = kernels[0] if len(kernels) == 1 else \
         programs[0] if len(programs) == 1 else None
     if run_name is None:
-        return error("the source has several kernels and not one program: "
-                     "nothing to dispatch")
+        return refuse("the source has several kernels and not one program: "
+                      "nothing to dispatch")
+    views = [p for k in variant["kernels"] for p in k["params"]
+             if p.get("kind") == "view"]
+    if any(not p.get("name") or p["name"] not in shapes for p in views):
+        return refuse(f"a rule names every view of {run_name}, and the "
+                      f"timed run's named views are "
+                      f"{', '.join(shapes) or 'none'}")
+    listed = [v["folder"] for v in top["variants"]]
+    if os.path.isdir(dest) and folder in listed:
+        shutil.rmtree(tmp)
+    else:  # New, or left over by a run that did not finish: replaced.
+        shutil.rmtree(dest, ignore_errors=True)
+        os.replace(tmp, dest)
     folders = [v["folder"] for v in top["variants"]]
     if folder not in folders:
         top["variants"].append({"folder": folder, "tuned": config})

@@ -85,6 +85,9 @@ out("launch: ok")
 k(Tensor(0xa000, [10], [2]), Tensor(0xb000, [10], [2]),
   Tensor(0xc000, [10], [2]), stream=0x77)
 out("launch strided on a stream: ok")
+import numpy  # noqa: E402
+k(a, b, c, stream=numpy.int64(0x78))  # anything with an index, as int() takes
+out("launch on a numpy stream: ok")
 for label, bad in (("dtype", Tensor(0xc000, [3000], [1], torch.complex64)),
                    ("cpu", Tensor(0xc000, [3000], [1], cuda=False)),
                    ("rank", Tensor(0xc000, [3000, 1], [1, 1])),

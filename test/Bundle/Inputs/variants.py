@@ -61,6 +61,7 @@ if "launch" in steps:
         L.tgb_launch_variant(k.handle, 5, arr, n, 0)))
     same = (v(600000), v(600000), v(600000))
     attempt("launch twice", lambda: (k(*same, stream=0), k(*same, stream=0)))
+    attempt("launch null", lambda: b.L.check(L.tgb_launch(k.handle, None, 3, 0)))
     attempt("set rule", lambda: b.L.check(
         L.tgb_set_rule(b.handle, b"vector_add", arr, n, 1)))
     attempt("launch same after", lambda: k(*same, stream=0))
