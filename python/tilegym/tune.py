@@ -115,13 +115,20 @@ def tune(bundle, kernel, *values, runs=20, warmup=3, force=False):
     """Times every variant of `kernel` (None: the only one) on `values` and
     makes the fastest the rule at their shape buckets. Returns {"variant",
     "tuned", "cached", "seconds", "rows": [(tuned, ms or None, note)]}."""
-    import torch
     start = time.time()
     path = os.path.join(bundle.path, "manifest.json")
     top = _read(path)
     if top.get("version") != 2:
         raise TileGymError(5, f"{bundle.path} is a bundle of kernels; tune "
                            f"needs a bundle of variants (compile_variants)")
+    if kernel in bundle.programs:
+        raise TileGymError(5, f"'{kernel}' is a program: tune times one "
+                           f"kernel (a program's launches follow the "
+                           f"program's rules, which tilegym-tune --bundle "
+                           f"writes)")
+    if kernel is None and len(bundle.kernels) != 1:
+        raise TileGymError(5, f"{bundle.path} has {len(bundle.kernels)} "
+                           f"kernels; name the one to tune")
     name = kernel or bundle.kernels[0]
     params = bundle.params(name)
     if len(values) != len(params):
@@ -135,6 +142,7 @@ def tune(bundle, kernel, *values, runs=20, warmup=3, force=False):
                            f"names every view")
     shapes = {params[i]["name"]: [int(s) for s in values[i].shape]
               for i in views}
+    import torch
     device = next((values[i].device for i in views), torch.device("cuda"))
     gpu = torch.cuda.get_device_name(device)
     k = bundle.load(name)

@@ -23,3 +23,16 @@ try:
     tilegym.tune.compile_variants(source, out, {"BLOCK": [512]}, target="sm_80")
 except tilegym.TileGymError as e:
     print(f"again: {e.message}")
+# tune's refusals, before it needs torch: a program, an unnamed kernel of
+# several, a bundle of kernels.
+fs = tilegym.tune.compile_variants(sys.argv[3], out + "-fs", {"BLOCK": [256]},
+                                   target="sm_80", jobs=2)
+for label, call in (("program", lambda: tilegym.tune.tune(fs, "fullsum")),
+                    ("several", lambda: tilegym.tune.tune(fs, None)),
+                    ("kernels", lambda: tilegym.tune.tune(
+                        tilegym.Bundle(out + "/BLOCK512.tgb"), None))):
+    try:
+        call()
+        print(f"tune {label}: accepted")
+    except tilegym.TileGymError as e:
+        print(f"tune {label}: {e.message}")
