@@ -187,26 +187,42 @@ std::string dim3Text(tg_dim3 d) {
          std::to_string(d.z);
 }
 
-/// The last launch on this thread: a launch with the very same arguments
-/// (the same bytes: a loop over the same tensors) reuses its checks, its
-/// variant, its grid and its packed parameters, and costs the driver call
-/// alone. Keyed by the kernel's id, never reused, so a closed bundle's
-/// kernel cannot match; and by the bundle's rules' version.
+/// The last launch on this thread, as a plan: a launch with the very same
+/// arguments (the same bytes: a loop over the same tensors) reuses its
+/// checks, its variant, its grid and its packed parameters, and costs the
+/// driver call alone. Keyed by the kernel's id, never reused, so a closed
+/// bundle's kernel cannot match; and by the bundle's rules' version.
 struct LaunchMemo {
   uint64_t kernelId = 0, rulesVersion = 0;
-  std::vector<tg_arg> args;
-  size_t variant = 0;
-  tg_dim3 grid = {0, 0, 0};
-  std::unique_ptr<runtime::PackedArgs> packed;
+  tgb_plan plan;
 
   bool matches(const tgb_kernel &k, const tg_arg *a, size_t n) const {
     return kernelId == k.id && rulesVersion == k.bundle->rulesVersion &&
-           args.size() == n && n &&
-           std::memcmp(args.data(), a, n * sizeof(tg_arg)) == 0;
+           plan.args.size() == n && n &&
+           std::memcmp(plan.args.data(), a, n * sizeof(tg_arg)) == 0;
   }
 };
 thread_local LaunchMemo launchMemo;
 std::atomic<uint64_t> nextKernelId{1};
+
+/// What a plan holds, for these arguments: they are checked, the variant
+/// picked and its grid evaluated, and a copy of them packed.
+Status makePlan(tgb_kernel &k, const tg_arg *args, size_t numArgs,
+                tgb_plan &plan) {
+  Status status = checkArgs(*k.info, args, numArgs);
+  if (!status.ok())
+    return status;
+  plan.variant = variantFor(k.bundle->manifest, k.info->name, args, numArgs);
+  if (!(status = evaluateGrid(*k.variants[plan.variant].info, args, numArgs,
+                              plan.grid))
+           .ok())
+    return status;
+  plan.kernel = &k;
+  plan.args.assign(args, args + numArgs);
+  plan.packed =
+      std::make_unique<runtime::PackedArgs>(plan.args.data(), numArgs);
+  return Status::success();
+}
 
 /// The variant to launch `run` with: the dispatch table's choice for these
 /// arguments, which the caller has checked.
@@ -492,27 +508,17 @@ tg_status tgb_launch(tgb_kernel *k, const tg_arg *args, size_t numArgs,
   if (numArgs && !args)
     return report(checkArgs(*k->info, args, numArgs)); // Names the error.
   LaunchMemo &memo = launchMemo;
-  if (memo.matches(*k, args, numArgs))
-    return report(
-        launchPacked(*k, memo.variant, memo.grid, *memo.packed, stream));
-  Status status = checkArgs(*k->info, args, numArgs);
-  if (!status.ok())
-    return report(status);
-  size_t variant =
-      variantFor(k->bundle->manifest, k->info->name, args, numArgs);
-  tg_dim3 grid;
-  if (!(status = evaluateGrid(*k->variants[variant].info, args, numArgs, grid))
-           .ok())
-    return report(status);
-  memo.kernelId = 0; // Until the new entry is whole.
-  memo.args.assign(args, args + numArgs);
-  memo.packed =
-      std::make_unique<runtime::PackedArgs>(memo.args.data(), numArgs);
-  memo.variant = variant;
-  memo.grid = grid;
-  memo.kernelId = k->id;
-  memo.rulesVersion = k->bundle->rulesVersion;
-  return report(launchPacked(*k, variant, grid, *memo.packed, stream));
+  if (!memo.matches(*k, args, numArgs)) {
+    memo.kernelId = 0; // Until the new entry is whole.
+    Status status = makePlan(*k, args, numArgs, memo.plan);
+    if (!status.ok())
+      return report(status);
+    memo.kernelId = k->id;
+    memo.rulesVersion = k->bundle->rulesVersion;
+  }
+  const tgb_plan &plan = memo.plan;
+  return report(
+      launchPacked(*k, plan.variant, plan.grid, *plan.packed, stream));
 }
 
 tg_status tgb_launch_variant(tgb_kernel *k, size_t variant, const tg_arg *args,
@@ -568,18 +574,9 @@ tg_status tgb_plan_create(tgb_kernel *k, const tg_arg *args, size_t numArgs,
     return invalid("tgb_plan_create: the result pointer is null");
   *out = nullptr;
   auto plan = std::make_unique<tgb_plan>();
-  Status status = checkArgs(*k->info, args, numArgs);
+  Status status = makePlan(*k, args, numArgs, *plan);
   if (!status.ok())
     return report(status);
-  plan->variant = variantFor(k->bundle->manifest, k->info->name, args, numArgs);
-  if (!(status = evaluateGrid(*k->variants[plan->variant].info, args, numArgs,
-                              plan->grid))
-           .ok())
-    return report(status);
-  plan->kernel = k;
-  plan->args.assign(args, args + numArgs);
-  plan->packed =
-      std::make_unique<runtime::PackedArgs>(plan->args.data(), numArgs);
   k->bundle->plans.push_back(std::move(plan));
   *out = k->bundle->plans.back().get();
   return ok();
