@@ -646,8 +646,6 @@ def launch_cost(kit, TK, rounds=7, calls=2000):
     # The same kernel with the tensors packed by Python (the ctypes path
     # tilegym takes without its C extension), for what the C packing saves.
     packed_in_python = tilegym.Launcher(k)
-    packed_in_python._torch()
-    packed_in_python.fast = None
     fns = {"tilegym": lambda: k(a, b, c),
            "tilegym python packing": lambda: packed_in_python((a, b, c), None),
            "tilegym operator": lambda: op(a, b, c),

@@ -547,8 +547,9 @@ class Launcher:
     """The launch path of a kernel called with every argument in order: the
     argument array is allocated once and each call packs the tensors into
     it and hands it to tgb_launch, which checks it against the signature in
-    C before the launch. The packing is tilegym._fastlaunch's, in C, when
-    it was built (python3-dev), else one struct call per tensor here. The
+    C before the launch. Kernel.__call__ packs with tilegym._fastlaunch, in
+    C, when it was built (python3-dev: `fast` and `state` are then set);
+    calling the Launcher itself packs here, one struct call per tensor. The
     stream is the current one of the first tensor's device. Anything but a
     CUDA tensor of a known dtype where a view goes takes to_arg, which says
     what is wrong with it."""
@@ -608,11 +609,6 @@ class Launcher:
     def __call__(self, values, stream):
         if self.tensor is None:
             self._torch()
-        if self.fast is not None:
-            status = self.fast(self.state, values, stream)
-            if status:
-                self.kernel.L.check(status)
-            return
         buf, tensor, codes = self.buf, self.tensor, _TORCH_CODES
         device = -1
         for i, (v, offset) in enumerate(zip(values, self.offsets)):
