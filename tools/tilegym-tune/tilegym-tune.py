@@ -127,6 +127,12 @@ def parse_space(args, tilegym_run, defines):
     return space
 
 
+def pow2(n):
+    """A size's shape bucket: the least power of two at or above it (1 for
+    0 and 1), as the runtime's dispatch rounds (bundle::shapeBucket)."""
+    return 1 << max(0, int(n) - 1).bit_length()
+
+
 def bucket(sizes):
     """--size N=5000,M=3 -> N=8192,M=4: the shape bucket of the cache key."""
     out = []
@@ -135,7 +141,7 @@ def bucket(sizes):
             n = int(value)
         except ValueError:
             fail(f"--size {name}={value}: expected an integer")
-        out.append(f"{name}={1 << max(0, n - 1).bit_length()}")
+        out.append(f"{name}={pow2(n)}")
     return sorted(out)
 
 
@@ -146,7 +152,7 @@ def shape_bucket(shapes):
         dims = []
         for d in value.split("x"):
             try:
-                dims.append(1 << max(0, int(d) - 1).bit_length())
+                dims.append(pow2(d))
             except ValueError:
                 fail(f"--shape {name}={value}: expected sizes as AxBx...")
         out.append(name + "=" + "x".join(map(str, dims)))
@@ -230,8 +236,8 @@ def write_json(path, value):
 
 
 def bucketed(shapes):
-    return {k: [1 << max(0, int(d) - 1).bit_length() for d in v]
-            for k, v in shapes.items()}
+    """{"a": [5000, 64]} -> {"a": [8192, 64]}: a rule's shape buckets."""
+    return {k: [pow2(d) for d in v] for k, v in shapes.items()}
 
 
 def write_bundle(args, tilegym_run, defines, config, target, shapes,
