@@ -10,24 +10,8 @@ sys.dont_write_bytecode = True  # no __pycache__ in python/
 
 sys.path.insert(0, os.environ["TILEGYM_PYTHON_DIR"])
 import tilegym  # noqa: E402
-from tilegym import TileGymError, View  # noqa: E402
-
-libc = ctypes.CDLL(None)
-
-
-def out(text):
-    libc.fflush(None)  # The fake driver prints through C's stdio.
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-
-
-def attempt(label, fn):
-    try:
-        result = fn()
-        out(f"{label}: ok {result if result is not None else ''}".rstrip())
-        return result
-    except TileGymError as e:
-        out(f"{label}: {e.status}: {e.message}")
+from tilegym import View  # noqa: E402
+from steps import attempt, out  # noqa: E402
 
 
 d = sys.argv[1]

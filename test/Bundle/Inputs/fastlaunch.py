@@ -4,7 +4,6 @@
 # the same parameters; anything that is not a CUDA tensor of a known dtype
 # takes the Python fallback, which names what is wrong. Usage:
 # fastlaunch.py BUNDLE
-import ctypes
 import os
 import sys
 import types
@@ -64,14 +63,7 @@ torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda d: 0x5700 + d)
 sys.modules["torch"] = torch
 
 import tilegym  # noqa: E402
-
-libc = ctypes.CDLL(None)
-
-
-def out(text):
-    libc.fflush(None)  # The fake driver prints through C's stdio.
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+from steps import out  # noqa: E402
 
 
 fast = tilegym.Library.get().fastlaunch

@@ -1,29 +1,14 @@
 # Drives a bundle of variants (manifest version 2) through python/tilegym,
 # printing one line per step for FileCheck. Usage: variants.py BUNDLE STEP...
 # Steps: queries (no GPU), launch (with the fake driver), program.
-import ctypes
 import sys
 import os
 
 sys.dont_write_bytecode = True  # no __pycache__ in python/
 sys.path.insert(0, os.environ["TILEGYM_PYTHON_DIR"])
 import tilegym  # noqa: E402
-from tilegym import TileGymError, View  # noqa: E402
-
-libc = ctypes.CDLL(None)
-
-
-def out(text):
-    libc.fflush(None)  # The fake driver prints through C's stdio.
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-
-
-def attempt(label, fn):
-    try:
-        out(f"{label}: ok {fn()}")
-    except TileGymError as e:
-        out(f"{label}: {e.status}: {e.message}")
+from tilegym import View  # noqa: E402
+from steps import attempt, out  # noqa: E402
 
 
 path, steps = sys.argv[1], sys.argv[2:]
