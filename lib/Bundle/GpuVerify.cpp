@@ -125,10 +125,9 @@ int tilegym::bundle::verifyOnGpu(const Bundle &bundle,
   if (!fits.ok())
     return fail("kernel '" + signature.name + "': " + fits.message +
                 "; nothing was run");
-  size_t variant = bundle.variants.empty()
-                       ? 0
-                       : bundle.selectVariant(signature.name, hostArgs.data(),
-                                              hostArgs.size());
+  // A bundle of kernels has no rules: its own variant 0.
+  size_t variant =
+      bundle.selectVariant(signature.name, hostArgs.data(), hostArgs.size());
   const Bundle &chosen = bundle.variant(variant);
   const KernelInfo &kernel = *chosen.findKernel(signature.name);
   std::array<int64_t, 3> grid;
