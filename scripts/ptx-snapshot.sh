@@ -21,9 +21,29 @@ cd "$HERE/.."
 . scripts/configure.sh
 CC="$BUILD/bin/tilegym-cc"
 mkdir -p "$OUT" || exit 1
-# KEY|file|options, read from the bench kit's table so that the two agree.
-mapfile -t CONFIGS < <(sed -n '/^CONFIGS=(/,/^)/p' bench/make-kit.sh |
+# KEY|file|options|space, read from the bench kit's table so that the two
+# agree; every point of a key's tuning space (NAME=v1,v2 ..., the variants
+# of its bundle) is a configuration of its own, KEY.NAME=v.
+mapfile -t TABLE < <(sed -n '/^CONFIGS=(/,/^)/p' bench/make-kit.sh |
   sed -n 's/^  "\(.*\)"$/\1/p')
+CONFIGS=()
+for c in "${TABLE[@]}"; do
+  IFS='|' read -r key file opts space <<<"$c"
+  points=("$key|$file|$opts")
+  for axis in $space; do
+    name=${axis%%=*}
+    next=()
+    for p in "${points[@]}"; do
+      vals=${axis#*=}
+      for v in ${vals//,/ }; do
+        IFS='|' read -r k f o <<<"$p"
+        next+=("$k.$name=$v|$f|$o -D $name=$v")
+      done
+    done
+    points=("${next[@]}")
+  done
+  CONFIGS+=("${points[@]}")
+done
 for f in examples/*.tile; do
   CONFIGS+=("example.$(basename "$f" .tile)|$(basename "$f")|")
 done
