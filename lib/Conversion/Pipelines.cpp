@@ -82,6 +82,10 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   layouts.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUAssignLayoutsPass(layouts));
+  tilegpu::TileGPURemoveLayoutConversionsPassOptions conversions;
+  conversions.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPURemoveLayoutConversionsPass(conversions));
   tilegpu::TileGPUAccelerateDotsPassOptions dots;
   dots.chip = chip.str();
   dots.remarks = remarks;

@@ -110,6 +110,16 @@ void KernelEmitter::bindResults(ValueRange olds, ValueRange flat) {
   }
 }
 
+/// Whether a reshape or permutation to `result` is a renaming of registers:
+/// `result` places its elements as `derived`, the layout in which the op
+/// moves no data (tilegpu-assign-layouts gives it that layout and puts any
+/// movement into a convert_layout).
+static bool movesNoData(RankedTensorType result,
+                        tilegpu::LinearLayoutAttr derived) {
+  return derived &&
+         tilegpu::haveSamePlacement(result, tilegpu::withLayout(result, derived));
+}
+
 static bool hasTiles(Operation *op) {
   auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
   return llvm::any_of(op->getOperandTypes(), isTile) ||
@@ -225,6 +235,14 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   }
   if (auto reshape = dyn_cast<ReshapeOp>(op)) {
     RegMap dst = regMap(reshape.getResult());
+    auto from = cast<RankedTensorType>(reshape.getSource().getType());
+    if (movesNoData(reshape.getType(),
+                    tilegpu::getReshapedLayout(tilegpu::getLayout(from),
+                                               from.getShape(),
+                                               reshape.getType().getShape()))) {
+      tiles[reshape.getResult()] = tiles[reshape.getSource()];
+      return success();
+    }
     // A reshaped iota ([N] to [1, N] or [N, 1]) is its coordinate along the
     // one dimension of size N, computed in the result's layout: no trip
     // through shared memory (attention's column indices, every iteration).
@@ -251,6 +269,14 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success();
   }
   if (auto permute = dyn_cast<PermuteOp>(op)) {
+    auto from = cast<RankedTensorType>(permute.getSource().getType());
+    if (movesNoData(permute.getType(), tilegpu::getPermutedLayout(
+                                           tilegpu::getLayout(from),
+                                           from.getShape(),
+                                           permute.getPermutation()))) {
+      tiles[permute.getResult()] = tiles[permute.getSource()];
+      return success();
+    }
     tiles[permute.getResult()] =
         convertLayout(tiles[permute.getSource()], regMap(permute.getSource()),
                       regMap(permute.getResult()), permute.getPermutation());

@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --convert-tile-to-gpu --verify-diagnostics
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --convert-tile-to-gpu --verify-diagnostics
 
 func.func @dot_k(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index

@@ -1,6 +1,6 @@
-// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=dot-operands-in-shared-memory=1 --tilegpu-assign-layouts --tilegpu-accelerate-dots=remarks=1 --convert-tile-to-gpu=remarks=1 -o /dev/null 2>&1 | FileCheck %s
-// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=dot-operands-in-shared-memory=1 --tilegpu-assign-layouts=chip=sm_80 --tilegpu-accelerate-dots="chip=sm_80 remarks=1" --convert-tile-to-gpu="chip=sm_80 remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM80
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-accelerate-dots=remarks=1 --convert-tile-to-gpu=remarks=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNSTAGED
+// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=dot-operands-in-shared-memory=1 --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=remarks=1 --convert-tile-to-gpu=remarks=1 -o /dev/null 2>&1 | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=dot-operands-in-shared-memory=1 --tilegpu-assign-layouts=chip=sm_80 --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots="chip=sm_80 remarks=1" --convert-tile-to-gpu="chip=sm_80 remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=remarks=1 --convert-tile-to-gpu=remarks=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNSTAGED
 //
 // convert-tile-to-gpu says which path each dot takes and why, what each
 // loop stages, and each kernel's shared memory.

@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90a --tilegpu-accelerate-dots=chip=sm_90a --convert-tile-to-gpu=chip=sm_90a | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90a --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90a --convert-tile-to-gpu=chip=sm_90a | FileCheck %s
 
 // Matmul as tile-pipeline-loads leaves it, on sm_90a: both operands stream
 // into shared memory by cp.async and the dot runs as wgmma. The stages are

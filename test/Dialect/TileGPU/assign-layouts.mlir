@@ -36,15 +36,18 @@ func.func @widen(%x: !tile.view<?x?xbf16>, %y: !tile.view<?x?xf32>) attributes {
 // -----
 
 // A row sum keeping its axis shares the rows' layout, and so does the
-// broadcast back; one dropping it takes the rank-1 layout. A splat constant
-// follows its type.
+// broadcast back; one dropping it leaves each sum in the threads of its row
+// (a linear layout replicated along the lanes and registers that held the
+// row) and converts to the rank-1 layout. A splat constant follows its type.
 // CHECK: #blocked = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerBlock = [2, 1]}>
 // CHECK: #blocked1 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerBlock = [2]}>
 // CHECK: func.func @rows
 // CHECK: tile.reduce max {{.*}} : tensor<32x64xf32, #blocked> -> tensor<32x1xf32, #blocked>
 // CHECK: tile.broadcast {{.*}} : tensor<32x1xf32, #blocked> -> tensor<32x64xf32, #blocked>
 // CHECK: arith.constant dense<2.000000e+00> : tensor<32x64xf32, #blocked>
-// CHECK: tile.reduce sum {{.*}} : tensor<32x64xf32, #blocked> -> tensor<32xf32, #blocked1>
+// CHECK: %[[SUM:.*]] = tile.reduce sum {{.*}} : tensor<32x64xf32, #blocked> -> tensor<32xf32, #linear>
+// CHECK: %[[ROW:.*]] = tilegpu.convert_layout %[[SUM]] : tensor<32xf32, #linear> -> tensor<32xf32, #blocked1>
+// CHECK: tile.store %[[ROW]]
 func.func @rows(%x: !tile.view<?x?xf32>, %s: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 2 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<32x64xf32>
@@ -98,7 +101,8 @@ func.func @matmul(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.
 // CHECK: #mma = #tilegpu.mma<warps = [4, 1]>
 // CHECK: func.func @scores
 // CHECK: tile.load {{.*}} -> tensor<64x32xf16, #blocked>
-// CHECK: tile.reduce max {{.*}} : tensor<64x64xf32, #mma> -> tensor<64xf32, #blocked2>
+// CHECK: tile.reduce max {{.*}} : tensor<64x64xf32, #mma> -> tensor<64xf32, #linear>
+// CHECK: tilegpu.convert_layout {{.*}} : tensor<64xf32, #linear> -> tensor<64xf32, #blocked2>
 // SM80: #mma = #tilegpu.mma<warps = [4, 1]>
 // SM80: func.func @scores
 // REMARK80: remark: dot accumulating in #tilegpu.mma<warps = [4, 1]> (warps along M as far as its rows go: its rows are reduced, within a warp)
@@ -123,16 +127,17 @@ func.func @helper(%t: tensor<16xf32>) -> tensor<16xf32> {
 
 // -----
 
-// A reshape adding a unit dimension renames its source's layout: the
-// accumulator reshaped (and rounded) for a store into a batched view keeps
-// the mma registers, as a linear layout, instead of taking the rank's
-// blocked layout through shared memory.
+// A reshape gives its result in the layout that moves no data (the
+// source's registers, renamed: a linear layout); its class's own layout is
+// reached by an explicit conversion, which tilegpu-remove-layout-conversions
+// removes when nothing needs it (remove-layout-conversions.mlir).
 // CHECK: #linear = #tilegpu.linear<{register = {{\[\[}}0, 0, 1], [0, 8, 0], [0, 0, 8], [0, 0, 16], [0, 0, 32]], lane = {{\[\[}}0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]], warp = {{\[\[}}0, 16, 0], [0, 32, 0]]}>
 // CHECK: #mma = #tilegpu.mma<warps = [4, 1]>
 // CHECK: func.func @batched_store
-// CHECK: tile.reshape {{.*}} : tensor<64x64xf32, #mma> -> tensor<1x64x64xf32, #linear>
-// CHECK: arith.truncf {{.*}} to tensor<1x64x64xbf16, #linear>
-// CHECK: tile.store {{.*}} : tensor<1x64x64xbf16, #linear>
+// CHECK: %[[R:.*]] = tile.reshape {{.*}} : tensor<64x64xf32, #mma> -> tensor<1x64x64xf32, #linear>
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %[[R]] : tensor<1x64x64xf32, #linear> -> tensor<1x64x64xf32, #blocked1>
+// CHECK: arith.truncf %[[C]] : tensor<1x64x64xf32, #blocked1> to tensor<1x64x64xbf16, #blocked1>
+// REMARK: remark: layout conversion of tile.reshape's result from #tilegpu.linear<{{.*}}> to #tilegpu.blocked<{sizePerThread = [1, 1, 8], threadsPerWarp = [1, 4, 8], warpsPerBlock = [1, 4, 1]}>
 func.func @batched_store(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?x?xbf16>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %at = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
@@ -146,11 +151,12 @@ func.func @batched_store(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?x?xbf16>) a
 
 // -----
 
-// Added to a loaded tile, the reshaped accumulator is not free: its class
-// keeps the rank's blocked layout, which the load wants.
+// Added to a loaded tile, the reshaped accumulator converts to the class's
+// blocked layout, which the load has.
 // CHECK: #blocked1 = #tilegpu.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 2, 16], warpsPerBlock = [1, 4, 1]}>
 // CHECK: func.func @batched_update
-// CHECK: tile.reshape {{.*}} -> tensor<1x64x64xf32, #blocked1>
+// CHECK: tile.reshape {{.*}} -> tensor<1x64x64xf32, #linear>
+// CHECK: tilegpu.convert_layout {{.*}} -> tensor<1x64x64xf32, #blocked1>
 // CHECK: tile.load {{.*}} -> tensor<1x64x64xf32, #blocked1>
 func.func @batched_update(%a: !tile.view<?x?xf32>, %d: !tile.view<?x?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
@@ -196,7 +202,8 @@ func.func @scatter_dot(%a: !tile.view<?x?xf32>, %out: !tile.view<?xf32>) attribu
 // CHECK: func.func @own_shape
 // CHECK: tile.load {{.*}} -> tensor<64x128xf32, #[[WIDE]]>
 // CHECK: tile.load {{.*}} -> tensor<64x32xf32, #[[NARROW]]>
-// CHECK: tile.permute {{.*}} : tensor<64x32xf32, #[[NARROW]]> -> tensor<32x64xf32, #[[SQUARE]]>
+// CHECK: %[[T:.*]] = tile.permute {{.*}} : tensor<64x32xf32, #[[NARROW]]> -> tensor<32x64xf32, #linear>
+// CHECK: tilegpu.convert_layout %[[T]] : tensor<32x64xf32, #linear> -> tensor<32x64xf32, #[[SQUARE]]>
 func.func @own_shape(%x: !tile.view<?x?xf32>, %w: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %z: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x128xf32>

@@ -110,6 +110,7 @@ struct LayoutAssigner {
   bool mayRunAsWgmma(tile::DotOp dot, Value leader);
   Attribute mmaLayoutOf(const ClassLeader &leader);
   LogicalResult run(bool remarks);
+  void insertConversions(bool remarks);
 };
 
 LogicalResult LayoutAssigner::collect() {
@@ -279,69 +280,6 @@ Attribute LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {
   return Attribute(MmaLayoutAttr::get(ctx, warpsM, warpsN));
 }
 
-/// The layout of a reshape's result that keeps every element in the
-/// register, lane and warp of the source's layout, when the reshape only
-/// inserts or drops unit dimensions: a renaming, no data moves.
-Attribute renamedLayout(tile::ReshapeOp reshape, Attribute sourceLayout) {
-  auto from = cast<RankedTensorType>(reshape.getSource().getType());
-  auto to = cast<RankedTensorType>(reshape.getType());
-  auto nonUnit = [](ArrayRef<int64_t> shape) {
-    SmallVector<int64_t> dims;
-    for (auto [d, s] : llvm::enumerate(shape))
-      if (s != 1)
-        dims.push_back(d);
-    return dims;
-  };
-  SmallVector<int64_t> a = nonUnit(from.getShape()), c = nonUnit(to.getShape());
-  if (a.size() != c.size() || to.getRank() == 0)
-    return {};
-  for (auto [da, dc] : llvm::zip(a, c))
-    if (from.getDimSize(da) != to.getDimSize(dc))
-      return {};
-  auto layout = cast<DistributedLayoutAttr>(sourceLayout);
-  LinearBases src = layout.getLinearBases(), dst;
-  dst.rank = to.getRank();
-  // Along a unit dimension every basis wraps to 0: dropping it changes
-  // nothing.
-  auto rename = [&](ArrayRef<Basis> bases) {
-    SmallVector<Basis> out;
-    for (const Basis &basis : bases) {
-      Basis renamed(dst.rank, 0);
-      for (auto [da, dc] : llvm::zip(a, c))
-        renamed[dc] = basis[da];
-      out.push_back(renamed);
-    }
-    return out;
-  };
-  dst.reg = rename(getRegisterBits(src, from.getShape()));
-  dst.lane = rename(src.lane);
-  dst.lane.resize(kLaneBits, Basis(dst.rank, 0)); // a 0-d source has none
-  dst.warp = rename(src.warp);
-  return LinearLayoutAttr::get(reshape.getContext(), dst);
-}
-
-/// Whether the class of `leader` may take any layout: its values are made
-/// by reshapes, elementwise ops, splats, constants and broadcasts, and only
-/// stored or used by more of the same. A store takes a tile in any layout.
-bool isFreeClass(const Classes &classes, const ClassLeader &leader) {
-  for (auto m = classes.member_begin(leader); m != classes.member_end(); ++m) {
-    Operation *def = (*m).getDefiningOp();
-    if (!def || !(isa<tile::ReshapeOp, tile::SplatOp, tile::BroadcastOp,
-                      arith::ConstantOp>(def) ||
-                  def->hasTrait<OpTrait::Elementwise>()))
-      return false;
-    for (OpOperand &use : (*m).getUses()) {
-      Operation *user = use.getOwner();
-      bool stored = isa<tile::StoreOp>(user) && use.getOperandNumber() == 0;
-      if (!stored && !isa<tile::BroadcastOp>(user) &&
-          !(user->hasTrait<OpTrait::Elementwise>() &&
-            user->getNumResults() == 1))
-        return false;
-    }
-  }
-  return true;
-}
-
 /// `value`'s type with `layout`; a tile constant's value follows its type.
 void setLayout(Value value, Attribute layout) {
   auto type = withLayout(cast<RankedTensorType>(value.getType()), layout);
@@ -349,6 +287,71 @@ void setLayout(Value value, Attribute layout) {
   if (auto cst = value.getDefiningOp<arith::ConstantOp>())
     if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
       cst.setValueAttr(dense.reshape(type));
+}
+
+/// The layout in which `op` (a reshape, a permutation or a reduction
+/// dropping its axis) moves no data, from its source's: null for any other
+/// op, or when there is none.
+static Attribute derivedLayout(Operation *op) {
+  auto sourceType = [](Value v) { return cast<RankedTensorType>(v.getType()); };
+  if (auto reshape = dyn_cast<tile::ReshapeOp>(op)) {
+    RankedTensorType from = sourceType(reshape.getSource());
+    return getReshapedLayout(getLayout(from), from.getShape(),
+                             reshape.getType().getShape());
+  }
+  if (auto permute = dyn_cast<tile::PermuteOp>(op)) {
+    RankedTensorType from = sourceType(permute.getSource());
+    return getPermutedLayout(getLayout(from), from.getShape(),
+                             permute.getPermutation());
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    if (reduce.getKeepDims())
+      return {};
+    // The reduction leaves each result in the threads that held its row
+    // (keeping the axis as a unit dimension); dropping that dimension is a
+    // reshape.
+    RankedTensorType from = sourceType(reduce.getSource());
+    SmallVector<int64_t> kept(from.getShape());
+    kept[reduce.getAxis()] = 1;
+    return getReshapedLayout(getLayout(from), kept,
+                             reduce.getType().getShape());
+  }
+  return {};
+}
+
+/// Reshapes, permutations and reductions dropping their axis give their
+/// results in the layout that moves no data (derivedLayout); where the
+/// result's class has another layout, an explicit `tilegpu.convert_layout`
+/// moves the tile there, for tilegpu-remove-layout-conversions to remove
+/// where it can. Where no such layout exists, the op keeps its class's
+/// layout and moves the data itself. A reshaped iota keeps it too: it is
+/// computed in any layout from its coordinates.
+void LayoutAssigner::insertConversions(bool remarks) {
+  SmallVector<Operation *> ops;
+  kernel.walk([&](Operation *op) {
+    if (isa<tile::ReshapeOp, tile::PermuteOp, tile::ReduceOp>(op))
+      ops.push_back(op);
+  });
+  OpBuilder b(kernel.getContext());
+  for (Operation *op : ops) {
+    if (isa<tile::ReshapeOp>(op) &&
+        op->getOperand(0).getDefiningOp<tile::IotaOp>())
+      continue;
+    Attribute derived = derivedLayout(op);
+    Value result = op->getResult(0);
+    auto type = cast<RankedTensorType>(result.getType());
+    RankedTensorType freeType = derived ? withLayout(type, derived) : type;
+    if (!derived || haveSamePlacement(freeType, type))
+      continue;
+    result.setType(freeType);
+    b.setInsertionPointAfter(op);
+    auto convert = ConvertLayoutOp::create(b, op->getLoc(), type, result);
+    result.replaceAllUsesExcept(convert.getResult(), convert);
+    if (remarks)
+      convert.emitRemark() << "layout conversion of " << op->getName()
+                           << "'s result from " << derived << " to "
+                           << getLayout(type);
+  }
 }
 
 LogicalResult LayoutAssigner::run(bool remarks) {
@@ -379,31 +382,9 @@ LogicalResult LayoutAssigner::run(bool remarks) {
     for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
       layoutOf[*m] = layout;
   }
-  // A reshape that only inserts or drops unit dimensions renames its
-  // source's layout. A free class (isFreeClass) made from such reshapes takes
-  // that layout instead of its rank's blocked one, when they all give the
-  // same: a tile reshaped for its store (a batched matmul's accumulator) is
-  // then stored from the registers it is in, not moved through shared
-  // memory first.
-  for (auto it = classes.begin(); it != classes.end(); ++it) {
-    if (!(*it)->isLeader() || !isFreeClass(classes, **it))
-      continue;
-    Attribute renamed;
-    bool ok = true;
-    for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
-      if (auto reshape = (*m).getDefiningOp<tile::ReshapeOp>()) {
-        Attribute r =
-            renamedLayout(reshape, layoutOf.lookup(reshape.getSource()));
-        ok &= r && (!renamed || r == renamed);
-        renamed = r;
-      }
-    if (!ok || !renamed)
-      continue;
-    for (auto m = classes.member_begin(**it); m != classes.member_end(); ++m)
-      layoutOf[*m] = renamed;
-  }
   for (Value v : tileValues)
     setLayout(v, layoutOf.lookup(v));
+  insertConversions(remarks);
 
   if (!remarks)
     return success();

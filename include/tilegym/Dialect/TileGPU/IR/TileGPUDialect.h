@@ -75,6 +75,26 @@ bool holdsSixteenByteRuns(mlir::RankedTensorType type);
 /// ldmatrix phase reads fall into 8 distinct bank groups.
 int64_t getPaddedRowElements(int64_t cols, int64_t bytes);
 
+/// The layout of a tile of `fromShape` in `layout` reshaped (row-major) to
+/// `toShape` in which every element stays in the register, lane and warp
+/// that holds it, so that the reshape moves no data. Null when there is
+/// none: a 0-d result, or a layout whose bases do not each name a distinct
+/// bit of the row-major index.
+LinearLayoutAttr getReshapedLayout(DistributedLayoutAttr layout,
+                                   llvm::ArrayRef<int64_t> fromShape,
+                                   llvm::ArrayRef<int64_t> toShape);
+
+/// The same for a permutation (result dimension j is source dimension
+/// `permutation[j]`): the bases permuted.
+LinearLayoutAttr getPermutedLayout(DistributedLayoutAttr layout,
+                                   llvm::ArrayRef<int64_t> fromShape,
+                                   llvm::ArrayRef<int64_t> permutation);
+
+/// Whether two tiles of one shape place every element in the same register
+/// of the same lane and warp, whatever their layout attributes: a
+/// conversion between them moves no data.
+bool haveSamePlacement(mlir::RankedTensorType a, mlir::RankedTensorType b);
+
 /// The discardable attributes tilegpu-accelerate-dots sets: a tile.dot's
 /// instruction (DotInstructionAttr) and a staged tile.load's stage
 /// (SharedStageAttr).

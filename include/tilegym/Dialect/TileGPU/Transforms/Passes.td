@@ -63,6 +63,58 @@ def TileGPUAssignLayoutsPass
   let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
 }
 
+def TileGPURemoveLayoutConversionsPass
+    : Pass<"tilegpu-remove-layout-conversions", "::mlir::func::FuncOp"> {
+  let summary = "Remove the layout conversions nothing needs and hoist "
+                "loop-invariant ones";
+  let description = [{
+    After `tilegpu-assign-layouts`, which puts every data movement between
+    layouts into a `tilegpu.convert_layout` (each costs its tile's bytes of
+    shared memory and two barriers). In a GPU kernel (a `func.func` with
+    `tile.kernel`):
+    - a conversion of a conversion converts the first source, one to the
+      same type and one without users go;
+    - forward removal: the values a conversion's result reaches through
+      elementwise ops and broadcasts form a region. When the region's other
+      operands are splats, constants or conversions from the same source
+      layout, and it ends only in
+      - stores that write rows in runs of at least 16 bytes per warp in
+        the source layout (a register and lane run along the last
+        dimension: blocked layouts, the mma accumulator),
+      - dot operands (a dot stages its operands from any layout), except
+        one in an mma layout (wgmma may read an lhs from the accumulator's
+        registers), or
+      - other conversions,
+      the region takes the source layout and its conversions go. A tile
+      reshaped or transposed only to be stored is then stored from the
+      registers it is in, and an operand transposed for a dot goes to the
+      dot as it is; a transposition stored in its source's column order
+      (runs of one element) keeps its conversion, through shared memory;
+    - a conversion in a loop whose source is defined outside it moves
+      before the outermost such loop.
+    With `remarks`, each removal and hoist is a remark on the conversion.
+
+    ```mlir
+    %t = tile.permute %x {permutation = array<i64: 1, 0>}
+        : tensor<64x128xbf16, #blocked> -> tensor<128x64xbf16, #linear>
+    %c = tilegpu.convert_layout %t
+        : tensor<128x64xbf16, #linear> -> tensor<128x64xbf16, #blocked1>
+    %d = tile.dot %a, %c, %acc : ...
+    ```
+    becomes
+    ```mlir
+    %t = tile.permute %x {permutation = array<i64: 1, 0>}
+        : tensor<64x128xbf16, #blocked> -> tensor<128x64xbf16, #linear>
+    %d = tile.dot %a, %t, %acc : ...
+    ```
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say, as remarks, which conversions went and which moved">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUAccelerateDotsPass
     : Pass<"tilegpu-accelerate-dots", "::mlir::func::FuncOp"> {
   let summary = "Choose each dot's tensor-core instruction and stage its "
