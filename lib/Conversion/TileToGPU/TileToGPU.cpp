@@ -116,8 +116,8 @@ void KernelEmitter::bindResults(ValueRange olds, ValueRange flat) {
 /// movement into a convert_layout).
 static bool movesNoData(RankedTensorType result,
                         tilegpu::LinearLayoutAttr derived) {
-  return derived &&
-         tilegpu::haveSamePlacement(result, tilegpu::withLayout(result, derived));
+  return derived && tilegpu::haveSamePlacement(
+                        result, tilegpu::withLayout(result, derived));
 }
 
 static bool hasTiles(Operation *op) {
@@ -270,10 +270,10 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   }
   if (auto permute = dyn_cast<PermuteOp>(op)) {
     auto from = cast<RankedTensorType>(permute.getSource().getType());
-    if (movesNoData(permute.getType(), tilegpu::getPermutedLayout(
-                                           tilegpu::getLayout(from),
-                                           from.getShape(),
-                                           permute.getPermutation()))) {
+    if (movesNoData(permute.getType(),
+                    tilegpu::getPermutedLayout(tilegpu::getLayout(from),
+                                               from.getShape(),
+                                               permute.getPermutation()))) {
       tiles[permute.getResult()] = tiles[permute.getSource()];
       return success();
     }

@@ -35,9 +35,10 @@ static LinearLayoutAttr makeLinear(MLIRContext *ctx, LinearBases bases) {
   return LinearLayoutAttr::get(ctx, bases);
 }
 
-LinearLayoutAttr tilegym::tilegpu::getReshapedLayout(
-    DistributedLayoutAttr layout, ArrayRef<int64_t> fromShape,
-    ArrayRef<int64_t> toShape) {
+LinearLayoutAttr
+tilegym::tilegpu::getReshapedLayout(DistributedLayoutAttr layout,
+                                    ArrayRef<int64_t> fromShape,
+                                    ArrayRef<int64_t> toShape) {
   if (!layout || layout.getRank() != (int64_t)fromShape.size() ||
       toShape.empty())
     return {};

@@ -120,10 +120,10 @@ bool Remover::removeForward(ConvertLayoutOp convert) {
       add(operand);
       return true;
     }
-    if (def && (isa<tile::SplatOp>(def) ||
-                (isa<arith::ConstantOp>(def) &&
-                 isa<DenseElementsAttr>(
-                     cast<arith::ConstantOp>(def).getValue())))) {
+    if (def &&
+        (isa<tile::SplatOp>(def) ||
+         (isa<arith::ConstantOp>(def) &&
+          isa<DenseElementsAttr>(cast<arith::ConstantOp>(def).getValue())))) {
       leaves.insert(def);
       return true;
     }
@@ -168,8 +168,7 @@ bool Remover::removeForward(ConvertLayoutOp convert) {
   for (Operation *leaf : leaves) {
     Value value = leaf->getResult(0);
     bool shared = llvm::any_of(value.getUsers(), [&](Operation *user) {
-      return user->getNumResults() != 1 ||
-             !region.contains(user->getResult(0));
+      return user->getNumResults() != 1 || !region.contains(user->getResult(0));
     });
     if (shared) {
       b.setInsertionPoint(leaf);
