@@ -31,11 +31,14 @@ def TileGPUAssignLayoutsPass
     - every other class takes its rank's blocked layout, sized for the
       largest tile of that rank, each thread moving 16 contiguous bytes of
       the narrowest element type of the kernel's views;
-    - except a class made only by reshapes that add or drop unit dimensions,
-      elementwise ops, splats, constants and broadcasts, and only stored:
-      it keeps the reshaped source's layout, renamed (`#tilegpu.linear`),
-      so that a tile reshaped for its store is stored from the registers it
-      is in instead of moving through shared memory.
+    Then a reshape, a permute and a reduction dropping its axis give their
+    results in the layout in which they move no data (the source's bases in
+    the result's coordinates, a `#tilegpu.linear`), and where the result's
+    class has another layout a `tilegpu.convert_layout` moves the tile
+    there, for `tilegpu-remove-layout-conversions` to remove where nothing
+    needs it. Where no such layout exists (bases that do not each name a
+    distinct bit of the row-major index), and for a reshaped iota, the op
+    keeps its class's layout and moves the data itself.
 
     Tiles must have power-of-two sizes and at most 256 elements per thread
     (the register file); a dot tile needs at least 8 columns per warp along
