@@ -91,6 +91,11 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   dots.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUAccelerateDotsPass(dots));
+  tilegpu::TileGPUAllocateSharedMemoryPassOptions shared;
+  shared.chip = chip.str();
+  shared.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPUAllocateSharedMemoryPass(shared));
 }
 
 void tilegym::buildTileToGpuPasses(OpPassManager &pm, llvm::StringRef chip,

@@ -210,13 +210,24 @@ LogicalResult KernelEmitter::loadStagedOperands() {
       return fail(first) << "is staged with swizzle = 128, which needs rows "
                             "of 64 elements and a multiple of 8 rows";
     int64_t stride = tilegpu::getPaddedRowElements(cols, bytes);
-    int64_t stageBytes = swizzled ? rows * cols * bytes : rows * stride * bytes;
+    int64_t stageBytes = tilegpu::getStageBytes(type, swizzled);
     int64_t stages = ring.stage.getStages();
-    if (swizzled)
-      asyncSmemBytes = llvm::alignTo(asyncSmemBytes, kSwizzleAtomBytes);
+    auto alloc = first->getAttrOfType<tilegpu::SharedAllocationAttr>(
+        tilegpu::kSharedAttr);
+    if (!alloc || alloc.getBytes() < stages * stageBytes ||
+        (swizzled && alloc.getOffset() % kSwizzleAtomBytes))
+      return fail(first) << "is staged in a ring of " << stages * stageBytes
+                         << " bytes, which needs its '" << tilegpu::kSharedAttr
+                         << "' (" << kSwizzleAtomBytes
+                         << "-byte aligned under the swizzle): run "
+                            "tilegpu-allocate-shared-memory first";
+    for (LoadOp load : ring.loads)
+      if (load->getAttr(tilegpu::kSharedAttr) != alloc)
+        return fail(load) << "is a load of ring " << number
+                          << ", whose loads share one '" << tilegpu::kSharedAttr
+                          << "'";
     asyncOperands.push_back(
-        {asyncSmemBytes, stageBytes, stride, stages, swizzled ? rows : 0});
-    asyncSmemBytes += stages * stageBytes;
+        {alloc.getOffset(), stageBytes, stride, stages, swizzled ? rows : 0});
     const AsyncOperand *operand = &asyncOperands.back();
     for (LoadOp load : ring.loads)
       asyncLoads[load] = {operand, stageOf(load).getIndex().value_or(-1)};
@@ -333,8 +344,10 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   if (anyAsync)
     waitForAsyncStage();
   if (stagedElems) {
+    Value buf = sharedScratch(op, stagedElems * bytes);
+    if (!buf)
+      return failure();
     gpu::BarrierOp::create(b, loc());
-    Value buf = sharedBuffer(stagedElems * bytes);
     int64_t offset = 0;
     for (Operand &o : ops) {
       if (asyncValues.count(o.tile) ||

@@ -25,6 +25,7 @@
 
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -55,15 +56,8 @@ using tilegpu::kMaxTileElementsPerThread;
 using tilegpu::kWarpSize;
 constexpr unsigned kGlobal = 1, kShared = 3;
 
-/// Static shared memory is limited to 48 KiB per block; async operand
-/// stages are dynamic shared memory (up to 227 KiB per block on sm_90, less
-/// on sm_80: 163), which the launch asks for; tilegpu-accelerate-dots keeps
-/// them within its budget. Conversion and reduction buffers are static
-/// while they fit in 48 KiB, and join the dynamic buffer when they do not.
-constexpr int64_t kStaticSmemLimit = 48 * 1024;
-/// The 128-byte swizzle repeats every 8 rows of 128 bytes; wgmma operand
-/// stages start on such a boundary.
-constexpr int64_t kSwizzleAtomBytes = 1024;
+using tilegpu::kStaticSharedBytesLimit;
+using tilegpu::kSwizzleAtomBytes;
 
 //===----------------------------------------------------------------------===//
 // Layouts
@@ -187,21 +181,21 @@ private:
   /// Loaded tiles not unpacked yet: one vector per run (see emitLoad).
   llvm::MapVector<Value, SmallVector<Value>> pendingLoads;
   DenseMap<Value, ViewInfo> views;
+  /// The kernel's one shared-memory buffer, `<kernel>__smem`, of
+  /// `tilegpu.shared_memory` bytes (tilegpu-allocate-shared-memory): static
+  /// up to 48 KiB, dynamic above. Each user has its bytes in it
+  /// (`tilegpu.shared`).
   LLVM::GlobalOp smem;
   int64_t smemBytes = 0;
-  /// Where the largest use of `smem` is (a dot's operands, a layout
-  /// conversion): the shared-memory limit's error points there.
-  std::optional<Location> largestSmemLoc;
-  /// Cross-warp reductions each get their own slice of this buffer, so that
-  /// none waits for an earlier user of shared memory to finish reading.
-  LLVM::GlobalOp reduceSmem;
-  int64_t reduceSmemBytes = 0;
+  /// Set when an op needed shared memory the allocation did not give it
+  /// (IR not from the pipeline): the op's error is emitted, emission stops.
+  bool allocationFailed = false;
   int64_t loopDepth = 0; // scf.for bodies being emitted
   /// Dot operands loaded one iteration ahead (tile-pipeline-loads) that live
-  /// in shared memory instead of registers: a ring of stages each in
-  /// `<kernel>__smem_async`, filled by cp.async (loadStagedOperands).
+  /// in shared memory instead of registers: a ring of stages in the
+  /// kernel's buffer, filled by cp.async (loadStagedOperands).
   struct AsyncOperand {
-    int64_t offset;     // bytes of stage 0 into the buffer
+    int64_t offset;     // bytes of stage 0 into the kernel's buffer
     int64_t stageBytes; // a stage's bytes
     int64_t stride;     // elements from one row to the next (padded)
     int64_t stages;     // loaded k iterations ahead: k + 1; loop-invariant: 1
@@ -247,13 +241,11 @@ private:
   bool wgmmaWaitAtYield = false;
   /// The body's copies ahead held back until its wgmma dot is issued.
   SmallVector<LoadOp> deferredAsyncLoads;
-  LLVM::GlobalOp asyncSmem;
-  int64_t asyncSmemBytes = 0;
 
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
 
   LogicalResult loadLayouts();
-  LogicalResult placeSharedMemory(gpu::GPUFuncOp func);
+  LogicalResult declareSharedMemory();
   LogicalResult loadStagedOperands();
   int64_t minBlocksPerSM();
   RegMap regMap(Value v) {
@@ -287,8 +279,10 @@ private:
   Location loc() { return currentLoc ? *currentLoc : kernel.getLoc(); }
   std::optional<Location> currentLoc;
 
-  Value sharedBuffer(int64_t bytes);
-  Value reductionScratch(int64_t bytes);
+  /// The start of `op`'s bytes in the kernel's buffer, which must hold
+  /// `bytes`; null (after an error on `op`) when the allocation gave it
+  /// fewer.
+  Value sharedScratch(Operation *op, int64_t bytes);
   Value elementPtr(Value base, Type elementType, Value offset, unsigned space);
   Value combine(ReduceKind kind, Value a, Value b);
   Value combineTree(ReduceKind kind, SmallVector<Value> vals);
@@ -341,8 +335,8 @@ private:
   SmallVector<Value> accumulatorAFragment(Value lhs, int64_t rm, int64_t k);
   SmallVector<Value> emitReduceKeepDims(ReduceOp op, const RegMap &src,
                                         const RegMap &kept);
-  SmallVector<Value> convertLayout(ArrayRef<Value> regs, const RegMap &src,
-                                   const RegMap &dst,
+  SmallVector<Value> convertLayout(Operation *owner, ArrayRef<Value> regs,
+                                   const RegMap &src, const RegMap &dst,
                                    ArrayRef<int64_t> permutation);
   LogicalResult emitFor(scf::ForOp op);
   LogicalResult emitIf(scf::IfOp op);

@@ -6,21 +6,20 @@ using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::detail;
 
-/// Layout conversions share one buffer per kernel, reused between barriers:
-/// static, or part of the dynamic buffer when the kernel's static shared
-/// memory would pass 48 KiB (placeSharedMemory).
-Value KernelEmitter::sharedBuffer(int64_t bytes) {
-  if (bytes > smemBytes)
-    largestSmemLoc = loc();
-  smemBytes = std::max(smemBytes, bytes);
-  return LLVM::AddressOfOp::create(b, loc(), smem);
-}
-
-Value KernelEmitter::reductionScratch(int64_t bytes) {
-  int64_t offset = reduceSmemBytes;
-  reduceSmemBytes = llvm::alignTo(offset + bytes, 16);
-  Value base = LLVM::AddressOfOp::create(b, loc(), reduceSmem);
-  return elementPtr(base, b.getI8Type(), idx(offset), kShared);
+Value KernelEmitter::sharedScratch(Operation *op, int64_t bytes) {
+  auto alloc =
+      op->getAttrOfType<tilegpu::SharedAllocationAttr>(tilegpu::kSharedAttr);
+  if (!alloc || alloc.getBytes() < bytes || !smem) {
+    if (!allocationFailed)
+      op->emitOpError() << "needs " << bytes << " bytes of shared memory but "
+                        << "has " << (alloc ? alloc.getBytes() : 0)
+                        << " in its '" << tilegpu::kSharedAttr
+                        << "': run tilegpu-allocate-shared-memory first";
+    allocationFailed = true;
+    return {};
+  }
+  return elementPtr(LLVM::AddressOfOp::create(b, loc(), smem), b.getI8Type(),
+                    idx(alloc.getOffset()), kShared);
 }
 
 Value KernelEmitter::elementPtr(Value base, Type elementType, Value offset,
@@ -262,8 +261,8 @@ Value KernelEmitter::asyncStagePtr(const AsyncOperand &operand, Value stage) {
           b, loc(),
           arith::IndexCastOp::create(b, loc(), b.getIndexType(), stage),
           idx(operand.stageBytes)));
-  return elementPtr(LLVM::AddressOfOp::create(b, loc(), asyncSmem),
-                    b.getI8Type(), offset, kShared);
+  return elementPtr(LLVM::AddressOfOp::create(b, loc(), smem), b.getI8Type(),
+                    offset, kShared);
 }
 
 /// The stage of `operand` a dot reads now: the loop's current one, or the

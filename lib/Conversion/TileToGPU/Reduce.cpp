@@ -160,7 +160,9 @@ SmallVector<Value> KernelEmitter::emitReduceKeepDims(ReduceOp op,
     // while slower warps still read it.
     if (loopDepth > 0)
       gpu::BarrierOp::create(b, loc());
-    Value buf = reductionScratch(numWarps * numel * wbytes);
+    Value buf = sharedScratch(op, numWarps * numel * wbytes);
+    if (!buf)
+      return {};
     auto slot = [&](Value warp, int64_t o) {
       SmallVector<Value> c = coordinates(dst, o);
       Value lin = idx(0);
@@ -208,17 +210,26 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
   RegMap src = regMap(op.getSource());
   RegMap kept(*src.layout, keptShape);
   SmallVector<Value> regs = emitReduceKeepDims(op, src, kept);
-  if (!op.getKeepDims())
-    regs = convertLayout(regs, kept, regMap(op.getResult()), {});
+  if (allocationFailed)
+    return failure();
+  // Dropping the axis: a renaming where the result's layout is the kept
+  // tile's bases without it, a conversion otherwise.
+  if (!op.getKeepDims() &&
+      !tilegpu::movesNoData(RankedTensorType::get(keptShape,
+                                                  op.getType().getElementType(),
+                                                  srcType.getEncoding()),
+                            op.getType()))
+    regs = convertLayout(op, regs, kept, regMap(op.getResult()), {});
   tiles[op.getResult()] = regs;
-  return success();
+  return failure(allocationFailed);
 }
 
 /// Moves a tile between layouts (a reshape, a permutation, a change of
 /// rank or of layout family). Where both place every element in the same
 /// register of the same thread, this is a renaming; otherwise the tile goes
 /// through shared memory, row-major in the source shape.
-SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
+SmallVector<Value> KernelEmitter::convertLayout(Operation *owner,
+                                                ArrayRef<Value> regs,
                                                 const RegMap &src,
                                                 const RegMap &dst,
                                                 ArrayRef<int64_t> perm) {
@@ -266,8 +277,10 @@ SmallVector<Value> KernelEmitter::convertLayout(ArrayRef<Value> regs,
     emitRemark(loc()) << "layout conversion of a tile of " << numel
                       << " elements through " << numel * bytes
                       << " bytes of shared memory";
+  Value buf = sharedScratch(owner, numel * bytes);
+  if (!buf)
+    return SmallVector<Value>(regs);
   gpu::BarrierOp::create(b, loc());
-  Value buf = sharedBuffer(numel * bytes);
   auto rowMajor = [&](ArrayRef<int64_t> shape, ArrayRef<Value> coords) {
     Value lin = idx(0);
     for (auto [s, co] : llvm::zip(shape, coords))

@@ -110,16 +110,6 @@ void KernelEmitter::bindResults(ValueRange olds, ValueRange flat) {
   }
 }
 
-/// Whether a reshape or permutation to `result` is a renaming of registers:
-/// `result` places its elements as `derived`, the layout in which the op
-/// moves no data (tilegpu-assign-layouts gives it that layout and puts any
-/// movement into a convert_layout).
-static bool movesNoData(RankedTensorType result,
-                        tilegpu::LinearLayoutAttr derived) {
-  return derived && tilegpu::haveSamePlacement(
-                        result, tilegpu::withLayout(result, derived));
-}
-
 static bool hasTiles(Operation *op) {
   auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
   return llvm::any_of(op->getOperandTypes(), isTile) ||
@@ -236,10 +226,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (auto reshape = dyn_cast<ReshapeOp>(op)) {
     RegMap dst = regMap(reshape.getResult());
     auto from = cast<RankedTensorType>(reshape.getSource().getType());
-    if (movesNoData(reshape.getType(),
-                    tilegpu::getReshapedLayout(tilegpu::getLayout(from),
-                                               from.getShape(),
-                                               reshape.getType().getShape()))) {
+    if (tilegpu::movesNoData(from, reshape.getType())) {
       tiles[reshape.getResult()] = tiles[reshape.getSource()];
       return success();
     }
@@ -259,28 +246,31 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       return success();
     }
     tiles[reshape.getResult()] = convertLayout(
-        tiles[reshape.getSource()], regMap(reshape.getSource()), dst, {});
-    return success();
+        op, tiles[reshape.getSource()], regMap(reshape.getSource()), dst, {});
+    return failure(allocationFailed);
   }
   if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op)) {
-    tiles[convert.getResult()] =
-        convertLayout(tiles[convert.getSource()], regMap(convert.getSource()),
-                      regMap(convert.getResult()), {});
-    return success();
+    if (tilegpu::movesNoData(convert.getSource().getType(),
+                             convert.getType())) {
+      tiles[convert.getResult()] = tiles[convert.getSource()];
+      return success();
+    }
+    tiles[convert.getResult()] = convertLayout(op, tiles[convert.getSource()],
+                                               regMap(convert.getSource()),
+                                               regMap(convert.getResult()), {});
+    return failure(allocationFailed);
   }
   if (auto permute = dyn_cast<PermuteOp>(op)) {
     auto from = cast<RankedTensorType>(permute.getSource().getType());
-    if (movesNoData(permute.getType(),
-                    tilegpu::getPermutedLayout(tilegpu::getLayout(from),
-                                               from.getShape(),
-                                               permute.getPermutation()))) {
+    if (tilegpu::movesNoData(from, permute.getType(),
+                             permute.getPermutation())) {
       tiles[permute.getResult()] = tiles[permute.getSource()];
       return success();
     }
-    tiles[permute.getResult()] =
-        convertLayout(tiles[permute.getSource()], regMap(permute.getSource()),
-                      regMap(permute.getResult()), permute.getPermutation());
-    return success();
+    tiles[permute.getResult()] = convertLayout(
+        op, tiles[permute.getSource()], regMap(permute.getSource()),
+        regMap(permute.getResult()), permute.getPermutation());
+    return failure(allocationFailed);
   }
   if (hasTiles(op)) {
     if (op->hasTrait<OpTrait::Elementwise>())
@@ -580,22 +570,8 @@ LogicalResult KernelEmitter::emit() {
     }
   }
   b.setInsertionPointToEnd(gpuModule.getBody());
-  smem = LLVM::GlobalOp::create(
-      b, l, LLVM::LLVMArrayType::get(b.getI8Type(), 1), /*isConstant=*/false,
-      LLVM::Linkage::Internal, (kernel.getSymName() + "__smem").str(),
-      Attribute(), /*alignment=*/16, kShared);
-  reduceSmem = LLVM::GlobalOp::create(
-      b, l, LLVM::LLVMArrayType::get(b.getI8Type(), 1), /*isConstant=*/false,
-      LLVM::Linkage::Internal, (kernel.getSymName() + "__smem_reduce").str(),
-      Attribute(), /*alignment=*/16, kShared);
-  if (failed(loadStagedOperands()))
+  if (failed(declareSharedMemory()) || failed(loadStagedOperands()))
     return failure();
-  if (asyncSmemBytes) // dynamic: `.extern .shared` of no size
-    asyncSmem = LLVM::GlobalOp::create(
-        b, l, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-        /*isConstant=*/false, LLVM::Linkage::External,
-        (kernel.getSymName() + "__smem_async").str(), Attribute(),
-        /*alignment=*/kSwizzleAtomBytes, kShared);
   auto func = gpu::GPUFuncOp::create(b, l, kernel.getSymName(),
                                      b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -681,109 +657,33 @@ LogicalResult KernelEmitter::emit() {
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
   gpu::ReturnOp::create(b, l);
-  if (failed(placeSharedMemory(func)))
-    return failure();
-  if (asyncSmemBytes)
-    func->setAttr(kDynamicSharedBytesAttr, b.getI64IntegerAttr(asyncSmemBytes));
-  if (remarks)
-    kernel.emitRemark() << "shared memory per block: " << asyncSmemBytes
-                        << " bytes dynamic, "
-                        << (smem ? smemBytes : 0) +
-                               (reduceSmem ? reduceSmemBytes : 0)
-                        << " static";
+  if (smemBytes > kStaticSharedBytesLimit)
+    func->setAttr(kDynamicSharedBytesAttr, b.getI64IntegerAttr(smemBytes));
   return success();
 }
 
-/// Conversion and reduction buffers stay static (`<kernel>__smem`,
-/// `<kernel>__smem_reduce`) while they fit in the 48 KiB a block may have
-/// statically; past that they go after the operand stages in the dynamic
-/// buffer, which the launch opts in to up to the chip's limit.
-LogicalResult KernelEmitter::placeSharedMemory(gpu::GPUFuncOp func) {
-  int64_t staticBytes = smemBytes + reduceSmemBytes;
-  if (staticBytes <= kStaticSmemLimit) {
-    if (smemBytes == 0)
-      smem.erase();
-    else
-      smem.setGlobalType(LLVM::LLVMArrayType::get(b.getI8Type(), smemBytes));
-    if (reduceSmemBytes == 0)
-      reduceSmem.erase();
-    else
-      reduceSmem.setGlobalType(
-          LLVM::LLVMArrayType::get(b.getI8Type(), reduceSmemBytes));
-    smem = smemBytes ? smem : LLVM::GlobalOp();
-    reduceSmem = reduceSmemBytes ? reduceSmem : LLVM::GlobalOp();
-    return success();
-  }
-  int64_t convertOffset = llvm::alignTo(asyncSmemBytes, 16);
-  int64_t reduceOffset = convertOffset + llvm::alignTo(smemBytes, 16);
-  int64_t total = reduceOffset + reduceSmemBytes;
-  if (total > target.sharedBytesPerBlock) {
-    auto explain = [&](InFlightDiagnostic diag) {
-      diag << "the kernel needs " << total
-           << " bytes of shared memory per block (" << asyncSmemBytes
-           << " for dot operand stages, " << smemBytes
-           << " for layout conversions and staged operands, " << reduceSmemBytes
-           << " for reductions), more than the " << target.sharedBytesPerBlock
+/// The kernel's buffer, as tilegpu-allocate-shared-memory sized it: a
+/// static `.shared` array up to the 48 KiB a block may have statically, an
+/// `.extern .shared` one (dynamic, sized at launch) above.
+LogicalResult KernelEmitter::declareSharedMemory() {
+  auto total = kernel->getAttrOfType<IntegerAttr>(tilegpu::kSharedMemoryAttr);
+  smemBytes = total ? total.getInt() : 0;
+  if (smemBytes > target.sharedBytesPerBlock)
+    return kernel.emitOpError()
+           << "has " << smemBytes << " bytes of shared memory per block, more "
+           << "than the " << target.sharedBytesPerBlock
            << " a block can have on " << target.chip;
-      return diag;
-    };
-    // Point at the op whose staging is most of it, when one is.
-    if (largestSmemLoc && 2 * smemBytes >= total)
-      return explain(emitError(*largestSmemLoc))
-             << "; this op stages " << smemBytes
-             << " of them: use smaller tiles";
-    return explain(kernel.emitError()) << ": use smaller tiles";
-  }
-  if (!asyncSmem) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(func);
-    asyncSmem = LLVM::GlobalOp::create(
-        b, kernel.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
-        /*isConstant=*/false, LLVM::Linkage::External,
-        (kernel.getSymName() + "__smem_async").str(), Attribute(),
-        /*alignment=*/kSwizzleAtomBytes, kShared);
-  }
-  // Each use of a static buffer becomes the address of its part of the
-  // dynamic one.
-  func.walk([&](LLVM::AddressOfOp address) {
-    int64_t offset;
-    if (address.getGlobalName() == smem.getSymName())
-      offset = convertOffset;
-    else if (address.getGlobalName() == reduceSmem.getSymName())
-      offset = reduceOffset;
-    else
-      return;
-    b.setInsertionPoint(address);
-    Value base = LLVM::AddressOfOp::create(b, address.getLoc(), asyncSmem);
-    Value moved = LLVM::GEPOp::create(
-        b, address.getLoc(), address.getType(), b.getI8Type(), base,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
-    address.replaceAllUsesWith(moved);
-    address.erase();
-  });
-  smem.erase();
-  reduceSmem.erase();
-  smem = reduceSmem = LLVM::GlobalOp();
-  asyncSmemBytes = total;
+  if (smemBytes == 0)
+    return success();
+  bool dynamic = smemBytes > kStaticSharedBytesLimit;
+  smem = LLVM::GlobalOp::create(
+      b, kernel.getLoc(),
+      LLVM::LLVMArrayType::get(b.getI8Type(), dynamic ? 0 : smemBytes),
+      /*isConstant=*/false,
+      dynamic ? LLVM::Linkage::External : LLVM::Linkage::Internal,
+      (kernel.getSymName() + "__smem").str(), Attribute(),
+      /*alignment=*/kSwizzleAtomBytes, kShared);
   return success();
-}
-
-/// The shared memory a block of compute capability `version` may have
-/// with the driver's opt-in (CUDA programming guide, "Technical
-/// Specifications per Compute Capability").
-static int64_t maxSharedBytesPerBlock(unsigned version) {
-  switch (version) {
-  case 80:
-  case 87:
-    return 163 * 1024;
-  case 90:
-  case 100:
-  case 101:
-  case 103:
-    return 227 * 1024;
-  default:
-    return 99 * 1024; // sm_86, sm_89, sm_120 and the unknown
-  }
 }
 
 namespace {
@@ -841,7 +741,7 @@ struct ConvertTileToGPUPass
     auto gpuModule = gpu::GPUModuleOp::create(
         b, module.getLoc(), "tilegym_kernels", b.getArrayAttr({targetAttr}));
     GpuTarget target{chip, chip == "sm_90a", *version >= 90,
-                     maxSharedBytesPerBlock(*version)};
+                     tilegpu::getMaxSharedBytesPerBlock(*version)};
     for (auto kernel : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (!kernel->hasAttr(kKernelAttr))
         continue;

@@ -1,18 +1,17 @@
 // mma.sync targets (sm_80, sm_90); sm_90a runs these dots as wgmma (wgmma.mlir).
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90 --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90 --convert-tile-to-gpu=chip=sm_90 | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90 --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90 --tilegpu-allocate-shared-memory=chip=sm_90 --convert-tile-to-gpu=chip=sm_90 | FileCheck %s
 
 // Matmul as tile-pipeline-loads leaves it: each operand loaded before the
-// loop and one iteration ahead in the body. Both live in dynamic shared
-// memory (two stages each, 2 x (10240 + 8704) bytes, which the launch asks
-// for: tile.dynamic_shared_bytes), filled by cp.async: the
+// loop and one iteration ahead in the body. Both live in the kernel's
+// shared memory (two stages each, 2 x (10240 + 8704) bytes: static, under
+// 48 KiB), filled by cp.async: the
 // first stage before the loop, one commit group per load; the loop carries
 // only the accumulator and the stage index; each iteration waits for its
 // stage and synchronises once, then copies the next tiles into the other
 // stage and runs the dot on this one without staging registers.
-// CHECK: llvm.mlir.global external @mm__smem_async() {{.*}}addr_space = 3 : i32{{.*}} : !llvm.array<0 x i8>
-// CHECK-NOT: @mm__smem()
+// CHECK: llvm.mlir.global internal @mm__smem() {{.*}}addr_space = 3 : i32{{.*}} : !llvm.array<37888 x i8>
 // CHECK-LABEL: gpu.func @mm
-// CHECK-SAME: tile.dynamic_shared_bytes = 37888 : i64
+// CHECK-NOT: tile.dynamic_shared_bytes
 // CHECK-COUNT-2: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg, {{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-COUNT-2: nvvm.cp.async.shared.global
@@ -93,9 +92,10 @@ func.func @registers(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !ti
 // copied once before the loop; K in two, each stage holding K as [N][K],
 // which the dot reads with non-transposed ldmatrix (no permute through
 // shared memory, no staging stores). Q's stage: 64 * 72 * 2 = 9216 bytes,
-// K's two: 18432.
+// K's two: 18432, static shared memory.
+// CHECK: llvm.mlir.global internal @scores__smem() {{.*}} : !llvm.array<27648 x i8>
 // CHECK-LABEL: gpu.func @scores
-// CHECK-SAME: tile.dynamic_shared_bytes = 27648 : i64
+// CHECK-NOT: tile.dynamic_shared_bytes
 // CHECK: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.shared.global

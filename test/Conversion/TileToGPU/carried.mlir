@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --convert-tile-to-gpu | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s
 
 // 16-bit float tiles cross loops as pairs in 32-bit registers (ptxas gives
 // each 16-bit phi a register of its own); f32 tiles as they are. A 256-wide

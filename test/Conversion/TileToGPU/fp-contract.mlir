@@ -1,5 +1,5 @@
-// RUN: tilegym-opt %s --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --convert-tile-to-gpu | FileCheck %s
-// RUN: tilegym-opt %s --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --convert-tile-to-gpu="fp-contract=false" | FileCheck %s --check-prefix=OFF
+// RUN: tilegym-opt %s --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s
+// RUN: tilegym-opt %s --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory --convert-tile-to-gpu="fp-contract=false" | FileCheck %s --check-prefix=OFF
 
 // Float arith ops are marked `contract` (LLVM may fuse a * b + c into fma),
 // unless fp-contract=false.

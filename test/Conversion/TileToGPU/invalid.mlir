@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --convert-tile-to-gpu --verify-diagnostics
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory --convert-tile-to-gpu --verify-diagnostics
 
 func.func @dot_k(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index
@@ -70,22 +70,6 @@ func.func @dot_narrower_than_warps(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?
   // expected-error @+1 {{'tile.dot' op tile 32x8 is smaller than the 32x16 its warps cover}}
   %d = tile.dot %a, %c, %acc : tensor<32x16xbf16>, tensor<16x8xbf16>, tensor<32x8xf32>
   tile.store %d, %x[%c0, %c0] : tensor<32x8xf32>, !tile.view<?x?xf32>
-  return
-}
-// -----
-
-// Staging two 256x256 operands takes 2 * 256*264*2 bytes: past the 48 KiB of
-// static shared memory they go to the dynamic buffer, and past the 227 KiB a
-// block may have on sm_90a the error names the budget. It points at the dot
-// whose operands take it.
-func.func @dot_too_much_shared(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
-  %c0 = arith.constant 0 : index
-  %a = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<256x256xbf16>
-  %b = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<256x256xbf16>
-  %z = arith.constant dense<0.0> : tensor<256x256xf32>
-  // expected-error @+1 {{the kernel needs 270336 bytes of shared memory per block (0 for dot operand stages, 270336 for layout conversions and staged operands, 0 for reductions), more than the 232448 a block can have on sm_90a; this op stages 270336 of them: use smaller tiles}}
-  %d = tile.dot %a, %b, %z : tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<256x256xf32>
-  tile.store %d, %x[%c0, %c0] : tensor<256x256xf32>, !tile.view<?x?xf32>
   return
 }
 // -----

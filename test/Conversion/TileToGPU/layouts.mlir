@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --convert-tile-to-gpu | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s
 // RUN: tilegym-opt %s --split-input-file --tilegym-gpu-pipeline="chip=sm_80" | FileCheck %s --check-prefix=NVVM
 
 // A row reduction across lanes and warps: shuffles, then a round trip
@@ -6,8 +6,7 @@
 // of the slice to wait for); the [1, 1] result is then broadcast back for
 // free (register renaming, no shared memory).
 // CHECK-LABEL: gpu.module @tilegym_kernels
-// CHECK-NOT: @rowmax__smem()
-// CHECK: llvm.mlir.global internal @rowmax__smem_reduce() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
+// CHECK: llvm.mlir.global internal @rowmax__smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<16 x i8>
 // CHECK: gpu.func @rowmax(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr<1>
 // CHECK-SAME: kernel
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
@@ -92,7 +91,8 @@ func.func @loop(%x: !tile.view<?xf32>, %n: index) attributes {tile.kernel, tile.
 // CHECK: scf.for
 // CHECK: gpu.shuffle  xor
 // CHECK: gpu.barrier
-// CHECK-NEXT: llvm.mlir.addressof @rowmax_loop__smem_reduce
+// CHECK-NOT: llvm.store
+// CHECK: llvm.mlir.addressof @rowmax_loop__smem
 // CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
 // CHECK: gpu.barrier
 func.func @rowmax_loop(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {

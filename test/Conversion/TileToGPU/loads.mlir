@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --convert-tile-to-gpu | FileCheck %s
+// RUN: tilegym-opt %s --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s
 
 // Each thread holds 8 elements of a 256-element tile, two runs of 4. One
 // branch per thread-tile: both runs as 16-byte vectors when all are in

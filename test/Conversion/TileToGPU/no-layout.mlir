@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu --verify-diagnostics
+// RUN: tilegym-opt %s --split-input-file --tilegpu-allocate-shared-memory --convert-tile-to-gpu --verify-diagnostics
 //
 // convert-tile-to-gpu lowers the layouts it finds; it chooses none.
 

@@ -1,5 +1,5 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --convert-tile-to-gpu | FileCheck %s
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_80 --tilegpu-remove-layout-conversions --convert-tile-to-gpu=chip=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_80 --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory=chip=sm_80 --convert-tile-to-gpu=chip=sm_80 | FileCheck %s --check-prefix=SM80
 
 // One row of 4096 f32 on 128 threads: thread 0 asks for the row's part in
 // the view, [col, min(size, col + 4096)), trimmed inward to 16 bytes.

@@ -1,6 +1,6 @@
-// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=dot-operands-in-shared-memory=1 --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=remarks=1 --convert-tile-to-gpu=remarks=1 -o /dev/null 2>&1 | FileCheck %s
-// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=dot-operands-in-shared-memory=1 --tilegpu-assign-layouts=chip=sm_80 --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots="chip=sm_80 remarks=1" --convert-tile-to-gpu="chip=sm_80 remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM80
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=remarks=1 --convert-tile-to-gpu=remarks=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNSTAGED
+// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=dot-operands-in-shared-memory=1 --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=remarks=1 --tilegpu-allocate-shared-memory=remarks=1 --convert-tile-to-gpu=remarks=1 -o /dev/null 2>&1 | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tile-pipeline-loads=dot-operands-in-shared-memory=1 --tilegpu-assign-layouts=chip=sm_80 --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots="chip=sm_80 remarks=1" --tilegpu-allocate-shared-memory="chip=sm_80 remarks=1" --convert-tile-to-gpu="chip=sm_80 remarks=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=remarks=1 --tilegpu-allocate-shared-memory=remarks=1 --convert-tile-to-gpu=remarks=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNSTAGED
 //
 // convert-tile-to-gpu says which path each dot takes and why, what each
 // loop stages, and each kernel's shared memory.
@@ -10,7 +10,7 @@
 // each per stage.
 // CHECK: remark: runs as wgmma
 // CHECK: remark: dot operands staged in shared memory by cp.async: 2 in 3 stages (98304 bytes)
-// CHECK: remark: shared memory per block: 98304 bytes dynamic, 0 static
+// CHECK: remark: shared memory per block: 98304 bytes, dynamic
 // SM80: remark: runs on mma.sync: wgmma needs sm_90a
 // SM80: remark: dot operands staged in shared memory by cp.async: 2 in 3 stages
 // UNSTAGED: remark: runs on mma.sync: its rhs is not staged in shared memory
@@ -58,8 +58,9 @@ func.func @tf32(%a: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) attributes {ti
 
 // A permute between blocked layouts moves through shared memory: the
 // conversion and its bytes are said at the op.
+// CHECK: remark: shared memory: 16384 bytes at offset 0 for a layout conversion
+// CHECK: remark: shared memory per block: 16384 bytes, static
 // CHECK: remark: layout conversion of a tile of 4096 elements through 16384 bytes of shared memory
-// CHECK: remark: shared memory per block: 0 bytes dynamic, 16384 static
 func.func @transpose(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>

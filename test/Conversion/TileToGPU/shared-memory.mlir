@@ -1,5 +1,5 @@
-// RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu | FileCheck %s
-// RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu=chip=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: tilegym-opt %s --split-input-file --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-allocate-shared-memory=chip=sm_80 --convert-tile-to-gpu=chip=sm_80 | FileCheck %s --check-prefix=SM80
 //
 // Layout conversions on hand-written tilegpu IR, and where their buffers go.
 
@@ -8,7 +8,7 @@
 // A conversion writes every register to shared memory and reads the new
 // layout's back between two barriers; 64x64 f32 fits in static memory.
 // CHECK-LABEL: gpu.module @tilegym_kernels
-// CHECK: llvm.mlir.global internal @small__smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
+// CHECK: llvm.mlir.global internal @small__smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<16384 x i8>
 // CHECK: gpu.func @small
 // CHECK-NOT: tile.dynamic_shared_bytes
 // CHECK: gpu.barrier
@@ -30,11 +30,10 @@ func.func @small(%x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warp
 // 128x128 f32 is 64 KiB, past the 48 KiB of static shared memory: the buffer
 // is the dynamic one, which the launch asks for.
 // CHECK-LABEL: gpu.module @tilegym_kernels
-// CHECK-NOT: @big__smem(
-// CHECK: llvm.mlir.global external @big__smem_async() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @big__smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK: gpu.func @big
 // CHECK-SAME: tile.dynamic_shared_bytes = 65536 : i64
-// CHECK: llvm.mlir.addressof @big__smem_async
+// CHECK: llvm.mlir.addressof @big__smem
 // SM80: tile.dynamic_shared_bytes = 65536 : i64
 func.func @big(%x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index

@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90a --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90a --convert-tile-to-gpu=chip=sm_90a | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90a --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90a --tilegpu-allocate-shared-memory=chip=sm_90a --convert-tile-to-gpu=chip=sm_90a | FileCheck %s
 
 // Matmul as tile-pipeline-loads leaves it, on sm_90a: both operands stream
 // into shared memory by cp.async and the dot runs as wgmma. The stages are
@@ -12,7 +12,7 @@
 // stage that group read; an interior tile by 16-byte copies from its
 // address, an edge tile with the in-bounds byte count. After the loop, the
 // last group is waited for.
-// CHECK: llvm.mlir.global external @mm__smem_async() {{.*}}alignment = 1024
+// CHECK: llvm.mlir.global external @mm__smem() {{.*}}alignment = 1024
 // CHECK-LABEL: gpu.func @mm
 // CHECK-SAME: tile.dynamic_shared_bytes = 65536 : i64
 // CHECK: scf.for

@@ -1,6 +1,6 @@
 // RUN: tilegym-opt %s | FileCheck %s
 // RUN: tilegym-opt %s --convert-tile-to-linalg | FileCheck %s --check-prefix=LOWERED
-// RUN: tilegym-opt %s --convert-tile-to-gpu | FileCheck %s --check-prefix=LOWERED
+// RUN: tilegym-opt %s --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s --check-prefix=LOWERED
 // A program names kernels run in order; parameters of one name (here p) are
 // one argument, and a name may fill a dimension another kernel left unnamed.
 

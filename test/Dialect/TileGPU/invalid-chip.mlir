@@ -1,4 +1,5 @@
 // RUN: tilegym-opt %s --tilegpu-assign-layouts=chip=gfx90a --verify-diagnostics
+// RUN: tilegym-opt %s --tilegpu-allocate-shared-memory=chip=gfx90a --verify-diagnostics
 
 // expected-error @+1 {{invalid chip 'gfx90a'; expected sm_<N> or sm_<N>a}}
 func.func @k(%x: !tile.view<?xf32>) attributes {tile.kernel} {

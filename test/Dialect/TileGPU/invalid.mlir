@@ -166,3 +166,34 @@ func.func @dot_attr_kind(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: ten
 
 // expected-error @+1 {{unknown tilegpu attribute 'tilegpu.layout'}}
 func.func @unknown() attributes {tilegpu.layout = 1 : i64}
+
+// -----
+
+func.func @shared_attr_kind(%v: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{'tilegpu.shared' must be a #tilegpu.shared<...>}}
+  %t = tile.load %v[%i] {tilegpu.shared = 16 : i64} : !tile.view<?xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @shared_offset(%v: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{offset must be a non-negative multiple of 16, got 8}}
+  %t = tile.load %v[%i] {tilegpu.shared = #tilegpu.shared<offset = 8, bytes = 64>} : !tile.view<?xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @shared_bytes(%v: !tile.view<?xf32>, %i: index) {
+  // expected-error @+1 {{an allocation needs at least 1 byte, got 0}}
+  %t = tile.load %v[%i] {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 0>} : !tile.view<?xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tilegpu.shared_memory' belongs on a kernel, as the bytes of its shared-memory buffer (an integer >= 0)}}
+func.func @shared_memory_total() attributes {tilegpu.shared_memory = -1 : i64} {
+  return
+}

@@ -4,6 +4,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -441,6 +442,17 @@ SharedStageAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+SharedAllocationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                             int64_t offset, int64_t bytes) {
+  if (offset < 0 || offset % 16)
+    return emitError() << "offset must be a non-negative multiple of 16, got "
+                       << offset;
+  if (bytes < 1)
+    return emitError() << "an allocation needs at least 1 byte, got " << bytes;
+  return success();
+}
+
 LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -459,6 +471,20 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     if (!isa<SharedStageAttr>(attr.getValue()))
       return op->emitOpError()
              << "'" << name << "' must be a #tilegpu.stage<...>";
+    return success();
+  }
+  if (name == kSharedAttr) {
+    if (!isa<SharedAllocationAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a #tilegpu.shared<...>";
+    return success();
+  }
+  if (name == kSharedMemoryAttr) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !bytes || bytes.getInt() < 0)
+      return op->emitOpError() << "'" << name
+                               << "' belongs on a kernel, as the bytes of "
+                                  "its shared-memory buffer (an integer >= 0)";
     return success();
   }
   return op->emitOpError() << "unknown tilegpu attribute '" << name << "'";

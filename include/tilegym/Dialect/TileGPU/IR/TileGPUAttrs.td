@@ -167,4 +167,33 @@ def TileGPU_SharedStageAttr : AttrDef<TileGPU_Dialect, "SharedStage"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Decisions of tilegpu-allocate-shared-memory
+//===----------------------------------------------------------------------===//
+
+def TileGPU_SharedAllocationAttr : AttrDef<TileGPU_Dialect, "SharedAllocation"> {
+  let mnemonic = "shared";
+  let summary = "an op's bytes in the kernel's shared-memory buffer";
+  let description = [{
+    Set by `tilegpu-allocate-shared-memory` as `tilegpu.shared` on each op
+    that uses shared memory (a layout conversion that moves data, a
+    reduction across warps, an mma.sync dot staging operands from
+    registers) and on each load of a ring of staged dot operands (the
+    whole ring, all its stages): `bytes` bytes from `offset` into the
+    kernel's one buffer, whose size is the kernel's
+    `tilegpu.shared_memory`. Buffers whose live ranges do not overlap share
+    bytes.
+
+    ```mlir
+    %c = tilegpu.convert_layout %a {tilegpu.shared =
+        #tilegpu.shared<offset = 0, bytes = 16384>} : ...
+    ```
+  }];
+  let parameters = (ins
+      AttrParameter<"int64_t", "bytes into the kernel's buffer">:$offset,
+      AttrParameter<"int64_t", "the bytes it has">:$bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TILEGYM_TILEGPU_ATTRS_TD

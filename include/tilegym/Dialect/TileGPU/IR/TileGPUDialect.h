@@ -100,6 +100,11 @@ bool haveSamePlacement(mlir::RankedTensorType a, mlir::RankedTensorType b);
 /// (SharedStageAttr).
 constexpr llvm::StringLiteral kDotAttr = "tilegpu.dot";
 constexpr llvm::StringLiteral kStageAttr = "tilegpu.stage";
+/// What tilegpu-allocate-shared-memory sets: an op's bytes in the kernel's
+/// shared-memory buffer (SharedAllocationAttr), and on the kernel the
+/// buffer's size (an i64).
+constexpr llvm::StringLiteral kSharedAttr = "tilegpu.shared";
+constexpr llvm::StringLiteral kSharedMemoryAttr = "tilegpu.shared_memory";
 
 /// The compute capability of `chip` (sm_<N> or sm_<N>a), if it is one.
 std::optional<unsigned> parseChipVersion(llvm::StringRef chip);

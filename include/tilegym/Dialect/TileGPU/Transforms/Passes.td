@@ -186,4 +186,57 @@ def TileGPUAccelerateDotsPass
   let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUAllocateSharedMemoryPass
+    : Pass<"tilegpu-allocate-shared-memory", "::mlir::func::FuncOp"> {
+  let summary = "Place every user of shared memory in one buffer, reusing "
+                "bytes between users that are not live at once";
+  let description = [{
+    The GPU pipeline's last tilegpu step (after tilegpu-accelerate-dots).
+    In a GPU kernel (a `func.func` with `tile.kernel`), the users of
+    shared memory are:
+    - each ring of staged dot operands (the loads with `tilegpu.stage` of
+      one ring number): all its stages, live from its first load to the
+      end of the loop whose dot reads it (after which the kernel waits for
+      its copies and its wgmma groups); 1024-byte aligned under the
+      128-byte swizzle;
+    - the scratch of an op while it runs: a layout conversion that moves
+      data (`tilegpu.convert_layout`, a reshape or permute whose result is
+      not a renaming of registers), a reduction across warps, an mma.sync
+      dot's operands staged from registers.
+    Most write after a barrier, so they may take bytes an earlier user no
+    longer needs. Two write without one, and may overwrite what slower
+    warps still read: the copies into a ring and a reduction outside loops.
+    Those are live from the kernel's start. Buffers that are live at once
+    get disjoint bytes, larger buffers placed first at the lowest offset
+    that fits (16-byte aligned). Each user gets
+    `tilegpu.shared = #tilegpu.shared<offset = ..., bytes = ...>`, the
+    kernel `tilegpu.shared_memory`, the buffer's size: static up to 48 KiB,
+    dynamic above (the launch opts in up to the chip's limit).
+
+    A kernel needing more than its chip gives a block (sm_80 163 KiB,
+    sm_90 227 KiB) is an error naming the limit, with a note on each of
+    the largest users. With `remarks`, each user says its bytes and offset
+    and the kernel its total.
+
+    ```mlir
+    %c = tilegpu.convert_layout %a : tensor<64x64xf32, #mma>
+        -> tensor<64x64xf32, #blocked>
+    ```
+    becomes, after a loop whose two rings take 48 KiB,
+    ```mlir
+    %c = tilegpu.convert_layout %a {tilegpu.shared =
+        #tilegpu.shared<offset = 0, bytes = 16384>} : ...
+    ```
+    (the rings' bytes, free after the loop).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU architecture (its shared memory per block)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say, as remarks, each user's bytes and offset and the kernel's "
+           "total">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
+}
+
 #endif // TILEGYM_DIALECT_TILEGPU_TRANSFORMS_PASSES

@@ -1,0 +1,67 @@
+//===- SharedMemory.h - what each op of a GPU kernel stages -----*- C++ -*-===//
+//
+// The shared memory the ops of a GPU kernel need, as
+// tilegpu-allocate-shared-memory places it and convert-tile-to-gpu uses it:
+// one rule per kind of user, shared by both so that the bytes placed are
+// the bytes used.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEGYM_DIALECT_TILEGPU_TRANSFORMS_SHAREDMEMORY_H
+#define TILEGYM_DIALECT_TILEGPU_TRANSFORMS_SHAREDMEMORY_H
+
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+namespace tilegym::tilegpu {
+
+/// The most shared memory a block of compute capability `version` may have,
+/// static and dynamic together, with the driver's opt-in (CUDA programming
+/// guide, "Technical Specifications per Compute Capability").
+int64_t getMaxSharedBytesPerBlock(unsigned version);
+
+/// A block may have 48 KiB of static shared memory; more is dynamic, which
+/// the launch opts in to.
+constexpr int64_t kStaticSharedBytesLimit = 48 * 1024;
+
+/// The 128-byte swizzle repeats every 8 rows of 128 bytes: a wgmma operand
+/// stage starts on such a boundary.
+constexpr int64_t kSwizzleAtomBytes = 1024;
+
+/// Whether moving a tile of type `from` to `to` (a reshape, a permutation
+/// when `permutation` is given, a reduction dropping its axis, a
+/// convert_layout) leaves every element in the register, lane and warp that
+/// holds it: a renaming of registers, no shared memory.
+bool movesNoData(mlir::RankedTensorType from, mlir::RankedTensorType to,
+                 llvm::ArrayRef<int64_t> permutation = {});
+
+/// Whether `v` is a tile tilegpu-accelerate-dots staged: a load with
+/// `tilegpu.stage`, a view of one (reshape, permute), or a loop's
+/// iteration argument such a value enters. It has no registers.
+bool isStagedTile(mlir::Value v);
+
+/// One stage's bytes of a staged dot operand of `type` (its last two
+/// dimensions): rows padded for ldmatrix (getPaddedRowElements), or
+/// unpadded under the 128-byte swizzle.
+int64_t getStageBytes(mlir::RankedTensorType type, bool swizzled);
+
+/// What an op of a GPU kernel needs of shared memory while it runs.
+struct Scratch {
+  int64_t bytes = 0;
+  /// Whether it writes without a barrier before: it may overwrite what
+  /// other warps still read, so it must not share bytes with a buffer used
+  /// before it.
+  bool writesWithoutBarrier = false;
+  /// What it is for, for remarks and errors.
+  const char *what = "";
+};
+
+/// The scratch `op` needs at `numWarps` warps: a conversion that moves data
+/// (convert_layout, a reshape or permute not renaming registers), a
+/// reduction across warps, an mma.sync dot's operands staged from
+/// registers. Nothing (bytes 0) for every other op. Rings of staged loads
+/// are not scratch: see the ring's loads.
+Scratch getScratch(mlir::Operation *op, int64_t numWarps);
+
+} // namespace tilegym::tilegpu
+
+#endif

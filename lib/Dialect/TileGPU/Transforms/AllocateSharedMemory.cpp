@@ -1,0 +1,240 @@
+//===- AllocateSharedMemory.cpp - one buffer, bytes reused by liveness ----===//
+//
+// Places every user of a kernel's shared memory (rings of staged dot
+// operands, the scratch of conversions, reductions and mma.sync dots) in
+// one buffer, giving users that are never live at once the same bytes. See
+// the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
+
+#include <map>
+
+namespace tilegym::tilegpu {
+#define GEN_PASS_DEF_TILEGPUALLOCATESHAREDMEMORYPASS
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilegym::tilegpu
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tile;
+using namespace tilegym::tilegpu;
+
+namespace {
+/// One user of shared memory and where it lives, in the positions of the
+/// kernel's ops in program order (pre-order).
+struct Buffer {
+  SmallVector<Operation *> ops; // what carries its tilegpu.shared
+  int64_t bytes, alignment;
+  int64_t start, end; // live range, inclusive
+  std::string what;
+  int64_t offset = -1;
+
+  bool overlaps(const Buffer &o) const {
+    return start <= o.end && o.start <= end;
+  }
+};
+
+class SharedMemoryAllocator {
+public:
+  SharedMemoryAllocator(func::FuncOp kernel) : kernel(kernel) {
+    if (auto w = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
+      numWarps = w.getInt();
+  }
+  LogicalResult run(StringRef chip, int64_t limit, bool remarks);
+
+private:
+  func::FuncOp kernel;
+  int64_t numWarps = 4;
+  DenseMap<Operation *, int64_t> position, lastPosition;
+  SmallVector<Buffer> buffers;
+
+  void number();
+  /// The last position of the outermost loop around `op`, or op's own.
+  int64_t endOfOutermostLoop(Operation *op) {
+    int64_t end = lastPosition.lookup(op);
+    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+         loop = loop->getParentOfType<scf::ForOp>())
+      end = lastPosition.lookup(loop);
+    return end;
+  }
+  LogicalResult collectRings();
+  void collectScratch();
+  void place();
+};
+} // namespace
+
+void SharedMemoryAllocator::number() {
+  int64_t next = 0;
+  kernel.getBody().walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { position[op] = next++; });
+  // Post-order: an op's last position is that of its last nested op.
+  kernel.getBody().walk<WalkOrder::PostOrder>([&](Operation *op) {
+    int64_t last = position[op];
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (!block.empty())
+          last = std::max(last, lastPosition[&block.back()]);
+    lastPosition[op] = last;
+  });
+}
+
+/// Each ring (the loads of one ring number) is one buffer of all its
+/// stages, from its first load to the end of the loop whose dot reads it.
+/// Its copies write without a barrier before them, so it is live from the
+/// kernel's start; a ring filled inside an outer loop is refilled each
+/// time round it, so it lives to that loop's end.
+LogicalResult SharedMemoryAllocator::collectRings() {
+  std::map<int64_t, SmallVector<LoadOp>> rings;
+  kernel.walk([&](LoadOp load) {
+    if (auto stage = load->getAttrOfType<SharedStageAttr>(kStageAttr))
+      rings[stage.getRing()].push_back(load);
+  });
+  for (auto &[number, loads] : rings) {
+    auto stage = loads.front()->getAttrOfType<SharedStageAttr>(kStageAttr);
+    // The loop whose dot reads the ring: the one around the load ahead of
+    // a window, or the one after a tile loaded once.
+    scf::ForOp loop;
+    for (LoadOp load : loads)
+      if (!load->getAttrOfType<SharedStageAttr>(kStageAttr).getIndex())
+        loop = load->getParentOfType<scf::ForOp>();
+    if (!loop && stage.getStages() == 1)
+      if (std::optional<DotOperandUse> use = followToDot(loads.front()))
+        loop = use->dot->getParentOfType<scf::ForOp>();
+    if (!loop)
+      return loads.front().emitOpError()
+             << "is staged in ring " << number
+             << " but reaches no dot in a loop: a ring lives until the loop "
+                "that reads it ends";
+    Buffer ring;
+    bool swizzled = stage.getSwizzle() == 128;
+    ring.bytes =
+        stage.getStages() * getStageBytes(loads.front().getType(), swizzled);
+    ring.alignment = swizzled ? kSwizzleAtomBytes : 16;
+    ring.start = 0;
+    ring.end = endOfOutermostLoop(loop);
+    for (LoadOp load : loads) {
+      ring.ops.push_back(load);
+      ring.end = std::max(ring.end, endOfOutermostLoop(load));
+    }
+    ring.what = "ring " + std::to_string(number) + " of " +
+                std::to_string(stage.getStages()) + " stages";
+    buffers.push_back(std::move(ring));
+  }
+  return success();
+}
+
+/// Scratch lives while its op runs; one written without a barrier before
+/// it, from the kernel's start.
+void SharedMemoryAllocator::collectScratch() {
+  kernel.walk([&](Operation *op) {
+    Scratch s = getScratch(op, numWarps);
+    if (!s.bytes)
+      return;
+    int64_t at = position.lookup(op);
+    buffers.push_back({{op},
+                       int64_t(llvm::alignTo(s.bytes, 16)),
+                       16,
+                       s.writesWithoutBarrier ? 0 : at,
+                       at,
+                       s.what});
+  });
+}
+
+/// Larger buffers first, each at the lowest aligned offset where it meets
+/// no placed buffer live at the same time (Triton's allocation does the
+/// same over its buffers' live ranges).
+void SharedMemoryAllocator::place() {
+  SmallVector<Buffer *> order;
+  for (Buffer &buffer : buffers)
+    order.push_back(&buffer);
+  llvm::stable_sort(order, [](const Buffer *a, const Buffer *b) {
+    return a->bytes > b->bytes;
+  });
+  SmallVector<Buffer *> placed;
+  for (Buffer *buffer : order) {
+    SmallVector<std::pair<int64_t, int64_t>> taken; // [begin, end) in bytes
+    for (Buffer *other : placed)
+      if (other->overlaps(*buffer))
+        taken.push_back({other->offset, other->offset + other->bytes});
+    llvm::sort(taken);
+    int64_t offset = 0;
+    for (auto [begin, end] : taken) {
+      if (offset + buffer->bytes <= begin)
+        break;
+      offset = std::max<int64_t>(offset, llvm::alignTo(end, buffer->alignment));
+    }
+    buffer->offset = offset;
+    placed.push_back(buffer);
+  }
+}
+
+LogicalResult SharedMemoryAllocator::run(StringRef chip, int64_t limit,
+                                         bool remarks) {
+  number();
+  if (failed(collectRings()))
+    return failure();
+  collectScratch();
+  place();
+  int64_t total = 0;
+  MLIRContext *ctx = kernel.getContext();
+  for (Buffer &buffer : buffers) {
+    total = std::max(total, buffer.offset + buffer.bytes);
+    auto attr = SharedAllocationAttr::get(ctx, buffer.offset, buffer.bytes);
+    for (Operation *op : buffer.ops)
+      op->setAttr(kSharedAttr, attr);
+  }
+  total = llvm::alignTo(total, 16);
+  if (total > limit) {
+    InFlightDiagnostic diag =
+        kernel.emitError()
+        << "the kernel needs " << total
+        << " bytes of shared memory per block, more "
+        << "than the " << limit << " a block can have on " << chip
+        << ": use smaller tiles, or fewer stages for the dot operands";
+    SmallVector<Buffer *> largest;
+    for (Buffer &buffer : buffers)
+      largest.push_back(&buffer);
+    llvm::stable_sort(largest, [](const Buffer *a, const Buffer *b) {
+      return a->bytes > b->bytes;
+    });
+    for (Buffer *buffer : ArrayRef<Buffer *>(largest).take_front(3))
+      diag.attachNote(buffer->ops.front()->getLoc())
+          << buffer->bytes << " bytes here: " << buffer->what;
+    return failure();
+  }
+  kernel->setAttr(kSharedMemoryAttr,
+                  IntegerAttr::get(IntegerType::get(ctx, 64), total));
+  if (remarks) {
+    for (Buffer &buffer : buffers)
+      buffer.ops.front()->emitRemark()
+          << "shared memory: " << buffer.bytes << " bytes at offset "
+          << buffer.offset << " for " << buffer.what;
+    kernel.emitRemark() << "shared memory per block: " << total << " bytes, "
+                        << (total > kStaticSharedBytesLimit ? "dynamic"
+                                                            : "static");
+  }
+  return success();
+}
+
+namespace {
+struct TileGPUAllocateSharedMemoryPass
+    : tilegpu::impl::TileGPUAllocateSharedMemoryPassBase<
+          TileGPUAllocateSharedMemoryPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp kernel = getOperation();
+    FailureOr<bool> isKernel = isGpuKernelFor(kernel, chip);
+    if (failed(isKernel))
+      return signalPassFailure();
+    if (!*isKernel)
+      return;
+    int64_t limit = getMaxSharedBytesPerBlock(*parseChipVersion(chip));
+    if (failed(SharedMemoryAllocator(kernel).run(chip, limit, remarks)))
+      signalPassFailure();
+  }
+};
+} // namespace

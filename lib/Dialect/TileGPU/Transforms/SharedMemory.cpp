@@ -1,0 +1,178 @@
+//===- SharedMemory.cpp - what each op of a GPU kernel stages -------------===//
+#include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tile;
+using namespace tilegym::tilegpu;
+
+int64_t tilegym::tilegpu::getMaxSharedBytesPerBlock(unsigned version) {
+  switch (version) {
+  case 80:
+  case 87:
+    return 163 * 1024;
+  case 90:
+  case 100:
+  case 101:
+  case 103:
+    return 227 * 1024;
+  default:
+    return 99 * 1024; // sm_86, sm_89, sm_120 and the unknown
+  }
+}
+
+bool tilegym::tilegpu::movesNoData(RankedTensorType from, RankedTensorType to,
+                                   ArrayRef<int64_t> permutation) {
+  DistributedLayoutAttr layout = getLayout(from);
+  if (!layout || !getLayout(to))
+    return false;
+  if (from.getShape() == to.getShape() &&
+      (permutation.empty() ||
+       llvm::equal(permutation, llvm::seq<int64_t>(0, permutation.size()))))
+    return haveSamePlacement(from, to);
+  LinearLayoutAttr derived =
+      permutation.empty()
+          ? getReshapedLayout(layout, from.getShape(), to.getShape())
+          : getPermutedLayout(layout, from.getShape(), permutation);
+  return derived && haveSamePlacement(to, withLayout(to, derived));
+}
+
+bool tilegym::tilegpu::isStagedTile(Value v) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() == 0)
+        return false;
+      v = loop.getInitArgs()[arg.getArgNumber() - 1];
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<LoadOp>(def))
+      return def->hasAttr(kStageAttr);
+    if (isa<ReshapeOp, PermuteOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(def)) {
+      v = loop.getInitArgs()[cast<OpResult>(v).getResultNumber()];
+      continue;
+    }
+    return false;
+  }
+}
+
+int64_t tilegym::tilegpu::getStageBytes(RankedTensorType type, bool swizzled) {
+  int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
+  int64_t rows = rank >= 2 ? type.getDimSize(rank - 2) : 1;
+  int64_t cols = rank >= 1 ? type.getDimSize(rank - 1) : 1;
+  int64_t rowElements = swizzled ? cols : getPaddedRowElements(cols, bytes);
+  return rows * rowElements * bytes;
+}
+
+/// Bytes of a tile written to shared memory element by element, row-major:
+/// an i1 takes a byte.
+static int64_t tileBytes(RankedTensorType type) {
+  return type.getNumElements() * elementBytes(type.getElementType());
+}
+
+/// Reductions combine 32-bit values: f16/bf16 widen to f32, i1 to i32.
+static int64_t wideBytes(Type type) {
+  return std::max<int64_t>(4, elementBytes(type));
+}
+
+static Scratch reductionScratch(ReduceOp op, int64_t numWarps) {
+  auto srcType = cast<RankedTensorType>(op.getSource().getType());
+  DistributedLayoutAttr layout = getLayout(srcType);
+  if (!layout)
+    return {};
+  int64_t axis = op.getAxis();
+  SmallVector<int64_t> kept(srcType.getShape());
+  kept[axis] = 1;
+  Scratch s;
+  s.what = "a reduction across warps";
+  // Warps whose bits move along the axis combine their partials through
+  // shared memory: each writes its own slice of numWarps, without a barrier
+  // before outside loops.
+  bool acrossWarps =
+      llvm::any_of(layout.getLinearBases().warp, [&](const Basis &bb) {
+        return bb[axis] != 0 && bb[axis] < srcType.getDimSize(axis);
+      });
+  if (acrossWarps) {
+    int64_t numel = 1;
+    for (int64_t d : kept)
+      numel *= d;
+    s.bytes = numWarps * numel * wideBytes(srcType.getElementType());
+    s.writesWithoutBarrier = !op->getParentOfType<scf::ForOp>();
+  }
+  // Dropping the axis moves the result to its own layout, through shared
+  // memory where that is not a renaming (after a barrier).
+  auto resultType = cast<RankedTensorType>(op.getType());
+  auto keptType = RankedTensorType::get(kept, resultType.getElementType(),
+                                        srcType.getEncoding());
+  if (!op.getKeepDims() && !movesNoData(keptType, resultType))
+    s.bytes = std::max(s.bytes, tileBytes(resultType));
+  return s;
+}
+
+/// An mma.sync dot stages its operands from registers into shared memory,
+/// rows padded for ldmatrix, between two barriers; a staged operand is in
+/// its ring already, and a 16-bit lhs in the accumulator's own mma layout
+/// with all warps along M is its own A fragments.
+static Scratch dotScratch(DotOp op) {
+  auto instr = op->getAttrOfType<DotInstructionAttr>(kDotAttr);
+  if (instr && instr.getValue() == DotInstruction::Wgmma)
+    return {};
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  Type elem = lhsType.getElementType();
+  int64_t bytes = elementBytes(elem);
+  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+  int64_t N = op.getType().getDimSize(1);
+  auto acc = dyn_cast_or_null<MmaLayoutAttr>(op.getType().getEncoding());
+  bool lhsInRegisters = !elem.isF32() && acc && acc.getWarpsN() == 1 &&
+                        lhsType.getEncoding() == op.getType().getEncoding();
+  Scratch s;
+  s.what = "the operands of an mma.sync dot";
+  if (!isStagedTile(op.getLhs()) && !lhsInRegisters)
+    s.bytes += M * getPaddedRowElements(K, bytes) * bytes;
+  if (!isStagedTile(op.getRhs()))
+    s.bytes += K * getPaddedRowElements(N, bytes) * bytes;
+  return s;
+}
+
+Scratch tilegym::tilegpu::getScratch(Operation *op, int64_t numWarps) {
+  Scratch conversion;
+  conversion.what = "a layout conversion";
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+    if (!movesNoData(convert.getSource().getType(), convert.getType()))
+      conversion.bytes = tileBytes(convert.getType());
+    return conversion;
+  }
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    auto from = cast<RankedTensorType>(reshape.getSource().getType());
+    ArrayRef<int64_t> shape = reshape.getType().getShape();
+    // A reshaped iota to one non-unit dimension is recomputed in the
+    // result's layout.
+    bool iota = reshape.getSource().getDefiningOp<IotaOp>() &&
+                llvm::count_if(shape, [](int64_t d) { return d != 1; }) == 1;
+    if (!isStagedTile(reshape.getSource()) && !iota &&
+        !movesNoData(from, reshape.getType()))
+      conversion.bytes = tileBytes(reshape.getType());
+    return conversion;
+  }
+  if (auto permute = dyn_cast<PermuteOp>(op)) {
+    auto from = cast<RankedTensorType>(permute.getSource().getType());
+    if (!isStagedTile(permute.getSource()) &&
+        !movesNoData(from, permute.getType(), permute.getPermutation()))
+      conversion.bytes = tileBytes(permute.getType());
+    return conversion;
+  }
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return reductionScratch(reduce, numWarps);
+  if (auto dot = dyn_cast<DotOp>(op))
+    return dotScratch(dot);
+  return {};
+}

@@ -1,0 +1,109 @@
+// RUN: tilegym-opt %s --split-input-file --tilegpu-allocate-shared-memory | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-allocate-shared-memory=remarks=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// The placement is a function of the IR: made again, it is the same.
+// RUN: tilegym-opt %s --split-input-file --tilegpu-allocate-shared-memory --tilegpu-allocate-shared-memory | FileCheck %s
+//
+// The pass alone, on kernels whose layouts and stages are written out (what
+// tilegpu-assign-layouts and tilegpu-accelerate-dots give them).
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+#out = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// Two rings of two stages, rows padded for ldmatrix: A 64x(32+8) and B
+// 32x(64+8) bf16, 10240 and 9216 bytes. They live until the loop ends.
+// After it, the conversion of the accumulator (after a barrier) takes the
+// rings' bytes again, offset 0; the reduction across the warps along M
+// writes without a barrier, so it gets bytes of its own past the rings.
+// CHECK-LABEL: func.func @reuse_after_loop
+// CHECK-SAME: tilegpu.shared_memory = 20480 : i64
+// CHECK: tile.load {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 10240>, tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>}
+// CHECK: tile.load {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 10240, bytes = 9216>, tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0, index = 0>}
+// CHECK: scf.for
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
+// CHECK: tile.load {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 10240>, tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0>}
+// CHECK: tile.load {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 10240, bytes = 9216>, tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0>}
+// CHECK: tile.reduce sum {{.*}} {axis = 0 : i64, keep_dims, tilegpu.shared = #tilegpu.shared<offset = 19456, bytes = 1024>}
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 16384>}
+// REMARK: remark: shared memory: 10240 bytes at offset 0 for ring 0 of 2 stages
+// REMARK: remark: shared memory: 9216 bytes at offset 10240 for ring 1 of 2 stages
+// REMARK: remark: shared memory: 1024 bytes at offset 19456 for a reduction across warps
+// REMARK: remark: shared memory: 16384 bytes at offset 0 for a layout conversion
+// REMARK: remark: shared memory per block: 20480 bytes, static
+func.func @reuse_after_loop(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>, %vs: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %a0 = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x64xf32, #mma>, tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>) {
+    %d = tile.dot %ta, %tb, %acc {tilegpu.dot = #tilegpu.dot<mma_sync>} : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<64x64xf32, #mma>
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%c0, %k1] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+    %bn = tile.load %vb[%k1, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
+    scf.yield %d, %an, %bn : tensor<64x64xf32, #mma>, tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>
+  }
+  %s = tile.reduce sum %r#0 {axis = 0 : i64, keep_dims} : tensor<64x64xf32, #mma> -> tensor<1x64xf32, #mma>
+  tile.store %s, %vs[%c0, %c0] : tensor<1x64xf32, #mma>, !tile.view<?x?xf32>
+  %o = tilegpu.convert_layout %r#0 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #out>
+  tile.store %o, %vc[%c0, %c0] : tensor<64x64xf32, #out>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#row = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerBlock = [1, 4]}>
+#col = #tilegpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerBlock = [4, 1]}>
+
+// Inside a loop a reduction across warps waits at a barrier before it
+// writes (the previous iteration's readers): it lives only while it runs,
+// and shares bytes with the conversion before the loop. A conversion
+// between layouts that place every element alike moves nothing and takes
+// none.
+// CHECK-LABEL: func.func @reuse_in_loop
+// CHECK-SAME: tilegpu.shared_memory = 16384 : i64
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 16384>}
+// CHECK: tile.reduce max {{.*}} {axis = 1 : i64, keep_dims, tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 512>}
+// CHECK: tilegpu.convert_layout
+// CHECK-NOT: tilegpu.shared
+// CHECK: return
+func.func @reuse_in_loop(%x: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<32x128xf32, #row>
+  %u = tilegpu.convert_layout %t : tensor<32x128xf32, #row> -> tensor<32x128xf32, #col>
+  tile.store %u, %x[%c0, %c0] : tensor<32x128xf32, #col>, !tile.view<?x?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = tile.load %x[%i, %c0] : !tile.view<?x?xf32> -> tensor<32x128xf32, #row>
+    %m = tile.reduce max %v {axis = 1 : i64, keep_dims} : tensor<32x128xf32, #row> -> tensor<32x1xf32, #row>
+    %same = tilegpu.convert_layout %m : tensor<32x1xf32, #row> -> tensor<32x1xf32, #tilegpu.linear<{register = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = [[0, 0], [0, 0]]}>>
+    tile.store %same, %x[%i, %c0] : tensor<32x1xf32, #tilegpu.linear<{register = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = [[0, 0], [0, 0]]}>>, !tile.view<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerBlock = [4]}>
+
+// No user of shared memory: a buffer of 0 bytes.
+// CHECK-LABEL: func.func @none
+// CHECK-SAME: tilegpu.shared_memory = 0 : i64
+// REMARK: remark: shared memory per block: 0 bytes, static
+func.func @none(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<512xf32, #blocked>
+  tile.store %t, %x[%c0] : tensor<512xf32, #blocked>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// Not a kernel: left alone.
+// CHECK-LABEL: func.func @helper
+// CHECK-NOT: tilegpu.shared_memory
+func.func @helper(%a: index) -> index {
+  return %a : index
+}
