@@ -25,8 +25,8 @@ static std::optional<unsigned> onlyYielded(Value v) {
 /// The dot operands tilegpu-accelerate-dots staged in shared memory
 /// (`tilegpu.stage` on their loads) and the dots it put on wgmma
 /// (`tilegpu.dot`): each ring, in the order of its number, gets its stages
-/// in `<kernel>__smem_async`, and every value standing for its tile reads
-/// them instead of registers. A ring is either the window of loads ahead
+/// in `<kernel>__smem` (tilegpu.shared), and every value standing for its tile
+/// reads them instead of registers. A ring is either the window of loads ahead
 /// through a loop (getLoadWindow) or one load before the loop; it must
 /// reach a dot of the loop's body through views (followToDot). IR that
 /// breaks these (written by hand) is an error here, not a miscompile.
