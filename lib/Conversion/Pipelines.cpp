@@ -71,7 +71,7 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
+void tilegym::buildTileToLayoutsPasses(OpPassManager &pm, llvm::StringRef chip,
                                        bool remarks) {
   tilegym::tile::TilePipelineLoadsPassOptions ahead;
   ahead.dotOperandsInSharedMemory = true;
@@ -82,6 +82,11 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   layouts.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUAssignLayoutsPass(layouts));
+}
+
+void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
+                                       bool remarks) {
+  buildTileToLayoutsPasses(pm, chip, remarks);
   tilegpu::TileGPURemoveLayoutConversionsPassOptions conversions;
   conversions.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(

@@ -47,7 +47,17 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitKind { AST, Tile, TileGPU, GPU, LLVM, PTX, Cubin, Bundle };
+enum class EmitKind {
+  AST,
+  Tile,
+  Layouts,
+  TileGPU,
+  GPU,
+  LLVM,
+  PTX,
+  Cubin,
+  Bundle
+};
 
 enum class Target { CPU, SM80, SM90, SM90a };
 
@@ -84,6 +94,11 @@ static cl::opt<EmitKind> emitKind(
     cl::values(clEnumValN(EmitKind::AST, "ast",
                           "the parsed syntax tree, indented, with locations"),
                clEnumValN(EmitKind::Tile, "tile", "MLIR in the tile dialect"),
+               clEnumValN(EmitKind::Layouts, "layouts",
+                          "the tile dialect after tilegpu-assign-layouts: "
+                          "every tile with its layout, every movement "
+                          "between layouts a tilegpu.convert_layout, before "
+                          "any is removed (GPU targets)"),
                clEnumValN(EmitKind::TileGPU, "tilegpu",
                           "the tile dialect after the GPU pipeline's "
                           "tile-level passes: every tile with its layout "
@@ -317,7 +332,9 @@ static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
     return mlir::success();
   }
   mlir::PassManager pm(ctx);
-  if (options.emit == EmitKind::TileGPU)
+  if (options.emit == EmitKind::Layouts)
+    tilegym::buildTileToLayoutsPasses(pm, chip);
+  else if (options.emit == EmitKind::TileGPU)
     tilegym::buildTileToTileGpuPasses(pm, chip);
   else if (options.emit == EmitKind::GPU)
     tilegym::buildTileToGpuPasses(pm, chip);
@@ -354,6 +371,7 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
     module->print(os);
     os << "\n";
     return mlir::success();
+  case EmitKind::Layouts:
   case EmitKind::TileGPU:
   case EmitKind::GPU:
   case EmitKind::LLVM:
@@ -365,7 +383,8 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
   if (options.target == Target::CPU) {
     if (options.emit != EmitKind::LLVM) {
       mlir::emitError(module->getLoc())
-          << "--emit=tilegpu, gpu, ptx, cubin and bundle need a GPU --target "
+          << "--emit=layouts, tilegpu, gpu, ptx, cubin and bundle need a GPU "
+             "--target "
              "(sm_80, "
              "sm_90, sm_90a)";
       return mlir::failure();

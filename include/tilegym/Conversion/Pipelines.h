@@ -13,10 +13,17 @@ namespace tilegym {
 /// `tilegym-cpu-pipeline`.
 void buildTileCpuPipeline(mlir::OpPassManager &pm);
 
-/// The GPU pipeline's tile-level steps for `chip`: the tile transforms the
-/// GPU backend wants (tile-pipeline-loads, tile-hoist-loads), then
-/// tilegpu-assign-layouts, which puts a layout on every tile (with
-/// `remarks`, saying which and why). What `tilegym-cc --emit=tilegpu` shows.
+/// The GPU pipeline's first steps for `chip`: the tile transforms the GPU
+/// backend wants (tile-pipeline-loads, tile-hoist-loads), then
+/// tilegpu-assign-layouts, which puts a layout on every tile and every data
+/// movement between layouts into a convert_layout (with `remarks`, saying
+/// which and why). What `tilegym-cc --emit=layouts` shows.
+void buildTileToLayoutsPasses(mlir::OpPassManager &pm, llvm::StringRef chip,
+                              bool remarks = false);
+
+/// The GPU pipeline's tile-level steps for `chip`: buildTileToLayoutsPasses,
+/// then tilegpu-remove-layout-conversions, tilegpu-accelerate-dots and
+/// tilegpu-allocate-shared-memory. What `tilegym-cc --emit=tilegpu` shows.
 void buildTileToTileGpuPasses(mlir::OpPassManager &pm, llvm::StringRef chip,
                               bool remarks = false);
 
