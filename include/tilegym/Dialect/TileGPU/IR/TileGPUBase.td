@@ -14,15 +14,18 @@ def TileGPU_Dialect : Dialect {
     which thread holds which elements, in which of its registers. Layouts
     are attributes (`#tilegpu.blocked`, `#tilegpu.mma`, and
     `#tilegpu.linear`, which expresses both), printed in the IR, chosen by
-    `tilegpu-assign-layouts` and consumed by `convert-tile-to-gpu`. An
-    explicit change of layout is `tilegpu.convert_layout`, a trip through
-    shared memory; the pipeline does not insert it yet (reshapes, permutes
-    and reductions that change layout convert inside their lowering).
+    `tilegpu-assign-layouts` and consumed by `convert-tile-to-gpu`. Every
+    change of layout that moves data is an explicit `tilegpu.convert_layout`
+    (a trip through shared memory), which tilegpu-assign-layouts inserts
+    and tilegpu-remove-layout-conversions removes where nothing needs it.
     The decisions about dots are attributes too: `tilegpu.dot` on a
     `tile.dot` names its instruction (`#tilegpu.dot<wgmma>` or
     `<mma_sync>`), `tilegpu.stage` on a `tile.load` the ring of shared
     memory cp.async copies it into (`#tilegpu.stage<...>`); both are set by
-    `tilegpu-accelerate-dots`.
+    `tilegpu-accelerate-dots`. Where each user of shared memory lives is
+    `tilegpu.shared` (`#tilegpu.shared<offset, bytes>`), set by
+    `tilegpu-allocate-shared-memory` with the kernel's total in
+    `tilegpu.shared_memory`.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
