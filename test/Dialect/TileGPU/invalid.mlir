@@ -197,3 +197,132 @@ func.func @shared_bytes(%v: !tile.view<?xf32>, %i: index) {
 func.func @shared_memory_total() attributes {tilegpu.shared_memory = -1 : i64} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{shared-memory tile sizes must be powers of two (stages positive), got 100}}
+func.func @memdesc_size(%m: !tilegpu.memdesc<2x100x64xbf16, swizzle = 0>)
+
+// -----
+
+// expected-error @+1 {{shared-memory tiles hold 16- or 32-bit elements, got 'f64'}}
+func.func @memdesc_element(%m: !tilegpu.memdesc<64x64xf64, swizzle = 0>)
+
+// -----
+
+// expected-error @+1 {{swizzle must be 0 (padded rows) or 128, got 64}}
+func.func @memdesc_swizzle(%m: !tilegpu.memdesc<64x64xbf16, swizzle = 64>)
+
+// -----
+
+// expected-error @+1 {{the 128-byte swizzle needs stored rows of a multiple of 128 bytes and a multiple of 8 rows}}
+func.func @memdesc_swizzle_rows(%m: !tilegpu.memdesc<64x32xbf16, swizzle = 128>)
+
+// -----
+
+// expected-error @+1 {{a transposed tile needs two dimensions}}
+func.func @memdesc_transposed(%m: !tilegpu.memdesc<64xbf16, swizzle = 0, transposed>)
+
+// -----
+
+func.func @alloc_transposed() {
+  // expected-error @+1 {{allocates a tile as it is stored: not transposed}}
+  %r = tilegpu.local_alloc : !tilegpu.memdesc<64x64xbf16, swizzle = 0, transposed>
+  return
+}
+
+// -----
+
+func.func @index_no_stages(%r: !tilegpu.memdesc<64xf32, swizzle = 0>, %i: index) {
+  // expected-error @+1 {{indexes the stages of a ring: its source needs a leading dimension}}
+  %s = tilegpu.memdesc_index %r[%i] : !tilegpu.memdesc<64xf32, swizzle = 0> -> !tilegpu.memdesc<64xf32, swizzle = 0>
+  return
+}
+
+// -----
+
+func.func @index_result(%r: !tilegpu.memdesc<2x64x64xbf16, swizzle = 0>, %i: index) {
+  // expected-error @+1 {{result must be one stage of}}
+  %s = tilegpu.memdesc_index %r[%i] : !tilegpu.memdesc<2x64x64xbf16, swizzle = 0> -> !tilegpu.memdesc<64x32xbf16, swizzle = 0>
+  return
+}
+
+// -----
+
+func.func @trans_rank(%r: !tilegpu.memdesc<2x64x64xbf16, swizzle = 0>) {
+  // expected-error @+1 {{transposes 2-D tiles}}
+  %t = tilegpu.memdesc_trans %r : !tilegpu.memdesc<2x64x64xbf16, swizzle = 0> -> !tilegpu.memdesc<2x64x64xbf16, swizzle = 0, transposed>
+  return
+}
+
+// -----
+
+func.func @trans_result(%r: !tilegpu.memdesc<128x64xbf16, swizzle = 0>) {
+  // expected-error @+1 {{with its dimensions and storage order swapped}}
+  %t = tilegpu.memdesc_trans %r : !tilegpu.memdesc<128x64xbf16, swizzle = 0> -> !tilegpu.memdesc<64x128xbf16, swizzle = 0>
+  return
+}
+
+// -----
+
+func.func @copy_indices(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 0>, %i: index) {
+  // expected-error @+1 {{needs 2 tile indices for its view, got 1}}
+  tilegpu.async_copy %v[%i], %s : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 0> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
+  return
+}
+
+// -----
+
+func.func @copy_elements(%v: !tile.view<?x?xf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 0>, %i: index) {
+  // expected-error @+1 {{copies 'f16' elements: the view, the destination and the layout must agree}}
+  tilegpu.async_copy %v[%i, %i], %s : !tile.view<?x?xf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 0> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
+  return
+}
+
+// -----
+
+func.func @copy_rank(%v: !tile.view<?x?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 0>, %i: index) {
+  // expected-error @+1 {{layout must be a tile of the view's rank 3}}
+  tilegpu.async_copy %v[%i, %i, %i], %s : !tile.view<?x?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 0> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
+  return
+}
+
+// -----
+
+func.func @copy_transposed(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 0, transposed>, %i: index) {
+  // expected-error @+1 {{copies into a tile as it is stored: not transposed}}
+  tilegpu.async_copy %v[%i, %i], %s : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 0, transposed> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
+  return
+}
+
+// -----
+
+func.func @copy_shape(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %i: index) {
+  // expected-error @+1 {{must have the destination's shape (leading unit dimensions aside)}}
+  tilegpu.async_copy %v[%i, %i], %s : !tile.view<?x?xbf16>, !tilegpu.memdesc<64x64xbf16, swizzle = 0> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
+  return
+}
+
+// -----
+
+func.func @copy_runs(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 0>, %i: index) {
+  // expected-error @+1 {{layout must give each thread runs of 16 contiguous bytes, one cp.async each}}
+  tilegpu.async_copy %v[%i, %i], %s : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 0> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerBlock = [8, 1]}>>
+  return
+}
+
+// -----
+
+func.func @load_shape(%s: !tilegpu.memdesc<128x64xbf16, swizzle = 0>) {
+  // expected-error @+1 {{result must have the shape and elements of}}
+  %t = tilegpu.local_load %s : !tilegpu.memdesc<128x64xbf16, swizzle = 0> -> tensor<64x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
+  return
+}
+
+// -----
+
+func.func @load_layout(%s: !tilegpu.memdesc<128x64xbf16, swizzle = 0>) {
+  // expected-error @+1 {{result has no distributed layout}}
+  %t = tilegpu.local_load %s : !tilegpu.memdesc<128x64xbf16, swizzle = 0> -> tensor<128x64xbf16>
+  return
+}

@@ -17,6 +17,8 @@ using namespace tilegym::tilegpu;
 
 #define GET_ATTRDEF_CLASSES
 #include "tilegym/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tilegym/Dialect/TileGPU/IR/TileGPUOpsTypes.cpp.inc"
 
 namespace {
 /// Layouts print as aliases (`#blocked`, `#mma1`, ...) defined once at the
@@ -42,6 +44,10 @@ void TileGPUDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "tilegym/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tilegym/Dialect/TileGPU/IR/TileGPUOpsTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
@@ -488,4 +494,76 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   return op->emitOpError() << "unknown tilegpu attribute '" << name << "'";
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory buffers
+//===----------------------------------------------------------------------===//
+
+Type MemDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  int64_t swizzle = 0;
+  bool transposed = false;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parseKey(parser, "swizzle") || parser.parseInteger(swizzle))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("transposed"))
+      return {};
+    transposed = true;
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<MemDescType>(parser.getContext(), shape, elementType,
+                                        swizzle, transposed);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  printer.printDimensionList(getShape());
+  printer << "x" << getElementType() << ", swizzle = " << getSwizzle();
+  if (getTransposed())
+    printer << ", transposed";
+  printer << ">";
+}
+
+LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType,
+                                  int64_t swizzle, bool transposed) {
+  if (shape.empty())
+    return emitError() << "a shared-memory tile needs at least one dimension";
+  // A ring's stages (leading dimensions) may be any number; the tile's rows
+  // and columns are powers of two, as every tile's.
+  for (auto [i, d] : llvm::enumerate(shape))
+    if (d <= 0 || (i + 2 >= shape.size() && !llvm::isPowerOf2_64(d)))
+      return emitError() << "shared-memory tile sizes must be powers of two "
+                            "(stages positive), got "
+                         << d;
+  if (!elementType.isIntOrFloat() ||
+      (elementType.getIntOrFloatBitWidth() != 16 &&
+       elementType.getIntOrFloatBitWidth() != 32))
+    return emitError() << "shared-memory tiles hold 16- or 32-bit elements, "
+                          "got "
+                       << elementType;
+  if (swizzle != 0 && swizzle != 128)
+    return emitError() << "swizzle must be 0 (padded rows) or 128, got "
+                       << swizzle;
+  if (transposed && shape.size() < 2)
+    return emitError() << "a transposed tile needs two dimensions";
+  if (swizzle == 128) {
+    // The rows as stored: a transposed tile's are its columns.
+    int64_t rank = shape.size();
+    int64_t cols = transposed ? shape[rank - 2] : shape[rank - 1];
+    int64_t rows = rank < 2     ? 1
+                   : transposed ? shape[rank - 1]
+                                : shape[rank - 2];
+    if (cols * elementType.getIntOrFloatBitWidth() / 8 % 128 || rows % 8)
+      return emitError() << "the 128-byte swizzle needs stored rows of a "
+                            "multiple of 128 bytes and a multiple of 8 rows";
+  }
+  return success();
 }

@@ -28,6 +28,7 @@ def TileGPU_Dialect : Dialect {
     `tilegpu.shared_memory`.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasConstantMaterializer = 0;
 }

@@ -2,6 +2,8 @@
 #ifndef TILEGYM_DIALECT_TILEGPU_IR_TILEGPUDIALECT_H
 #define TILEGYM_DIALECT_TILEGPU_IR_TILEGPUDIALECT_H
 
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
@@ -38,6 +40,8 @@ constexpr int64_t kMaxLayoutSize = int64_t(1) << 20;
 
 #define GET_ATTRDEF_CLASSES
 #include "tilegym/Dialect/TileGPU/IR/TileGPUAttrs.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tilegym/Dialect/TileGPU/IR/TileGPUOpsTypes.h.inc"
 
 #define GET_OP_CLASSES
 #include "tilegym/Dialect/TileGPU/IR/TileGPUOps.h.inc"

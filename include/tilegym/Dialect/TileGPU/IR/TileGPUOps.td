@@ -3,6 +3,8 @@
 #define TILEGYM_TILEGPU_OPS_TD
 
 include "tilegym/Dialect/TileGPU/IR/TileGPUBase.td"
+include "tilegym/Dialect/TileGPU/IR/TileGPUTypes.td"
+include "tilegym/Dialect/Tile/IR/TileTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 class TileGPU_Op<string mnemonic, list<Trait> traits = []>
@@ -29,6 +31,146 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure,
   let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory: buffers, asynchronous copies into them, and reads
+//===----------------------------------------------------------------------===//
+
+def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "a buffer of the block's shared memory";
+  let description = [{
+    A tile, or a ring of tiles (the leading dimension: its stages), in
+    shared memory for the whole block. Where it lives in the kernel's
+    buffer is its `tilegpu.shared` (tilegpu-allocate-shared-memory).
+
+    ```mlir
+    %ring = tilegpu.local_alloc : !tilegpu.memdesc<3x128x64xbf16, swizzle = 128>
+    ```
+  }];
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
+  let summary = "one stage of a ring in shared memory";
+  let description = [{
+    The `index`-th tile along the leading dimension of a buffer: a stage of
+    a ring. The index is taken modulo nothing: it must be below the number
+    of stages.
+
+    ```mlir
+    %stage = tilegpu.memdesc_index %ring[%i]
+        : !tilegpu.memdesc<3x128x64xbf16, swizzle = 128>
+        -> !tilegpu.memdesc<128x64xbf16, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$source, Index:$index);
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat = [{
+    $source `[` $index `]` attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MemDescTransOp : TileGPU_Op<"memdesc_trans", [Pure]> {
+  let summary = "a 2-D tile in shared memory read transposed";
+  let description = [{
+    The same bytes with the two dimensions swapped: a B operand stored as
+    [N][K] seen as the [K][N] tile a dot reads. No data moves.
+
+    ```mlir
+    %bt = tilegpu.memdesc_trans %b
+        : !tilegpu.memdesc<128x64xbf16, swizzle = 128>
+        -> !tilegpu.memdesc<64x128xbf16, swizzle = 128, transposed>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$source);
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "copy a tile of a view into shared memory with cp.async";
+  let description = [{
+    Starts copying the tile at tile indices `indices` of `view` into `dest`
+    without going through registers: each thread copies the 16-byte runs
+    that `layout` (a tile type with a distributed layout) gives it, by
+    `cp.async`; what lies outside the view is filled with zeros. The copy
+    joins the thread's current group (`tilegpu.async_commit_group`), and is
+    complete once a `tilegpu.async_wait` has waited for that group.
+
+    ```mlir
+    tilegpu.async_copy %a[%m, %k], %stage : !tile.view<?x?xbf16>,
+        !tilegpu.memdesc<128x64xbf16, swizzle = 128>
+        as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8],
+            threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<Index>:$indices,
+                       TileGPU_MemDescType:$dest,
+                       TypeAttrOf<AnyRankedTensor>:$layout);
+  let assemblyFormat = [{
+    $view `[` $indices `]` `,` $dest attr-dict `:` qualified(type($view)) `,`
+    qualified(type($dest)) `as` $layout
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group"> {
+  let summary = "close this thread's group of asynchronous copies";
+  let description = [{
+    The copies this thread started since the last commit form one group
+    (`cp.async.commit_group`), which `tilegpu.async_wait` counts.
+
+    ```mlir
+    tilegpu.async_commit_group
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
+  let summary = "wait until at most `pending` groups of copies are in flight";
+  let description = [{
+    Waits until this thread's committed groups of copies but the last
+    `pending` are complete (`cp.async.wait_group`). Other threads' copies
+    are visible after a barrier that follows it.
+
+    ```mlir
+    tilegpu.async_wait 1
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>]>:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
+def TileGPU_LocalLoadOp : TileGPU_Op<"local_load", [
+    MemoryEffects<[MemRead<DefaultResource>]>]> {
+  let summary = "read a tile from shared memory into registers";
+  let description = [{
+    Each thread reads the elements its layout gives it of a tile in shared
+    memory.
+
+    ```mlir
+    %t = tilegpu.local_load %stage : !tilegpu.memdesc<128x64xbf16, swizzle = 0>
+        -> tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8],
+               threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$source);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TILEGYM_TILEGPU_OPS_TD

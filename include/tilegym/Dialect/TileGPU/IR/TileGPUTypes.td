@@ -1,0 +1,38 @@
+//===- TileGPUTypes.td - tilegpu types ---------------------*- tablegen -*-===//
+#ifndef TILEGYM_TILEGPU_TYPES_TD
+#define TILEGYM_TILEGPU_TYPES_TD
+
+include "tilegym/Dialect/TileGPU/IR/TileGPUBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def TileGPU_MemDescType : TypeDef<TileGPU_Dialect, "MemDesc"> {
+  let mnemonic = "memdesc";
+  let summary = "a tile in the block's shared memory";
+  let description = [{
+    A buffer of shared memory holding a tile (or, with a leading dimension,
+    a ring of tiles: one stage each), as the dot operands of a pipelined
+    loop live: no thread owns its elements, every thread of the block may
+    read them. `swizzle` is its layout in shared memory: 0, rows padded to
+    an odd number of 16-byte units (ldmatrix reads 8 rows without bank
+    conflicts); 128, column blocks of 128 bytes with the 128-byte swizzle
+    (wgmma's operand layout). `transposed`: the last two dimensions are
+    stored the other way round (a B operand held as [N][K] and read as
+    [K][N]).
+
+    ```mlir
+    !tilegpu.memdesc<3x128x64xbf16, swizzle = 128>
+    !tilegpu.memdesc<64x128xbf16, swizzle = 0, transposed>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        "int64_t":$swizzle,
+                        "bool":$transposed);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getShape().size(); }
+  }];
+}
+
+#endif // TILEGYM_TILEGPU_TYPES_TD

@@ -1,0 +1,39 @@
+// RUN: tilegym-opt %s | FileCheck %s
+// RUN: tilegym-opt %s | tilegym-opt | FileCheck %s
+//
+// The shared-memory ops print and parse back as written: a ring of stages
+// allocated once, cp.async copies into a stage in a layout's 16-byte runs,
+// commit groups and waits, a stage read back into registers, a stage seen
+// transposed.
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>
+
+// CHECK-LABEL: func.func @ring
+// CHECK: %[[RING:.*]] = tilegpu.local_alloc {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 49152>} : !tilegpu.memdesc<3x128x64xbf16, swizzle = 128>
+// CHECK: %[[S:.*]] = tilegpu.memdesc_index %[[RING]][%{{.*}}] : !tilegpu.memdesc<3x128x64xbf16, swizzle = 128> -> !tilegpu.memdesc<128x64xbf16, swizzle = 128>
+// CHECK: tilegpu.async_copy %{{.*}}[%{{.*}}, %{{.*}}], %[[S]] : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 128> as tensor<128x64xbf16, #blocked>
+// CHECK: tilegpu.async_commit_group
+// CHECK: tilegpu.async_wait 0
+// CHECK: tilegpu.local_load %[[S]] : !tilegpu.memdesc<128x64xbf16, swizzle = 128> -> tensor<128x64xbf16, #blocked>
+// CHECK: tilegpu.memdesc_trans %[[S]] : !tilegpu.memdesc<128x64xbf16, swizzle = 128> -> !tilegpu.memdesc<64x128xbf16, swizzle = 128, transposed>
+func.func @ring(%v: !tile.view<?x?xbf16>, %m: index, %k: index, %i: index) -> tensor<128x64xbf16, #a> {
+  %ring = tilegpu.local_alloc {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 49152>} : !tilegpu.memdesc<3x128x64xbf16, swizzle = 128>
+  %s = tilegpu.memdesc_index %ring[%i] : !tilegpu.memdesc<3x128x64xbf16, swizzle = 128> -> !tilegpu.memdesc<128x64xbf16, swizzle = 128>
+  tilegpu.async_copy %v[%m, %k], %s : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 128> as tensor<128x64xbf16, #a>
+  tilegpu.async_commit_group
+  tilegpu.async_wait 0
+  %t = tilegpu.local_load %s : !tilegpu.memdesc<128x64xbf16, swizzle = 128> -> tensor<128x64xbf16, #a>
+  %bt = tilegpu.memdesc_trans %s : !tilegpu.memdesc<128x64xbf16, swizzle = 128> -> !tilegpu.memdesc<64x128xbf16, swizzle = 128, transposed>
+  return %t : tensor<128x64xbf16, #a>
+}
+
+// A 3-D view's tile with a leading unit dimension copies into a 2-D stage
+// with padded rows.
+// CHECK-LABEL: func.func @batched
+// CHECK: tilegpu.async_copy {{.*}} : !tile.view<?x?x?xf32>, !tilegpu.memdesc<64x32xf32, swizzle = 0> as tensor<1x64x32xf32, #blocked1>
+func.func @batched(%v: !tile.view<?x?x?xf32>, %b: index, %m: index, %k: index) {
+  %ring = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf32, swizzle = 0>
+  %s = tilegpu.memdesc_index %ring[%k] : !tilegpu.memdesc<2x64x32xf32, swizzle = 0> -> !tilegpu.memdesc<64x32xf32, swizzle = 0>
+  tilegpu.async_copy %v[%b, %m, %k], %s : !tile.view<?x?x?xf32>, !tilegpu.memdesc<64x32xf32, swizzle = 0> as tensor<1x64x32xf32, #tilegpu.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerBlock = [1, 4, 1]}>>
+  return
+}
