@@ -312,9 +312,19 @@ private:
   Value asyncStageAhead(int64_t ahead);
   Value asyncStagePtr(const AsyncOperand &operand, Value stage);
   Value asyncReadStagePtr(const AsyncOperand &operand);
-  Value asyncStageOffset(const AsyncOperand &operand, Value row, Value col,
-                         int64_t bytes);
+  Value swizzledOffset(int64_t swizzledRows, Value row, Value col,
+                       int64_t bytes);
   void emitAsyncLoad(LoadOp op, const AsyncOperand &operand, Value stage);
+  /// How a tile lies in shared memory: `stride` elements from one row to
+  /// the next (padded rows), or, when `swizzledRows` is set, column blocks
+  /// of 128 bytes of that many rows with the 128-byte swizzle.
+  struct SharedGeometry {
+    int64_t stride = 0;
+    int64_t swizzledRows = 0;
+  };
+  void emitAsyncCopy(Value view, ValueRange indices, RankedTensorType type,
+                     const RegMap &map, function_ref<Value()> makeBase,
+                     SharedGeometry geometry);
   void emitDeferredAsyncLoads();
   void waitForAsyncStage();
   void materialize(Value tile);

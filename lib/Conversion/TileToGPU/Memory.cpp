@@ -271,12 +271,12 @@ Value KernelEmitter::asyncReadStagePtr(const AsyncOperand &operand) {
   return asyncStagePtr(operand, operand.stages == 1 ? i32(0) : asyncStage);
 }
 
-/// Bytes into a stage of `operand` of element (row, col) at the start of a
-/// 16-byte unit: in the swizzled layout, the 128-byte column block, the row
-/// in it, then the unit xor the row's position in its group of 8 (so that
+/// Bytes into a swizzled stage of `swizzledRows` rows of element (row, col)
+/// at the start of a 16-byte unit: the 128-byte column block, the row in
+/// it, then the unit xor the row's position in its group of 8 (so that
 /// wgmma's 8-row core matrices, and the copies, spread over all banks).
-Value KernelEmitter::asyncStageOffset(const AsyncOperand &operand, Value row,
-                                      Value col, int64_t bytes) {
+Value KernelEmitter::swizzledOffset(int64_t swizzledRows, Value row, Value col,
+                                    int64_t bytes) {
   int64_t perRow = 128 / bytes, perUnit = 16 / bytes;
   Value block = arith::DivUIOp::create(b, loc(), col, idx(perRow));
   Value unit = arith::DivUIOp::create(
@@ -285,28 +285,39 @@ Value KernelEmitter::asyncStageOffset(const AsyncOperand &operand, Value row,
   Value swizzled = arith::XOrIOp::create(
       b, loc(), unit, arith::RemUIOp::create(b, loc(), row, idx(8)));
   Value line = arith::AddIOp::create(
-      b, loc(),
-      arith::MulIOp::create(b, loc(), block, idx(operand.swizzledRows)), row);
+      b, loc(), arith::MulIOp::create(b, loc(), block, idx(swizzledRows)), row);
   return arith::AddIOp::create(
       b, loc(), arith::MulIOp::create(b, loc(), line, idx(128)),
       arith::MulIOp::create(b, loc(), swizzled, idx(16)));
 }
 
-/// Copies a thread's part of the tile into a stage of `operand` with
-/// cp.async, 16 bytes per run: a run partly or wholly out of bounds copies
-/// only its in-bounds prefix (the rest is zero-filled, no global access).
-/// Views that do not allow aligned 16-byte accesses take the synchronous
-/// path, element by element. One commit group per load.
+/// A staged load: its copy into a stage of `operand`, then one commit
+/// group.
 void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
                                   Value stage) {
-  RankedTensorType type = op.getType();
-  RegMap map = regMap(op.getResult());
-  const ViewInfo &view = views[op.getView()];
+  emitAsyncCopy(op.getView(), op.getIndices(), op.getType(),
+                regMap(op.getResult()),
+                [&] { return asyncStagePtr(operand, stage); },
+                {operand.stride, operand.swizzledRows});
+  NVVM::CpAsyncCommitGroupOp::create(b, loc());
+}
+
+/// Copies a thread's part of the tile of `type` (its registers in `map`) at
+/// tile indices `indices` of `viewValue` into the shared-memory tile at
+/// `base()` (built after the tile's origin) with cp.async, 16 bytes per run: a
+/// run partly or wholly out of bounds copies only its in-bounds prefix (the
+/// rest is zero-filled, no global access). Views that do not allow aligned
+/// 16-byte accesses take the synchronous path, element by element.
+void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
+                                  RankedTensorType type, const RegMap &map,
+                                  function_ref<Value()> makeBase,
+                                  SharedGeometry geometry) {
+  const ViewInfo &view = views[viewValue];
   Type elem = type.getElementType();
   int64_t bytes = elementBytes(elem);
   int64_t width = 16 / bytes;
-  SmallVector<Value> origin = tileOriginOf(op.getIndices(), type);
-  Value base = asyncStagePtr(operand, stage);
+  SmallVector<Value> origin = tileOriginOf(indices, type);
+  Value base = makeBase();
   int64_t rank = type.getRank(), last = rank - 1;
   struct Run {
     Value dst;
@@ -319,16 +330,17 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
     // Leading dimensions are units: rows and columns are the last two.
     SmallVector<Value> local = coordinates(map, i);
     Value dst;
-    if (operand.swizzledRows) {
-      dst = elementPtr(
-          base, b.getI8Type(),
-          asyncStageOffset(operand, local[last - 1], local[last], bytes),
-          kShared);
+    if (geometry.swizzledRows) {
+      dst = elementPtr(base, b.getI8Type(),
+                       swizzledOffset(geometry.swizzledRows, local[last - 1],
+                                      local[last], bytes),
+                       kShared);
     } else {
-      Value lin = arith::AddIOp::create(
-          b, loc(),
-          arith::MulIOp::create(b, loc(), local[last - 1], idx(operand.stride)),
-          local[last]);
+      Value lin =
+          arith::AddIOp::create(b, loc(),
+                                arith::MulIOp::create(b, loc(), local[last - 1],
+                                                      idx(geometry.stride)),
+                                local[last]);
       dst = elementPtr(base, elem, lin, kShared);
     }
     SmallVector<Value> global;
@@ -402,7 +414,6 @@ void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
       }
     }
   });
-  NVVM::CpAsyncCommitGroupOp::create(b, loc());
 }
 
 /// The copies ahead that emitLoad held back until the loop's wgmma dot was
