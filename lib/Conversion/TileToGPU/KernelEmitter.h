@@ -151,6 +151,14 @@ struct ViewInfo {
   llvm::SmallDenseMap<int64_t, VectorAccess> vector;
 };
 
+/// How a tile lies in shared memory: `stride` elements from one row to the
+/// next (padded rows), or, when `swizzledRows` is set, column blocks of 128
+/// bytes of that many rows with the 128-byte swizzle.
+struct SharedGeometry {
+  int64_t stride = 0;
+  int64_t swizzledRows = 0;
+};
+
 class KernelEmitter {
 public:
   /// `wgmma`: the target has warpgroup MMA (sm_90a); `bulkPrefetch`: it has
@@ -178,6 +186,10 @@ private:
   Value threadId, laneId, warpId;
   IRMapping scalars;
   DenseMap<Value, SmallVector<Value>> tiles;
+  /// Tiles in shared memory (tilegpu.memdesc values): where each starts.
+  DenseMap<Value, Value> sharedTiles;
+  /// The layout each tilegpu.async_copy spreads its copy over the threads by.
+  DenseMap<Operation *, const Layout *> copyLayouts;
   /// Loaded tiles not unpacked yet: one vector per run (see emitLoad).
   llvm::MapVector<Value, SmallVector<Value>> pendingLoads;
   DenseMap<Value, ViewInfo> views;
@@ -309,19 +321,14 @@ private:
   LogicalResult emitOp(Operation *op);
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitLoad(LoadOp op);
+  LogicalResult emitSharedTileOp(Operation *op);
+  LogicalResult emitLocalLoad(tilegpu::LocalLoadOp op);
   Value asyncStageAhead(int64_t ahead);
   Value asyncStagePtr(const AsyncOperand &operand, Value stage);
   Value asyncReadStagePtr(const AsyncOperand &operand);
   Value swizzledOffset(int64_t swizzledRows, Value row, Value col,
                        int64_t bytes);
   void emitAsyncLoad(LoadOp op, const AsyncOperand &operand, Value stage);
-  /// How a tile lies in shared memory: `stride` elements from one row to
-  /// the next (padded rows), or, when `swizzledRows` is set, column blocks
-  /// of 128 bytes of that many rows with the 128-byte swizzle.
-  struct SharedGeometry {
-    int64_t stride = 0;
-    int64_t swizzledRows = 0;
-  };
   void emitAsyncCopy(Value view, ValueRange indices, RankedTensorType type,
                      const RegMap &map, function_ref<Value()> makeBase,
                      SharedGeometry geometry);

@@ -14,22 +14,23 @@ LogicalResult KernelEmitter::loadLayouts() {
   // Every tile's layout is in its type (tilegpu-assign-layouts); values of
   // one layout share one Layout, and so its base coordinates.
   DenseMap<Attribute, const Layout *> byAttr;
-  auto load = [&](Value v, Operation *op) -> LogicalResult {
-    if (!isa<RankedTensorType>(v.getType()))
-      return success();
-    tilegpu::DistributedLayoutAttr attr = tilegpu::getLayout(v.getType());
-    if (!attr)
-      return op->emitOpError()
-             << "tile " << v.getType()
-             << " has no distributed layout; run tilegpu-assign-layouts "
-                "first";
+  auto layoutFor = [&](Type t, Operation *op) -> FailureOr<const Layout *> {
+    tilegpu::DistributedLayoutAttr attr = tilegpu::getLayout(t);
+    if (!attr) {
+      op->emitOpError() << "tile " << t
+                        << " has no distributed layout; run "
+                           "tilegpu-assign-layouts first";
+      return failure();
+    }
     const Layout *&layout = byAttr[attr];
     if (!layout) {
       tilegpu::LinearBases bases = attr.getLinearBases();
-      if ((int64_t)bases.warp.size() > llvm::Log2_64(numWarps))
-        return op->emitOpError()
-               << "layout " << attr << " spreads over more than the kernel's "
-               << numWarps << " warps";
+      if ((int64_t)bases.warp.size() > llvm::Log2_64(numWarps)) {
+        op->emitOpError() << "layout " << attr
+                          << " spreads over more than the kernel's " << numWarps
+                          << " warps";
+        return failure();
+      }
       Layout l;
       static_cast<tilegpu::LinearBases &>(l) = std::move(bases);
       l.coverage = tilegpu::getCoverage(l);
@@ -43,17 +44,39 @@ LogicalResult KernelEmitter::loadLayouts() {
     }
     // Every register bit doubles what a thread holds: past the register
     // file, the lowering would unroll without bound.
-    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    auto shape = cast<RankedTensorType>(t).getShape();
     int64_t bits = tilegpu::getRegisterBits(*layout, shape).size();
-    if (bits > tilegpu::kMaxRegisterBits)
+    if (bits > tilegpu::kMaxRegisterBits) {
+      op->emitOpError() << "layout " << attr << " gives each thread 2^" << bits
+                        << " elements of " << t << "; the GPU limit is "
+                        << kMaxTileElementsPerThread
+                        << " elements per thread per tile";
+      return failure();
+    }
+    return layout;
+  };
+  auto load = [&](Value v, Operation *op) -> LogicalResult {
+    if (isa<tilegpu::MemDescType>(v.getType()) &&
+        (isa<BlockArgument>(v) || op->getNumRegions()))
       return op->emitOpError()
-             << "layout " << attr << " gives each thread 2^" << bits
-             << " elements of " << v.getType() << "; the GPU limit is "
-             << kMaxTileElementsPerThread << " elements per thread per tile";
-    layoutOfValue[v] = layout;
+             << "carries a tile in shared memory (" << v.getType()
+             << "), which the GPU backend does not "
+                "support across loops and branches yet";
+    if (!isa<RankedTensorType>(v.getType()))
+      return success();
+    FailureOr<const Layout *> layout = layoutFor(v.getType(), op);
+    if (failed(layout))
+      return failure();
+    layoutOfValue[v] = *layout;
     return success();
   };
   WalkResult walk = kernel.walk([&](Operation *op) {
+    if (auto copy = dyn_cast<tilegpu::AsyncCopyOp>(op)) {
+      FailureOr<const Layout *> layout = layoutFor(copy.getLayout(), op);
+      if (failed(layout))
+        return WalkResult::interrupt();
+      copyLayouts[op] = *layout;
+    }
     for (Value r : op->getResults())
       if (failed(load(r, op)))
         return WalkResult::interrupt();

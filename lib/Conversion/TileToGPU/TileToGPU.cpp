@@ -127,6 +127,11 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return success(); // a view of a tile in shared memory: nothing to move
   if (auto load = dyn_cast<LoadOp>(op))
     return emitLoad(load);
+  if (isa<tilegpu::LocalAllocOp, tilegpu::MemDescIndexOp,
+          tilegpu::MemDescTransOp, tilegpu::AsyncCopyOp,
+          tilegpu::AsyncCommitGroupOp, tilegpu::AsyncWaitOp,
+          tilegpu::LocalLoadOp>(op))
+    return emitSharedTileOp(op);
   if (auto store = dyn_cast<StoreOp>(op))
     return emitStore(store);
   if (auto prefetch = dyn_cast<PrefetchOp>(op)) {

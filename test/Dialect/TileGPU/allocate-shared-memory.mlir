@@ -107,3 +107,32 @@ func.func @none(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps =
 func.func @helper(%a: index) -> index {
   return %a : index
 }
+
+// -----
+
+#row = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
+#col = #tilegpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerBlock = [1, 4]}>
+
+// A shared-memory tile lives until its last use through its views (here in
+// a loop: to the loop's end); the conversion after the loop takes its bytes
+// again. Swizzled, it starts on a 1024-byte boundary.
+// CHECK-LABEL: func.func @tile_then_conversion
+// CHECK-SAME: tilegpu.shared_memory = 65536 : i64
+// CHECK: tilegpu.local_alloc {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 32768>}
+// CHECK: tilegpu.convert_layout {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 65536>}
+// REMARK: remark: shared memory: 32768 bytes at offset 0 for a shared-memory tile
+func.func @tile_then_conversion(%v: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ring = tilegpu.local_alloc : !tilegpu.memdesc<2x128x64xbf16, swizzle = 128>
+  scf.for %i = %c0 to %n step %c1 {
+    %s = tilegpu.memdesc_index %ring[%c0] : !tilegpu.memdesc<2x128x64xbf16, swizzle = 128> -> !tilegpu.memdesc<128x64xbf16, swizzle = 128>
+    tilegpu.async_copy %v[%i, %c0], %s : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 128> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>>
+    tilegpu.async_commit_group
+  }
+  tilegpu.async_wait 0
+  %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<128x128xf32, #row>
+  %u = tilegpu.convert_layout %t : tensor<128x128xf32, #row> -> tensor<128x128xf32, #col>
+  tile.store %u, %x[%c0, %c0] : tensor<128x128xf32, #col>, !tile.view<?x?xf32>
+  return
+}

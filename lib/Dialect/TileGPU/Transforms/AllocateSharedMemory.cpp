@@ -61,6 +61,7 @@ private:
     return end;
   }
   LogicalResult collectRings();
+  void collectAllocations();
   void collectScratch();
   void place();
 };
@@ -126,6 +127,33 @@ LogicalResult SharedMemoryAllocator::collectRings() {
   return success();
 }
 
+/// A tilegpu.local_alloc lives until the last use of it or of a view of it
+/// (the end of the outermost loop around that use). Asynchronous copies
+/// write it without a barrier before them: it is live from the kernel's
+/// start.
+void SharedMemoryAllocator::collectAllocations() {
+  kernel.walk([&](LocalAllocOp alloc) {
+    Buffer buffer;
+    buffer.ops.push_back(alloc);
+    buffer.bytes = llvm::alignTo(getSharedTileBytes(alloc.getType()), 16);
+    buffer.alignment =
+        alloc.getType().getSwizzle() == 128 ? kSwizzleAtomBytes : 16;
+    buffer.start = 0;
+    buffer.end = position.lookup(alloc);
+    SmallVector<Value> work{alloc.getResult()};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        buffer.end = std::max(buffer.end, endOfOutermostLoop(user));
+        if (isa<MemDescIndexOp, MemDescTransOp>(user))
+          work.push_back(user->getResult(0));
+      }
+    }
+    buffer.what = "a shared-memory tile";
+    buffers.push_back(std::move(buffer));
+  });
+}
+
 /// Scratch lives while its op runs; one written without a barrier before
 /// it, from the kernel's start.
 void SharedMemoryAllocator::collectScratch() {
@@ -176,6 +204,7 @@ LogicalResult SharedMemoryAllocator::run(StringRef chip, int64_t limit,
   number();
   if (failed(collectRings()))
     return failure();
+  collectAllocations();
   collectScratch();
   place();
   int64_t total = 0;

@@ -73,6 +73,18 @@ int64_t tilegym::tilegpu::getStageBytes(RankedTensorType type, bool swizzled) {
   return rows * rowElements * bytes;
 }
 
+int64_t tilegym::tilegpu::getSharedTileBytes(MemDescType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = shape.size(), stages = 1;
+  for (int64_t d : shape.drop_back(std::min<int64_t>(rank, 2)))
+    stages *= d;
+  int64_t rows = rank >= 2 ? shape[rank - 2] : 1, cols = shape[rank - 1];
+  if (type.getTransposed())
+    std::swap(rows, cols);
+  auto stage = RankedTensorType::get({rows, cols}, type.getElementType());
+  return stages * getStageBytes(stage, type.getSwizzle() == 128);
+}
+
 /// Bytes of a tile written to shared memory element by element, row-major:
 /// an i1 takes a byte.
 static int64_t tileBytes(RankedTensorType type) {

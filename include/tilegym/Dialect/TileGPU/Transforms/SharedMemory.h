@@ -44,6 +44,10 @@ bool isStagedTile(mlir::Value v);
 /// unpadded under the 128-byte swizzle.
 int64_t getStageBytes(mlir::RankedTensorType type, bool swizzled);
 
+/// The bytes of a tile (or ring of tiles) in shared memory: each stage's
+/// stored rows padded for ldmatrix, or unpadded under the 128-byte swizzle.
+int64_t getSharedTileBytes(MemDescType type);
+
 /// What an op of a GPU kernel needs of shared memory while it runs.
 struct Scratch {
   int64_t bytes = 0;
