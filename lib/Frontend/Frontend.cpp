@@ -2,11 +2,13 @@
 #include "tilegym/Frontend/Frontend.h"
 
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Frontend/AST.h"
 #include "tilegym/Frontend/Parser.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -19,8 +21,11 @@
 using namespace mlir;
 
 void tilegym::loadTileDialects(MLIRContext &context) {
+  // tilegpu and gpu too: the IR tilegym-cc --emit=layouts and --emit=tilegpu
+  // print (layouts, shared-memory tiles, barriers) reads back in.
   context
-      .loadDialect<tile::TileDialect, arith::ArithDialect, math::MathDialect,
+      .loadDialect<tile::TileDialect, tilegpu::TileGPUDialect,
+                   gpu::GPUDialect, arith::ArithDialect, math::MathDialect,
                    scf::SCFDialect, func::FuncDialect, tensor::TensorDialect>();
 }
 
