@@ -24,9 +24,9 @@ void tilegym::loadTileDialects(MLIRContext &context) {
   // tilegpu and gpu too: the IR tilegym-cc --emit=layouts and --emit=tilegpu
   // print (layouts, shared-memory tiles, barriers) reads back in.
   context
-      .loadDialect<tile::TileDialect, tilegpu::TileGPUDialect,
-                   gpu::GPUDialect, arith::ArithDialect, math::MathDialect,
-                   scf::SCFDialect, func::FuncDialect, tensor::TensorDialect>();
+      .loadDialect<tile::TileDialect, tilegpu::TileGPUDialect, gpu::GPUDialect,
+                   arith::ArithDialect, math::MathDialect, scf::SCFDialect,
+                   func::FuncDialect, tensor::TensorDialect>();
 }
 
 bool tilegym::addSourceFile(llvm::SourceMgr &sourceMgr, llvm::StringRef path) {
