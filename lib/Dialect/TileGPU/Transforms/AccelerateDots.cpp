@@ -9,6 +9,7 @@
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -33,12 +34,9 @@ struct Candidate {
   int64_t rows, cols, elementBytes; // of the tile as stored
   bool swizzled = false;            // for a wgmma dot
 
-  /// A stage's bytes: rows padded for ldmatrix (getPaddedRowElements),
-  /// unpadded under the 128-byte swizzle.
+  /// A stage's bytes, as tilegpu-allocate-shared-memory places them.
   int64_t stageBytes() const {
-    int64_t rowElements =
-        swizzled ? cols : getPaddedRowElements(cols, elementBytes);
-    return rows * rowElements * elementBytes;
+    return getStageBytes(rows, cols, elementBytes, swizzled);
   }
 };
 

@@ -65,12 +65,19 @@ bool tilegym::tilegpu::isStagedTile(Value v) {
   }
 }
 
+int64_t tilegym::tilegpu::getStageBytes(int64_t rows, int64_t cols,
+                                        int64_t elementBytes, bool swizzled) {
+  int64_t rowElements =
+      swizzled ? cols : getPaddedRowElements(cols, elementBytes);
+  return rows * rowElements * elementBytes;
+}
+
 int64_t tilegym::tilegpu::getStageBytes(RankedTensorType type, bool swizzled) {
-  int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
+  int64_t rank = type.getRank();
   int64_t rows = rank >= 2 ? type.getDimSize(rank - 2) : 1;
   int64_t cols = rank >= 1 ? type.getDimSize(rank - 1) : 1;
-  int64_t rowElements = swizzled ? cols : getPaddedRowElements(cols, bytes);
-  return rows * rowElements * bytes;
+  return getStageBytes(rows, cols, elementBytes(type.getElementType()),
+                       swizzled);
 }
 
 int64_t tilegym::tilegpu::getSharedTileBytes(MemDescType type) {
@@ -81,8 +88,8 @@ int64_t tilegym::tilegpu::getSharedTileBytes(MemDescType type) {
   int64_t rows = rank >= 2 ? shape[rank - 2] : 1, cols = shape[rank - 1];
   if (type.getTransposed())
     std::swap(rows, cols);
-  auto stage = RankedTensorType::get({rows, cols}, type.getElementType());
-  return stages * getStageBytes(stage, type.getSwizzle() == 128);
+  return stages * getStageBytes(rows, cols, elementBytes(type.getElementType()),
+                                type.getSwizzle() == 128);
 }
 
 /// Bytes of a tile written to shared memory element by element, row-major:

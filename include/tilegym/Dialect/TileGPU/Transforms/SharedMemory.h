@@ -43,6 +43,10 @@ bool isStagedTile(mlir::Value v);
 /// dimensions): rows padded for ldmatrix (getPaddedRowElements), or
 /// unpadded under the 128-byte swizzle.
 int64_t getStageBytes(mlir::RankedTensorType type, bool swizzled);
+/// The same for a stored tile of `rows` x `cols` elements of
+/// `elementBytes` each.
+int64_t getStageBytes(int64_t rows, int64_t cols, int64_t elementBytes,
+                      bool swizzled);
 
 /// The bytes of a tile (or ring of tiles) in shared memory: each stage's
 /// stored rows padded for ldmatrix, or unpadded under the 128-byte swizzle.
