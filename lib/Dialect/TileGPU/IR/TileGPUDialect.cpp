@@ -427,6 +427,16 @@ LogicalResult LinearLayoutAttr::verifyEncoding(
 // Decisions of tilegpu-accelerate-dots
 //===----------------------------------------------------------------------===//
 
+/// The shared-memory layouts a stage or a memdesc may have: 0, rows padded
+/// for ldmatrix; 128, the 128-byte swizzle.
+static LogicalResult verifySwizzle(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t swizzle) {
+  if (swizzle != 0 && swizzle != 128)
+    return emitError() << "swizzle must be 0 (padded rows) or 128, got "
+                       << swizzle;
+  return success();
+}
+
 LogicalResult
 SharedStageAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t ring, int64_t stages, int64_t swizzle,
@@ -435,9 +445,8 @@ SharedStageAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "ring number must not be negative, got " << ring;
   if (stages < 1)
     return emitError() << "a ring needs at least 1 stage, got " << stages;
-  if (swizzle != 0 && swizzle != 128)
-    return emitError() << "swizzle must be 0 (padded rows) or 128, got "
-                       << swizzle;
+  if (failed(verifySwizzle(emitError, swizzle)))
+    return failure();
   if (index && (*index < 0 || *index >= std::max<int64_t>(1, stages - 1)))
     return emitError() << "stage index " << *index << " is outside the "
                        << std::max<int64_t>(1, stages - 1)
@@ -549,9 +558,8 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "shared-memory tiles hold 16- or 32-bit elements, "
                           "got "
                        << elementType;
-  if (swizzle != 0 && swizzle != 128)
-    return emitError() << "swizzle must be 0 (padded rows) or 128, got "
-                       << swizzle;
+  if (failed(verifySwizzle(emitError, swizzle)))
+    return failure();
   if (transposed && shape.size() < 2)
     return emitError() << "a transposed tile needs two dimensions";
   if (swizzle == 128) {
