@@ -96,6 +96,9 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   dots.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUAccelerateDotsPass(dots));
+  tilegpu::TileGPUPipelinePassOptions pipeline;
+  pipeline.chip = chip.str();
+  pm.addNestedPass<func::FuncOp>(tilegpu::createTileGPUPipelinePass(pipeline));
   tilegpu::TileGPUAllocateSharedMemoryPassOptions shared;
   shared.chip = chip.str();
   shared.remarks = remarks;

@@ -1,266 +1,12 @@
 //===- Dot.cpp - dots on tensor cores, operands in shared memory ----------===//
 #include "KernelEmitter.h"
 
-#include "tilegym/Dialect/Tile/IR/DotOperands.h"
-
 #include <map>
 
 using namespace mlir;
 using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::detail;
-
-/// The loop-yield operand that is `v`'s only use, if `v` only goes round
-/// the loop.
-static std::optional<unsigned> onlyYielded(Value v) {
-  if (!v.hasOneUse())
-    return std::nullopt;
-  OpOperand &use = *v.getUses().begin();
-  if (!isa<scf::YieldOp>(use.getOwner()) ||
-      !isa<scf::ForOp>(use.getOwner()->getParentOp()))
-    return std::nullopt;
-  return use.getOperandNumber();
-}
-
-/// The dot operands tilegpu-accelerate-dots staged in shared memory
-/// (`tilegpu.stage` on their loads) and the dots it put on wgmma
-/// (`tilegpu.dot`): each ring, in the order of its number, gets its stages
-/// in `<kernel>__smem` (tilegpu.shared), and every value standing for its tile
-/// reads them instead of registers. A ring is either the window of loads ahead
-/// through a loop (getLoadWindow) or one load before the loop; it must
-/// reach a dot of the loop's body through views (followToDot). IR that
-/// breaks these (written by hand) is an error here, not a miscompile.
-LogicalResult KernelEmitter::loadStagedOperands() {
-  struct Ring {
-    SmallVector<LoadOp> loads; // before the loop (stages 0..), then ahead
-    SmallVector<Value> values; // everything standing for the tile
-    Value tile;                // what the loop's body uses
-    scf::ForOp loop;
-    tilegpu::SharedStageAttr stage;
-    DotOperandUse use = {};
-  };
-  std::map<int64_t, Ring> rings;
-  auto stageOf = [](LoadOp load) {
-    return load->getAttrOfType<tilegpu::SharedStageAttr>(tilegpu::kStageAttr);
-  };
-  auto claim = [&](LoadOp first, Ring ring) -> LogicalResult {
-    auto [it, inserted] = rings.try_emplace(ring.stage.getRing(), ring);
-    if (!inserted)
-      return fail(first) << "ring " << ring.stage.getRing()
-                         << " is staged by more than one tile";
-    return success();
-  };
-  // Windows: every load of one carries its ring, the ones before the loop
-  // their stage.
-  WalkResult windows = kernel.walk([&](scf::ForOp loop) {
-    for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
-      std::optional<LoadWindow> window = getLoadWindow(loop, i);
-      // The tail of a longer window (its front fills stage 1 or later) is
-      // that window's.
-      tilegpu::SharedStageAttr stage =
-          window ? stageOf(window->loads.front()) : nullptr;
-      if (!stage || stage.getIndex() != 0)
-        continue;
-      int64_t n = window->loads.size();
-      for (auto [j, load] : llvm::enumerate(window->loads)) {
-        tilegpu::SharedStageAttr s = stageOf(load);
-        bool ahead = int64_t(j) + 1 == n;
-        if (!s || s.getRing() != stage.getRing() || s.getStages() != n ||
-            s.getSwizzle() != stage.getSwizzle() ||
-            s.getIndex() !=
-                (ahead ? std::nullopt : std::optional<int64_t>(j))) {
-          fail(load) << "a window of " << n - 1
-                     << " loads ahead through its loop is one ring of " << n
-                     << " stages: each load needs #tilegpu.stage<ring = "
-                     << stage.getRing() << ", stages = " << n
-                     << ", swizzle = " << stage.getSwizzle()
-                     << (ahead ? "" : ", index = " + std::to_string(j)) << ">";
-          return WalkResult::interrupt();
-        }
-      }
-      if (failed(claim(window->loads.front(),
-                       {window->loads, window->values,
-                        loop.getRegionIterArgs()[i], loop, stage})))
-        return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (windows.wasInterrupted())
-    return failure();
-  // One-stage rings and loads no ring claimed.
-  WalkResult single = kernel.walk([&](LoadOp load) {
-    tilegpu::SharedStageAttr stage = stageOf(load);
-    if (!stage)
-      return WalkResult::advance();
-    if (stage.getStages() != 1) {
-      auto it = rings.find(stage.getRing());
-      if (it == rings.end() || !llvm::is_contained(it->second.loads, load)) {
-        fail(load) << "is staged in a ring of " << stage.getStages()
-                   << " stages but is not part of a window of loads ahead "
-                      "through a loop (tile-pipeline-loads)";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    }
-    std::optional<DotOperandUse> use = followToDot(load.getResult());
-    auto loop = use ? dyn_cast<scf::ForOp>(use->dot->getParentOp()) : nullptr;
-    if (!loop || load->getBlock() != loop->getBlock() ||
-        !load->isBeforeInBlock(loop)) {
-      fail(load) << "is staged in a one-stage ring but does not reach a dot "
-                    "in a loop after it through views";
-      return WalkResult::interrupt();
-    }
-    if (failed(claim(
-            load, {{load}, {load.getResult()}, load.getResult(), loop, stage})))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (single.wasInterrupted())
-    return failure();
-
-  // What each ring's tile becomes: a dot operand of its loop's body.
-  DenseMap<Value, const Ring *> operandRing;
-  llvm::DenseMap<Operation *, int64_t> ringOf;
-  for (auto &[number, ring] : rings) {
-    LoadOp first = ring.loads.front();
-    RankedTensorType type = first.getType();
-    std::optional<DotOperandUse> use = followToDot(ring.tile);
-    int64_t bytes = elementBytes(type.getElementType());
-    if (!use || use->dot->getBlock() != ring.loop.getBody() ||
-        (use->operand == 0 && use->transposed) || type.getRank() < 2 ||
-        (bytes != 2 && bytes != 4))
-      return fail(first) << "is staged but its tile does not reach a dot of "
-                            "its loop's body as an operand of 16- or 32-bit "
-                            "elements through views (an lhs not transposed)";
-    for (LoadOp load : ring.loads)
-      if (!padsWithZeros(load) ||
-          !tilegpu::holdsSixteenByteRuns(load.getType()))
-        return fail(load) << "is staged but cp.async cannot copy it: it "
-                             "must pad with zeros and its layout must give "
-                             "each thread 16-byte runs";
-    if (ring.stage.getStages() > 1 &&
-        ringOf.try_emplace(ring.loop, ring.stage.getStages()).first->second !=
-            ring.stage.getStages())
-      return fail(first) << "the windows of one loop must share one ring "
-                            "size: the wait at each iteration counts the "
-                            "stages ahead";
-    for (Operation *view : use->views)
-      ring.values.push_back(view->getResult(0));
-    ring.use = *use;
-    operandRing[use->dot->getOperand(use->operand)] = &ring;
-  }
-
-  // wgmma dots: the rhs staged with the swizzle, the lhs too or in the
-  // accumulator's registers, and staged operands swizzled only for them.
-  llvm::DenseSet<const Ring *> swizzledFor;
-  WalkResult dots = kernel.walk([&](DotOp dot) {
-    auto instr =
-        dot->getAttrOfType<tilegpu::DotInstructionAttr>(tilegpu::kDotAttr);
-    if (!instr || instr.getValue() != tilegpu::DotInstruction::Wgmma)
-      return WalkResult::advance();
-    auto swizzled = [&](Value v) -> const Ring * {
-      auto it = operandRing.find(v);
-      if (it == operandRing.end() || it->second->stage.getSwizzle() != 128)
-        return nullptr;
-      return it->second;
-    };
-    const Layout *acc = layoutOfValue.lookup(dot.getResult());
-    auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
-    const Ring *lhs = swizzled(dot.getLhs()), *rhs = swizzled(dot.getRhs());
-    bool lhsInRegisters = !operandRing.count(dot.getLhs()) &&
-                          layoutOfValue.lookup(dot.getLhs()) == acc;
-    std::string why;
-    if (!target.wgmma)
-      why = "wgmma needs sm_90a";
-    else if (numWarps % 4 || elementBytes(lhsType.getElementType()) != 2 ||
-             lhsType.getDimSize(0) % (16 * numWarps) ||
-             dot.getType().getDimSize(1) % 8 ||
-             dot.getType().getDimSize(1) > 256)
-      why = "wgmma needs warpgroups, 16-bit operands, M a multiple of 64 per "
-            "warpgroup and N a multiple of 8 up to 256";
-    else if (!acc || !acc->mma || acc->warpsM != numWarps)
-      why = "wgmma needs the accumulator in #tilegpu.mma with all warps "
-            "along M";
-    else if (!rhs || (!lhs && !lhsInRegisters) || lhs == rhs)
-      why = "wgmma needs its rhs staged with swizzle = 128, and its lhs "
-            "staged so too or in the accumulator's layout";
-    if (!why.empty()) {
-      fail(dot) << "is marked " << instr << " but " << why;
-      return WalkResult::interrupt();
-    }
-    for (const Ring *r : {lhs, rhs})
-      if (r)
-        swizzledFor.insert(r);
-    wgmmaDots.insert(dot);
-    return WalkResult::advance();
-  });
-  if (dots.wasInterrupted())
-    return failure();
-
-  for (auto &[number, ring] : rings) {
-    LoadOp first = ring.loads.front();
-    RankedTensorType type = first.getType();
-    int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
-    int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
-    bool swizzled = ring.stage.getSwizzle() == 128;
-    if (swizzled && !swizzledFor.contains(&ring))
-      return fail(first) << "is staged with swizzle = 128, the layout only "
-                            "wgmma reads, but its dot does not run as wgmma";
-    if (swizzled && (cols % 64 || rows % 8))
-      return fail(first) << "is staged with swizzle = 128, which needs rows "
-                            "of 64 elements and a multiple of 8 rows";
-    int64_t stride = tilegpu::getPaddedRowElements(cols, bytes);
-    int64_t stageBytes = tilegpu::getStageBytes(type, swizzled);
-    int64_t stages = ring.stage.getStages();
-    auto alloc = first->getAttrOfType<tilegpu::SharedAllocationAttr>(
-        tilegpu::kSharedAttr);
-    if (!alloc || alloc.getBytes() < stages * stageBytes ||
-        (swizzled && alloc.getOffset() % kSwizzleAtomBytes))
-      return fail(first) << "is staged in a ring of " << stages * stageBytes
-                         << " bytes, which needs its '" << tilegpu::kSharedAttr
-                         << "' (" << kSwizzleAtomBytes
-                         << "-byte aligned under the swizzle): run "
-                            "tilegpu-allocate-shared-memory first";
-    for (LoadOp load : ring.loads)
-      if (load->getAttr(tilegpu::kSharedAttr) != alloc)
-        return fail(load) << "is a load of ring " << number
-                          << ", whose loads share one '" << tilegpu::kSharedAttr
-                          << "'";
-    asyncOperands.push_back(
-        {alloc.getOffset(), stageBytes, stride, stages, swizzled ? rows : 0});
-    const AsyncOperand *operand = &asyncOperands.back();
-    for (LoadOp load : ring.loads)
-      asyncLoads[load] = {operand, stageOf(load).getIndex().value_or(-1)};
-    for (Value v : ring.values)
-      asyncValues[v] = operand;
-    if (ring.use.transposed)
-      asyncTransposed.insert(ring.use.dot->getOperand(ring.use.operand));
-    AsyncLoop &loop = asyncLoops[ring.loop];
-    loop.stages = std::max(loop.stages, stages);
-    if (stages > 1)
-      ++loop.groups;
-  }
-  // A loop's first wgmma dot: the copies ahead go after its issue. When its
-  // result only feeds itself in the next iteration (matmul's accumulator),
-  // its group may stay in flight until then.
-  for (auto &[op, loop] : asyncLoops) {
-    auto forOp = cast<scf::ForOp>(op);
-    for (Operation &inner : *forOp.getBody()) {
-      auto dot = dyn_cast<DotOp>(inner);
-      if (!dot || !wgmmaDots.contains(dot))
-        continue;
-      loop.wgmmaDot = dot;
-      auto acc = dyn_cast<BlockArgument>(dot.getAcc());
-      std::optional<unsigned> yielded = onlyYielded(dot.getResult());
-      // An A from registers must stay unchanged until its group completes.
-      loop.accInFlight = asyncValues.count(dot.getLhs()) && acc &&
-                         acc.getOwner() == forOp.getBody() && acc.hasOneUse() &&
-                         yielded && *yielded + 1 == acc.getArgNumber();
-      break;
-    }
-  }
-  return success();
-}
 
 /// Registers c0..c3 of N blocks 2k and 2k+1 of a 16-bit tile in the mma
 /// layout are a0..a3 of mma.sync's (and wgmma's) m16n8k16 A fragment for K
@@ -285,19 +31,24 @@ SmallVector<Value> KernelEmitter::accumulatorAFragment(Value lhs, int64_t rm,
   return frag;
 }
 
-/// A dot on tensor cores. The operands go to shared memory row-major, A as
-/// [M][K] and B as [K][N] (or [N][K] where its async stage holds it
-/// transposed), read into fragments by ldmatrix (.trans for a [K][N] B);
-/// then every warp runs mma.sync over its 16x8 tiles of the accumulator,
-/// which is in the mma layout: m16n8k16 for f16/bf16, m16n8k8 for f32
-/// rounded to tf32.
-LogicalResult KernelEmitter::emitDot(DotOp op) {
-  if (wgmmaDots.contains(op))
+/// A dot on tensor cores. The operands are in shared memory row-major, A as
+/// [M][K] and B as [K][N] (or [N][K] where its memdesc is transposed),
+/// read into fragments by ldmatrix (.trans for a [K][N] B); then every
+/// warp runs mma.sync over its 16x8 tiles of the accumulator, which is in
+/// the mma layout: m16n8k16 for f16/bf16, m16n8k8 for f32 rounded to tf32.
+LogicalResult KernelEmitter::emitDot(tilegpu::MmaOp op) {
+  if (op.getInstruction() == tilegpu::DotInstruction::Wgmma)
     return emitWgmmaDot(op);
-  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-  Type elem = lhsType.getElementType();
-  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
-  int64_t N = op.getType().getDimSize(1);
+  Type elem = op.getAcc().getType().getElementType();
+  if (auto t = dyn_cast<RankedTensorType>(op.getLhs().getType()))
+    elem = t.getElementType();
+  else
+    elem = cast<tilegpu::MemDescType>(op.getLhs().getType()).getElementType();
+  int64_t M = op.getType().getDimSize(0), N = op.getType().getDimSize(1);
+  int64_t K =
+      isa<RankedTensorType>(op.getLhs().getType())
+          ? cast<RankedTensorType>(op.getLhs().getType()).getDimSize(1)
+          : cast<tilegpu::MemDescType>(op.getLhs().getType()).getShape()[1];
   bool tf32 = elem.isF32();
   int64_t kStep = tf32 ? 8 : 16;
   RegMap acc = regMap(op.getResult());
@@ -314,16 +65,16 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
                     << " its warps cover";
 
   // 1. Both operands row-major in shared memory, A as [M][K] and B as
-  // [K][N], rows padded (getPaddedRowElements). An async operand is there
-  // already (its stage of this iteration); the others are staged from
-  // registers, each thread storing its contiguous runs as vectors of up to
-  // 16 bytes, between two barriers.
+  // [K][N], rows padded (getPaddedRowElements). A memdesc operand is there
+  // already (a stage of its ring); the others are staged from registers,
+  // each thread storing its contiguous runs as vectors of up to 16 bytes,
+  // between two barriers.
   int64_t bytes = elementBytes(elem);
   struct Operand {
     Value tile;
     int64_t rows, cols, stride;
     Value base;          // !llvm.ptr<3> at element [0][0]
-    bool nMajor = false; // B stored as [N][K] (an async transposed rhs)
+    bool nMajor = false; // B stored as [N][K] (a transposed memdesc)
   };
   Operand ops[2] = {
       {op.getLhs(), M, K, tilegpu::getPaddedRowElements(K, bytes), {}},
@@ -331,18 +82,16 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
   // An f16/bf16 lhs in the accumulator's own mma layout, its warps along M
   // only, is its own A fragments (FA2's P): registers c0..c3 of N blocks 2k
   // and 2k+1 are a0..a7 of K step k. It needs no shared memory.
+  auto inShared = [](Value v) {
+    return isa<tilegpu::MemDescType>(v.getType());
+  };
   bool lhsInRegisters = !tf32 && l.mma && l.warpsN == 1 &&
+                        !inShared(op.getLhs()) &&
                         layoutOfValue.lookup(op.getLhs()) == acc.layout;
   int64_t stagedElems = 0;
-  bool anyAsync = false;
-  for (Operand &o : ops) {
-    if (asyncValues.count(o.tile))
-      anyAsync = true;
-    else if (!(lhsInRegisters && o.tile == op.getLhs()))
+  for (Operand &o : ops)
+    if (!inShared(o.tile) && !(lhsInRegisters && o.tile == op.getLhs()))
       stagedElems += o.rows * o.stride;
-  }
-  if (anyAsync)
-    waitForAsyncStage();
   if (stagedElems) {
     Value buf = sharedScratch(op, stagedElems * bytes);
     if (!buf)
@@ -350,8 +99,7 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     gpu::BarrierOp::create(b, loc());
     int64_t offset = 0;
     for (Operand &o : ops) {
-      if (asyncValues.count(o.tile) ||
-          (lhsInRegisters && o.tile == op.getLhs()))
+      if (inShared(o.tile) || (lhsInRegisters && o.tile == op.getLhs()))
         continue;
       o.base = elementPtr(buf, elem, idx(offset), kShared);
       offset += o.rows * o.stride;
@@ -384,13 +132,12 @@ LogicalResult KernelEmitter::emitDot(DotOp op) {
     gpu::BarrierOp::create(b, loc());
   }
   for (Operand &o : ops) {
-    auto it = asyncValues.find(o.tile);
-    if (it == asyncValues.end())
+    auto desc = dyn_cast<tilegpu::MemDescType>(o.tile.getType());
+    if (!desc)
       continue;
-    const AsyncOperand &async = *it->second;
-    o.base = asyncReadStagePtr(async);
-    o.stride = async.stride;
-    o.nMajor = asyncTransposed.contains(o.tile);
+    o.base = sharedTiles.lookup(o.tile);
+    o.stride = geometryOf(desc).stride;
+    o.nMajor = desc.getTransposed();
   }
   const Operand &opA = ops[0], &opB = ops[1];
 
@@ -572,26 +319,31 @@ registerAWgmmaAsm(int64_t N, Type elem, bool transB) {
   return {text, constraints};
 }
 
-/// A dot as wgmma (sm_90a): B in its swizzled stages (loadStagedOperands),
-/// read by the tensor cores through a matrix descriptor, A likewise or from
+/// A dot as wgmma (sm_90a): B in a swizzled tile of shared memory, read by
+/// the tensor cores through a matrix descriptor, A likewise or from
 /// registers in the accumulator's layout; per 16-deep K step, each
 /// warpgroup runs one m64nNk16 for each of its 64-row blocks of the
-/// accumulator. The loop's first wgmma dot then issues the copies ahead
-/// (emitDeferredAsyncLoads). The group is waited for before returning,
-/// unless its result only goes round the loop: the loop's first dot
-/// (accInFlight) leaves it in flight into the next iteration, a later one
-/// waits for it at the end of the body (emitFor).
-LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
+/// accumulator, then commits them as one group. The result's registers are
+/// complete once a tilegpu.mma_wait has waited for the group.
+LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
   MLIRContext *ctx = b.getContext();
-  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-  Type elem = lhsType.getElementType();
-  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
-  int64_t N = op.getType().getDimSize(1);
+  auto descB = cast<tilegpu::MemDescType>(op.getRhs().getType());
+  auto descA = dyn_cast<tilegpu::MemDescType>(op.getLhs().getType());
+  Type elem = descB.getElementType();
+  int64_t M = op.getType().getDimSize(0), N = op.getType().getDimSize(1);
+  int64_t K = descB.getShape()[0];
   RegMap acc = regMap(op.getResult());
-  waitForAsyncStage();
-  const AsyncOperand *opA = asyncValues.lookup(op.getLhs()); // null: registers
-  const AsyncOperand &opB = *asyncValues.lookup(op.getRhs());
-  bool bKMajor = asyncTransposed.contains(op.getRhs()); // stored [N][K]
+  // A swizzled operand in shared memory: where it starts, its stored rows.
+  struct Shared {
+    Value base;
+    int64_t swizzledRows;
+  };
+  std::optional<Shared> opA; // none: registers
+  if (descA)
+    opA =
+        Shared{sharedTiles.lookup(op.getLhs()), geometryOf(descA).swizzledRows};
+  Shared opB{sharedTiles.lookup(op.getRhs()), geometryOf(descB).swizzledRows};
+  bool bKMajor = descB.getTransposed(); // stored [N][K]
   // Start address, leading and stride byte offsets, each in 16-byte units,
   // and the 128-byte swizzle (mode 1, bits 62-63). Only the low word (start
   // and LBO) varies: it is computed in 32 bits and paired with the constant
@@ -601,9 +353,8 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   // The start moves by constants per instruction: stages lie within the
   // 256 KiB its 14 bits address.
   Type i32Type = b.getI32Type();
-  auto lowWord = [&](const AsyncOperand &o, int64_t lbo) {
-    Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(),
-                                          asyncReadStagePtr(o));
+  auto lowWord = [&](const Shared &o, int64_t lbo) {
+    Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), o.base);
     Value start = arith::TruncIOp::create(
         b, loc(), i32Type,
         arith::ShRUIOp::create(
@@ -628,7 +379,7 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
   // into the swizzled row, or the next column block. An N-major B ([K][N]):
   // K steps of 16 rows, 2048 bytes; N blocks of 64 one column block apart
   // (LBO).
-  auto kMajorStep = [&](const AsyncOperand &o, int64_t k) {
+  auto kMajorStep = [&](const Shared &o, int64_t k) {
     return (k / 64) * o.swizzledRows * 128 + (k % 64) * 2;
   };
   // Warpgroup g starts at row 64g of A: 64 rows of 128 bytes further.
@@ -708,27 +459,6 @@ LogicalResult KernelEmitter::emitWgmmaDot(DotOp op) {
           /*satfinite=*/nullptr);
     }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
-  // The loop's copies ahead, held back (emitLoad), go out while the group
-  // runs. They refill the stage the last iteration's group read: when that
-  // group may still be in flight (accInFlight), every warpgroup waits for
-  // it first.
-  bool loopDot = currentAsyncLoop && currentAsyncLoop->wgmmaDot == op;
-  bool inFlight = loopDot && currentAsyncLoop->accInFlight;
-  if (inFlight) {
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 1);
-    if (!deferredAsyncLoads.empty())
-      gpu::BarrierOp::create(b, loc());
-  }
-  if (loopDot)
-    emitDeferredAsyncLoads();
-  // A later dot of a loop body whose result is only yielded (attention's
-  // P V into acc) is waited for at the end of the body (emitFor): what
-  // comes between (the row sums) runs while the group does, and nothing
-  // reads its registers before the wait.
-  if (!loopDot && onlyYielded(op.getResult()))
-    wgmmaWaitAtYield = true;
-  else if (!inFlight)
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
   for (int64_t m = 0; m < blocksM; ++m)
     for (int64_t r = 0; r < N / 2; ++r)
       out[m * repsN * 4 + r] =

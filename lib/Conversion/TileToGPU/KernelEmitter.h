@@ -159,6 +159,9 @@ struct SharedGeometry {
   int64_t swizzledRows = 0;
 };
 
+/// How a tile of `type` (one stage of it) lies in shared memory.
+SharedGeometry geometryOf(tilegpu::MemDescType type);
+
 class KernelEmitter {
 public:
   /// `wgmma`: the target has warpgroup MMA (sm_90a); `bulkPrefetch`: it has
@@ -186,8 +189,16 @@ private:
   Value threadId, laneId, warpId;
   IRMapping scalars;
   DenseMap<Value, SmallVector<Value>> tiles;
+  /// `to` names the registers of `from`. (Not `tiles[to] = tiles[from]`:
+  /// inserting `to` may move the entry read.)
+  void sameRegisters(Value to, Value from) {
+    SmallVector<Value> regs = tiles.lookup(from);
+    tiles[to] = std::move(regs);
+  }
   /// Tiles in shared memory (tilegpu.memdesc values): where each starts.
   DenseMap<Value, Value> sharedTiles;
+  /// And its offset in bytes into the kernel's buffer (index).
+  DenseMap<Value, Value> sharedOffsets;
   /// The layout each tilegpu.async_copy spreads its copy over the threads by.
   DenseMap<Operation *, const Layout *> copyLayouts;
   /// Loaded tiles not unpacked yet: one vector per run (see emitLoad).
@@ -203,62 +214,13 @@ private:
   /// (IR not from the pipeline): the op's error is emitted, emission stops.
   bool allocationFailed = false;
   int64_t loopDepth = 0; // scf.for bodies being emitted
-  /// Dot operands loaded one iteration ahead (tile-pipeline-loads) that live
-  /// in shared memory instead of registers: a ring of stages in the
-  /// kernel's buffer, filled by cp.async (loadStagedOperands).
-  struct AsyncOperand {
-    int64_t offset;     // bytes of stage 0 into the kernel's buffer
-    int64_t stageBytes; // a stage's bytes
-    int64_t stride;     // elements from one row to the next (padded)
-    int64_t stages;     // loaded k iterations ahead: k + 1; loop-invariant: 1
-    /// wgmma operands: `rows` x `cols` stored as column blocks of 128 bytes,
-    /// [cols / 64][rows][64] for 16-bit elements, with the 128-byte swizzle
-    /// (16-byte unit u of row r at u ^ r % 8); 0 for the padded layout.
-    int64_t swizzledRows = 0;
-  };
-  std::deque<AsyncOperand> asyncOperands;
-  /// The loads that fill them (those before the loop: stages 0, 1, ...; the
-  /// one in the body: the stage after the window's last), and every value
-  /// standing for one: these have no registers.
-  struct AsyncLoad {
-    const AsyncOperand *operand;
-    int64_t stage; // before the loop: its stage; -1: in the body, ahead
-  };
-  DenseMap<Operation *, AsyncLoad> asyncLoads;
-  DenseMap<Value, const AsyncOperand *> asyncValues;
-  /// Dot operands whose stage holds them transposed (B as [N][K]).
-  llvm::DenseSet<Value> asyncTransposed;
-  /// Dots that run as wgmma (loadStagedOperands): B swizzled in shared
-  /// memory, A too or in registers in the accumulator's layout (FA3's P),
-  /// the accumulator in the mma layout with warps along M.
-  llvm::DenseSet<Operation *> wgmmaDots;
-  /// Loops carrying async operands: their ring size and the commit groups
-  /// one iteration issues. While one's body is emitted: its current stage
-  /// (i32) and whether this iteration waited yet.
-  struct AsyncLoop {
-    int64_t stages = 1, groups = 0;
-    /// The wgmma dot of the body, if any: the body's copies ahead wait
-    /// until it is issued, so that they overlap it.
-    Operation *wgmmaDot = nullptr;
-    /// Its accumulator only goes round the loop: its group stays in flight
-    /// into the next iteration, waited for after the loop.
-    bool accInFlight = false;
-  };
-  llvm::MapVector<Operation *, AsyncLoop> asyncLoops;
-  const AsyncLoop *currentAsyncLoop = nullptr;
-  Value asyncStage;
-  bool asyncWaited = false;
-  /// A wgmma group whose result is only yielded, waited for before the
-  /// loop body's yield.
-  bool wgmmaWaitAtYield = false;
-  /// The body's copies ahead held back until its wgmma dot is issued.
-  SmallVector<LoadOp> deferredAsyncLoads;
+  /// Whether a dot of the kernel runs as wgmma.
+  bool anyWgmma = false;
 
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
 
   LogicalResult loadLayouts();
   LogicalResult declareSharedMemory();
-  LogicalResult loadStagedOperands();
   int64_t minBlocksPerSM();
   RegMap regMap(Value v) {
     return RegMap(*layoutOfValue.lookup(v),
@@ -323,17 +285,11 @@ private:
   LogicalResult emitLoad(LoadOp op);
   LogicalResult emitSharedTileOp(Operation *op);
   LogicalResult emitLocalLoad(tilegpu::LocalLoadOp op);
-  Value asyncStageAhead(int64_t ahead);
-  Value asyncStagePtr(const AsyncOperand &operand, Value stage);
-  Value asyncReadStagePtr(const AsyncOperand &operand);
   Value swizzledOffset(int64_t swizzledRows, Value row, Value col,
                        int64_t bytes);
-  void emitAsyncLoad(LoadOp op, const AsyncOperand &operand, Value stage);
   void emitAsyncCopy(Value view, ValueRange indices, RankedTensorType type,
                      const RegMap &map, function_ref<Value()> makeBase,
                      SharedGeometry geometry);
-  void emitDeferredAsyncLoads();
-  void waitForAsyncStage();
   void materialize(Value tile);
   void materializeAll();
   LogicalResult emitStore(StoreOp op);
@@ -347,8 +303,8 @@ private:
   LogicalResult emitGather(GatherOp op);
   LogicalResult emitScatter(ScatterOp op);
   LogicalResult emitReduce(ReduceOp op);
-  LogicalResult emitDot(DotOp op);
-  LogicalResult emitWgmmaDot(DotOp op);
+  LogicalResult emitDot(tilegpu::MmaOp op);
+  LogicalResult emitWgmmaDot(tilegpu::MmaOp op);
   SmallVector<Value> accumulatorAFragment(Value lhs, int64_t rm, int64_t k);
   SmallVector<Value> emitReduceKeepDims(ReduceOp op, const RegMap &src,
                                         const RegMap &kept);

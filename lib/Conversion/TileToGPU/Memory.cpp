@@ -170,23 +170,6 @@ KernelEmitter::Runs KernelEmitter::tileRuns(const ViewInfo &view,
 /// register, and doing it right after the load would stall the thread there
 /// instead of letting it issue its other loads first.
 LogicalResult KernelEmitter::emitLoad(LoadOp op) {
-  if (auto it = asyncLoads.find(op); it != asyncLoads.end()) {
-    Value stage;
-    if (it->second.stage >= 0) {
-      stage = i32(it->second.stage);
-    } else if (currentAsyncLoop->wgmmaDot &&
-               op->isBeforeInBlock(currentAsyncLoop->wgmmaDot)) {
-      deferredAsyncLoads.push_back(op);
-      return success();
-    } else {
-      // The stage before the current one was read by the last iteration:
-      // every thread must be past that before it is overwritten.
-      waitForAsyncStage();
-      stage = asyncStageAhead(currentAsyncLoop->stages - 1);
-    }
-    emitAsyncLoad(op, *it->second.operand, stage);
-    return success();
-  }
   RankedTensorType type = op.getType();
   RegMap map = regMap(op.getResult());
   const ViewInfo &view = views[op.getView()];
@@ -246,31 +229,6 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   return success();
 }
 
-/// The stage `ahead` iterations after the current one, round the ring of the
-/// loop being emitted.
-Value KernelEmitter::asyncStageAhead(int64_t ahead) {
-  return arith::RemUIOp::create(
-      b, loc(), arith::AddIOp::create(b, loc(), asyncStage, i32(ahead)),
-      i32(currentAsyncLoop->stages));
-}
-
-Value KernelEmitter::asyncStagePtr(const AsyncOperand &operand, Value stage) {
-  Value offset = arith::AddIOp::create(
-      b, loc(), idx(operand.offset),
-      arith::MulIOp::create(
-          b, loc(),
-          arith::IndexCastOp::create(b, loc(), b.getIndexType(), stage),
-          idx(operand.stageBytes)));
-  return elementPtr(LLVM::AddressOfOp::create(b, loc(), smem), b.getI8Type(),
-                    offset, kShared);
-}
-
-/// The stage of `operand` a dot reads now: the loop's current one, or the
-/// only one of a loop-invariant operand.
-Value KernelEmitter::asyncReadStagePtr(const AsyncOperand &operand) {
-  return asyncStagePtr(operand, operand.stages == 1 ? i32(0) : asyncStage);
-}
-
 /// Bytes into a swizzled stage of `swizzledRows` rows of element (row, col)
 /// at the start of a 16-byte unit: the 128-byte column block, the row in
 /// it, then the unit xor the row's position in its group of 8 (so that
@@ -289,17 +247,6 @@ Value KernelEmitter::swizzledOffset(int64_t swizzledRows, Value row, Value col,
   return arith::AddIOp::create(
       b, loc(), arith::MulIOp::create(b, loc(), line, idx(128)),
       arith::MulIOp::create(b, loc(), swizzled, idx(16)));
-}
-
-/// A staged load: its copy into a stage of `operand`, then one commit
-/// group.
-void KernelEmitter::emitAsyncLoad(LoadOp op, const AsyncOperand &operand,
-                                  Value stage) {
-  emitAsyncCopy(op.getView(), op.getIndices(), op.getType(),
-                regMap(op.getResult()),
-                [&] { return asyncStagePtr(operand, stage); },
-                {operand.stride, operand.swizzledRows});
-  NVVM::CpAsyncCommitGroupOp::create(b, loc());
 }
 
 /// Copies a thread's part of the tile of `type` (its registers in `map`) at
@@ -414,37 +361,6 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
       }
     }
   });
-}
-
-/// The copies ahead that emitLoad held back until the loop's wgmma dot was
-/// issued, into the stage the last iteration read.
-void KernelEmitter::emitDeferredAsyncLoads() {
-  for (LoadOp load : deferredAsyncLoads)
-    emitAsyncLoad(load, *asyncLoads.lookup(load).operand,
-                  asyncStageAhead(currentAsyncLoop->stages - 1));
-  deferredAsyncLoads.clear();
-}
-
-/// Once per iteration of a loop with async operands, before the first
-/// access to a stage: this thread's copies for this iteration are done (the
-/// groups of the stages after it may still be in flight) and every thread's
-/// are visible, and every thread is past the last iteration's reads.
-void KernelEmitter::waitForAsyncStage() {
-  if (asyncWaited)
-    return;
-  NVVM::CpAsyncWaitGroupOp::create(
-      b, loc(),
-      std::max<int64_t>(0, currentAsyncLoop->stages - 2) *
-          currentAsyncLoop->groups);
-  // wgmma reads shared memory through the async proxy: each thread's copies
-  // are made visible to it before the barrier.
-  if (!wgmmaDots.empty())
-    NVVM::FenceProxyOp::create(
-        b, loc(), NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-  gpu::BarrierOp::create(b, loc());
-  asyncWaited = true;
 }
 
 void KernelEmitter::materialize(Value tile) {

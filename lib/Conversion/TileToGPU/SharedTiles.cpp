@@ -14,8 +14,7 @@ using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::detail;
 
-/// How a stage of `type` lies in shared memory.
-static SharedGeometry geometryOf(tilegpu::MemDescType type) {
+SharedGeometry tilegym::detail::geometryOf(tilegpu::MemDescType type) {
   ArrayRef<int64_t> shape = type.getShape();
   int64_t rank = shape.size();
   int64_t rows = rank >= 2 ? shape[rank - 2] : 1, cols = shape[rank - 1];
@@ -42,18 +41,26 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
                       << kSwizzleAtomBytes << "-byte boundary, got offset "
                       << shared.getOffset();
     sharedTiles[alloc.getResult()] = base;
+    sharedOffsets[alloc.getResult()] = idx(shared.getOffset());
     return success();
   }
+  // A stage's address is the buffer's plus its offset in bytes, one add:
+  // the ring's offset and the stage's.
   if (auto index = dyn_cast<tilegpu::MemDescIndexOp>(op)) {
     int64_t stageBytes = tilegpu::getSharedTileBytes(index.getType());
-    Value offset = arith::MulIOp::create(
-        b, loc(), scalars.lookup(index.getIndex()), idx(stageBytes));
-    sharedTiles[index.getResult()] = elementPtr(
-        sharedTiles.lookup(index.getSource()), b.getI8Type(), offset, kShared);
+    Value offset = arith::AddIOp::create(
+        b, loc(), sharedOffsets.lookup(index.getSource()),
+        arith::MulIOp::create(b, loc(), scalars.lookup(index.getIndex()),
+                              idx(stageBytes)));
+    sharedTiles[index.getResult()] =
+        elementPtr(LLVM::AddressOfOp::create(b, loc(), smem), b.getI8Type(),
+                   offset, kShared);
+    sharedOffsets[index.getResult()] = offset;
     return success();
   }
   if (auto trans = dyn_cast<tilegpu::MemDescTransOp>(op)) {
     sharedTiles[trans.getResult()] = sharedTiles.lookup(trans.getSource());
+    sharedOffsets[trans.getResult()] = sharedOffsets.lookup(trans.getSource());
     return success();
   }
   if (auto copy = dyn_cast<tilegpu::AsyncCopyOp>(op)) {
@@ -71,6 +78,13 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
   }
   if (auto wait = dyn_cast<tilegpu::AsyncWaitOp>(op)) {
     NVVM::CpAsyncWaitGroupOp::create(b, loc(), wait.getPending());
+    return success();
+  }
+  if (isa<tilegpu::FenceAsyncSharedOp>(op)) {
+    NVVM::FenceProxyOp::create(
+        b, loc(), NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
     return success();
   }
   auto load = cast<tilegpu::LocalLoadOp>(op);

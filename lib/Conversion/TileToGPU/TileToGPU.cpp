@@ -50,8 +50,6 @@ SmallVector<Type> KernelEmitter::carriedTypes(Value v) {
   auto tile = dyn_cast<RankedTensorType>(v.getType());
   if (!tile)
     return {v.getType()};
-  if (asyncValues.count(v))
-    return {};
   int64_t n = regMap(v).count;
   if (carriedAsPairs(v, n))
     return SmallVector<Type>(n / 2,
@@ -67,8 +65,6 @@ SmallVector<Value> KernelEmitter::flatten(ValueRange values) {
       out.push_back(scalars.lookupOrDefault(v));
       continue;
     }
-    if (asyncValues.count(v))
-      continue; // in shared memory: nothing to carry
     const SmallVector<Value> &regs = tiles.lookup(v);
     if (!carriedAsPairs(v, regs.size())) {
       llvm::append_range(out, regs);
@@ -93,8 +89,6 @@ void KernelEmitter::bindResults(ValueRange olds, ValueRange flat) {
       scalars.map(old, flat[pos++]);
       continue;
     }
-    if (asyncValues.count(old))
-      continue;
     int64_t n = regMap(old).count;
     SmallVector<Value> regs;
     if (!carriedAsPairs(old, n)) {
@@ -123,14 +117,12 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     materializeAll();
   for (Value operand : op->getOperands())
     materialize(operand);
-  if (isa<ReshapeOp, PermuteOp>(op) && asyncValues.count(op->getResult(0)))
-    return success(); // a view of a tile in shared memory: nothing to move
   if (auto load = dyn_cast<LoadOp>(op))
     return emitLoad(load);
   if (isa<tilegpu::LocalAllocOp, tilegpu::MemDescIndexOp,
           tilegpu::MemDescTransOp, tilegpu::AsyncCopyOp,
           tilegpu::AsyncCommitGroupOp, tilegpu::AsyncWaitOp,
-          tilegpu::LocalLoadOp>(op))
+          tilegpu::LocalLoadOp, tilegpu::FenceAsyncSharedOp>(op))
     return emitSharedTileOp(op);
   if (auto store = dyn_cast<StoreOp>(op))
     return emitStore(store);
@@ -148,8 +140,17 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitFor(loop);
   if (auto branch = dyn_cast<scf::IfOp>(op))
     return emitIf(branch);
-  if (auto dot = dyn_cast<DotOp>(op))
-    return emitDot(dot);
+  if (auto mma = dyn_cast<tilegpu::MmaOp>(op))
+    return emitDot(mma);
+  if (auto wait = dyn_cast<tilegpu::MmaWaitOp>(op)) {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), wait.getPending());
+    for (auto [from, to] : llvm::zip(wait.getValues(), wait.getResults()))
+      sameRegisters(to, from);
+    return success();
+  }
+  if (isa<DotOp>(op))
+    return fail(op) << "has no tensor-core instruction yet: run "
+                       "tilegpu-accelerate-dots and tilegpu-pipeline first";
   if (auto id = dyn_cast<BlockIdOp>(op)) {
     scalars.map(id.getResult(),
                 (Value)gpu::BlockIdOp::create(
@@ -232,7 +233,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     RegMap dst = regMap(reshape.getResult());
     auto from = cast<RankedTensorType>(reshape.getSource().getType());
     if (tilegpu::movesNoData(from, reshape.getType())) {
-      tiles[reshape.getResult()] = tiles[reshape.getSource()];
+      sameRegisters(reshape.getResult(), reshape.getSource());
       return success();
     }
     // A reshaped iota ([N] to [1, N] or [N, 1]) is its coordinate along the
@@ -257,7 +258,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op)) {
     if (tilegpu::movesNoData(convert.getSource().getType(),
                              convert.getType())) {
-      tiles[convert.getResult()] = tiles[convert.getSource()];
+      sameRegisters(convert.getResult(), convert.getSource());
       return success();
     }
     tiles[convert.getResult()] = convertLayout(op, tiles[convert.getSource()],
@@ -269,7 +270,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     auto from = cast<RankedTensorType>(permute.getSource().getType());
     if (tilegpu::movesNoData(from, permute.getType(),
                              permute.getPermutation())) {
-      tiles[permute.getResult()] = tiles[permute.getSource()];
+      sameRegisters(permute.getResult(), permute.getSource());
       return success();
     }
     tiles[permute.getResult()] = convertLayout(
@@ -397,23 +398,11 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   return success();
 }
 
-/// A loop with async operands also carries the index of their current stage
-/// in the ring, and waits for every copy after it.
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
-  auto asyncIt = asyncLoops.find(op);
-  bool async = asyncIt != asyncLoops.end();
   SmallVector<Value> inits = flatten(op.getInitArgs());
-  if (async)
-    inits.push_back(i32(0));
   auto loop = scf::ForOp::create(b, loc(), scalars.lookup(op.getLowerBound()),
                                  scalars.lookup(op.getUpperBound()),
                                  scalars.lookup(op.getStep()), inits);
-  ValueRange carried = loop.getRegionIterArgs();
-  ValueRange results = loop.getResults();
-  if (async) {
-    carried = carried.drop_back();
-    results = results.drop_back();
-  }
   {
     OpBuilder::InsertionGuard g(b);
     // Without iter_args the loop comes with a yield; ours replaces it.
@@ -421,39 +410,16 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       loop.getBody()->getTerminator()->erase();
     b.setInsertionPointToEnd(loop.getBody());
     scalars.map(op.getInductionVar(), loop.getInductionVar());
-    bindResults(op.getRegionIterArgs(), carried);
-    Value outerStage = asyncStage;
-    bool outerWaited = asyncWaited;
-    const AsyncLoop *outerLoop = currentAsyncLoop;
-    if (async) {
-      asyncStage = loop.getRegionIterArgs().back();
-      asyncWaited = false;
-      currentAsyncLoop = &asyncIt->second;
-    }
+    bindResults(op.getRegionIterArgs(), loop.getRegionIterArgs());
     ++loopDepth;
     LogicalResult body = emitBlock(*op.getBody());
     --loopDepth;
     if (failed(body))
       return failure();
-    if (wgmmaWaitAtYield) {
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
-      wgmmaWaitAtYield = false;
-    }
     auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-    SmallVector<Value> yields = flatten(yield.getOperands());
-    if (async)
-      yields.push_back(asyncStageAhead(1));
-    scf::YieldOp::create(b, loc(), yields);
-    asyncStage = outerStage;
-    asyncWaited = outerWaited;
-    currentAsyncLoop = outerLoop;
+    scf::YieldOp::create(b, loc(), flatten(yield.getOperands()));
   }
-  if (async) {
-    NVVM::CpAsyncWaitGroupOp::create(b, loc(), 0);
-    if (asyncIt->second.accInFlight)
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 0);
-  }
-  bindResults(op.getResults(), results);
+  bindResults(op.getResults(), loop.getResults());
   return success();
 }
 
@@ -518,16 +484,16 @@ int64_t KernelEmitter::minBlocksPerSM() {
                                 elementBytes(type.getElementType()),
                             4 * threads);
   };
-  // Operands in shared memory (async) take no registers.
+  // Operands in shared memory take no registers.
   auto operandRegs = [&](Value operand) -> int64_t {
-    return asyncValues.count(operand) ? 0 : 2 * regsOf(operand);
+    return isa<RankedTensorType>(operand.getType()) ? 2 * regsOf(operand) : 0;
   };
   // One dot: its accumulator and register operands. More (attention): all
   // of them at once, as they live across the loop with the online softmax
   // state (D=64 on 8 warps: 128 registers, 2 blocks per SM; D=128 on 4
   // warps: above the 255 a thread may have, so no hint).
   int64_t dotRegs = 0, allDotRegs = 0, dots = 0;
-  kernel.walk([&](DotOp dot) {
+  kernel.walk([&](tilegpu::MmaOp dot) {
     ++dots;
     int64_t regs = regsOf(dot.getResult()) + operandRegs(dot.getLhs()) +
                    operandRegs(dot.getRhs());
@@ -575,8 +541,11 @@ LogicalResult KernelEmitter::emit() {
     }
   }
   b.setInsertionPointToEnd(gpuModule.getBody());
-  if (failed(declareSharedMemory()) || failed(loadStagedOperands()))
+  if (failed(declareSharedMemory()))
     return failure();
+  kernel.walk([&](tilegpu::MmaOp mma) {
+    anyWgmma |= mma.getInstruction() == tilegpu::DotInstruction::Wgmma;
+  });
   auto func = gpu::GPUFuncOp::create(b, l, kernel.getSymName(),
                                      b.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -596,7 +565,7 @@ LogicalResult KernelEmitter::emit() {
   // per-warp offsets) in uniform registers, as CUTLASS's
   // canonical_warp_idx_sync does (attention D64 0.81 -> 0.87 of cuDNN).
   // Elsewhere the shuffle would only lengthen the way to the first load.
-  if (!wgmmaDots.empty()) {
+  if (anyWgmma) {
     Value warp = arith::IndexCastOp::create(b, l, b.getI32Type(), warpId);
     warp = gpu::ShuffleOp::create(b, l, warp, i32(0), i32(kWarpSize),
                                   gpu::ShuffleMode::IDX)

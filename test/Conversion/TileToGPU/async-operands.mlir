@@ -1,5 +1,5 @@
 // mma.sync targets (sm_80, sm_90); sm_90a runs these dots as wgmma (wgmma.mlir).
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90 --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90 --tilegpu-allocate-shared-memory=chip=sm_90 --convert-tile-to-gpu=chip=sm_90 | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90 --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90 --tilegpu-pipeline=chip=sm_90 --tilegpu-allocate-shared-memory=chip=sm_90 --convert-tile-to-gpu=chip=sm_90 | FileCheck %s
 
 // Matmul as tile-pipeline-loads leaves it: each operand loaded before the
 // loop and one iteration ahead in the body. Both live in the kernel's

@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots --tilegpu-pipeline --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s
 
 // A 128x128x32 bf16 dot on 8 warps. The operands, used only by the dot, get
 // blocked layouts of their own shapes: each element is loaded once, 16 bytes

@@ -1,11 +1,11 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory --convert-tile-to-gpu --verify-diagnostics
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots --tilegpu-pipeline --tilegpu-allocate-shared-memory --convert-tile-to-gpu --verify-diagnostics
 
 func.func @dot_k(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
   %c0 = arith.constant 0 : index
   %a = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x8xbf16>
   %b = tile.load %in[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<8x16xbf16>
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
-  // expected-error @+1 {{'tile.dot' op needs K to be a multiple of 16, got 8}}
+  // expected-error @+1 {{'tilegpu.mma' op needs K to be a multiple of 16, got 8}}
   %d = tile.dot %a, %b, %z : tensor<16x8xbf16>, tensor<8x16xbf16>, tensor<16x16xf32>
   tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
   return
@@ -17,7 +17,7 @@ func.func @dot_ieee(%in: !tile.view<?x?xf32>, %x: !tile.view<?x?xf32>) attribute
   %a = tile.load %in[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x8xf32>
   %b = tile.load %in[%c0, %c0] : !tile.view<?x?xf32> -> tensor<8x16xf32>
   %z = arith.constant dense<0.0> : tensor<16x16xf32>
-  // expected-error @+1 {{'tile.dot' op f32 inputs at ieee precision are not supported by the GPU backend yet}}
+  // expected-error @+1 {{'tilegpu.mma' op f32 inputs at ieee precision are not supported by the GPU backend yet}}
   %d = tile.dot %a, %b, %z {precision = 0 : i32} : tensor<16x8xf32>, tensor<8x16xf32>, tensor<16x16xf32>
   tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
   return
@@ -67,7 +67,7 @@ func.func @dot_narrower_than_warps(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?
   %s = tile.dot %a, %b, %z : tensor<32x16xbf16>, tensor<16x64xbf16>, tensor<32x64xf32>
   %m = tile.reduce max %s {axis = 1 : i64, keep_dims} : tensor<32x64xf32> -> tensor<32x1xf32>
   %acc = tile.broadcast %m : tensor<32x1xf32> -> tensor<32x8xf32>
-  // expected-error @+1 {{'tile.dot' op tile 32x8 is smaller than the 32x16 its warps cover}}
+  // expected-error @+1 {{'tilegpu.mma' op tile 32x8 is smaller than the 32x16 its warps cover}}
   %d = tile.dot %a, %c, %acc : tensor<32x16xbf16>, tensor<16x8xbf16>, tensor<32x8xf32>
   tile.store %d, %x[%c0, %c0] : tensor<32x8xf32>, !tile.view<?x?xf32>
   return

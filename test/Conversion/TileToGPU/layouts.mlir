@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots --tilegpu-pipeline --tilegpu-allocate-shared-memory --convert-tile-to-gpu | FileCheck %s
 // RUN: tilegym-opt %s --split-input-file --tilegym-gpu-pipeline="chip=sm_80" | FileCheck %s --check-prefix=NVVM
 
 // A row reduction across lanes and warps: shuffles, then a round trip

@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-accelerate-dots=chip=sm_90 --tilegpu-allocate-shared-memory=chip=sm_90 --convert-tile-to-gpu=chip=sm_90 | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-accelerate-dots=chip=sm_90 --tilegpu-pipeline=chip=sm_90 --tilegpu-allocate-shared-memory=chip=sm_90 --convert-tile-to-gpu=chip=sm_90 | FileCheck %s
 
 // A layout that covers more than its tile holds each element in several
 // threads (here the warp bit: 2 warps of 32 lanes over 32 elements). Only

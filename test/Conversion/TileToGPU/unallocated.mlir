@@ -40,24 +40,17 @@ func.func @over_limit(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_w
 
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
 #b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
-#mma = #tilegpu.mma<warps = [4, 1]>
-// A ring of staged operands without its bytes.
-func.func @ring_unplaced(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64, tilegpu.shared_memory = 0 : i64} {
+#mma = #tilegpu.mma<warps = [2, 2]>
+// An mma.sync dot staging its operands from registers, without their bytes:
+// 64 rows of 40 (A) and 32 of 72 (B) bf16, rows padded.
+func.func @mma_unplaced(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %kt = tile.dim %va[1] : !tile.view<?x?xbf16>
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
-  // expected-error @+1 {{'tile.load' op is staged in a ring of 10240 bytes, which needs its 'tilegpu.shared' (1024-byte aligned under the swizzle): run tilegpu-allocate-shared-memory first}}
-  %a0 = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
-  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
-  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x64xf32, #mma>, tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>) {
-    %d = tile.dot %ta, %tb, %acc {tilegpu.dot = #tilegpu.dot<mma_sync>} : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<64x64xf32, #mma>
-    %k1 = arith.addi %k, %c1 : index
-    %an = tile.load %va[%c0, %k1] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
-    %bn = tile.load %vb[%k1, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
-    scf.yield %d, %an, %bn : tensor<64x64xf32, #mma>, tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>
-  }
-  tile.store %r#0, %vc[%c0, %c0] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  %a = tile.load %va[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+  %b = tile.load %vb[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
+  // expected-error @+1 {{'tilegpu.mma' op needs 9728 bytes of shared memory but has 0 in its 'tilegpu.shared': run tilegpu-allocate-shared-memory first}}
+  %d = tilegpu.mma mma_sync %a, %b, %z : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<64x64xf32, #mma>
+  tile.store %d, %vc[%c0, %c0] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
   return
 }
 
@@ -65,24 +58,16 @@ func.func @ring_unplaced(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %
 
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
 #b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
-#mma = #tilegpu.mma<warps = [4, 1]>
-// The loads of one ring placed apart.
-func.func @ring_split(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64, tilegpu.shared_memory = 40960 : i64} {
+#mma = #tilegpu.mma<warps = [2, 2]>
+// A tile.dot the pipeline did not turn into a tilegpu.mma.
+func.func @dot_unlowered(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %kt = tile.dim %va[1] : !tile.view<?x?xbf16>
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
-  %a0 = tile.load %va[%c0, %c0] {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 10240>, tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
-  %b0 = tile.load %vb[%c0, %c0] {tilegpu.shared = #tilegpu.shared<offset = 10240, bytes = 9216>, tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
-  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x64xf32, #mma>, tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>) {
-    %d = tile.dot %ta, %tb, %acc {tilegpu.dot = #tilegpu.dot<mma_sync>} : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<64x64xf32, #mma>
-    %k1 = arith.addi %k, %c1 : index
-    // expected-error @+1 {{'tile.load' op is a load of ring 0, whose loads share one 'tilegpu.shared'}}
-    %an = tile.load %va[%c0, %k1] {tilegpu.shared = #tilegpu.shared<offset = 20480, bytes = 10240>, tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
-    %bn = tile.load %vb[%k1, %c0] {tilegpu.shared = #tilegpu.shared<offset = 10240, bytes = 9216>, tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
-    scf.yield %d, %an, %bn : tensor<64x64xf32, #mma>, tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>
-  }
-  tile.store %r#0, %vc[%c0, %c0] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  %a = tile.load %va[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+  %b = tile.load %vb[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
+  // expected-error @+1 {{'tile.dot' op has no tensor-core instruction yet: run tilegpu-accelerate-dots and tilegpu-pipeline first}}
+  %d = tile.dot %a, %b, %z : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<64x64xf32, #mma>
+  tile.store %d, %vc[%c0, %c0] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
   return
 }
 

@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90a --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90a --tilegpu-allocate-shared-memory=chip=sm_90a --convert-tile-to-gpu=chip=sm_90a | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90a --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90a --tilegpu-pipeline=chip=sm_90a --tilegpu-allocate-shared-memory=chip=sm_90a --convert-tile-to-gpu=chip=sm_90a | FileCheck %s
 
 // Matmul as tile-pipeline-loads leaves it, on sm_90a: both operands stream
 // into shared memory by cp.async and the dot runs as wgmma. The stages are
@@ -25,7 +25,8 @@
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: nvvm.cp.async
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NEXT: gpu.barrier
 // CHECK: scf.if
 // CHECK: scf.if

@@ -1,5 +1,5 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-allocate-shared-memory --verify-diagnostics
-// RUN: not tilegym-opt %s --split-input-file --tilegpu-allocate-shared-memory=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: tilegym-opt %s --split-input-file --tilegpu-pipeline --tilegpu-allocate-shared-memory --verify-diagnostics
+// RUN: not tilegym-opt %s --split-input-file --tilegpu-pipeline=chip=sm_80 --tilegpu-allocate-shared-memory=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
 // SM80: error: the kernel needs 270336 bytes of shared memory per block, more than the 166912 a block can have on sm_80
 
 // Staging two 256x256 bf16 operands of an mma.sync dot from registers takes
@@ -15,16 +15,3 @@ func.func @too_much(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attribut
   tile.store %d, %x[%c0, %c0] : tensor<256x256xf32, #tilegpu.mma<warps = [4, 2]>>, !tile.view<?x?xf32>
   return
 }
-
-// -----
-
-// A ring lives until the loop that reads it ends: a staged load reaching
-// no dot in a loop has no such end.
-func.func @ring_without_loop(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xbf16>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
-  %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.load' op is staged in ring 0 but reaches no dot in a loop: a ring lives until the loop that reads it ends}}
-  %a = tile.load %in[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>>
-  tile.store %a, %x[%c0, %c0] : tensor<64x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>>, !tile.view<?x?xbf16>
-  return
-}
-

@@ -3,8 +3,9 @@
 // The placement is a function of the IR: made again, it is the same.
 // RUN: tilegym-opt %s --split-input-file --tilegpu-allocate-shared-memory --tilegpu-allocate-shared-memory | FileCheck %s
 //
-// The pass alone, on kernels whose layouts and stages are written out (what
-// tilegpu-assign-layouts and tilegpu-accelerate-dots give them).
+// The pass alone, on kernels whose layouts and shared-memory tiles are
+// written out (what tilegpu-assign-layouts, tilegpu-accelerate-dots and
+// tilegpu-pipeline give them).
 
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
 #b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
@@ -12,39 +13,61 @@
 #mma = #tilegpu.mma<warps = [4, 1]>
 
 // Two rings of two stages, rows padded for ldmatrix: A 64x(32+8) and B
-// 32x(64+8) bf16, 10240 and 9216 bytes. They live until the loop ends.
-// After it, the conversion of the accumulator (after a barrier) takes the
-// rings' bytes again, offset 0; the reduction across the warps along M
-// writes without a barrier, so it gets bytes of its own past the rings.
+// 32x(64+8) bf16, 10240 and 9216 bytes. They live until the loop that reads
+// them ends. After it, the conversion of the accumulator (after a barrier)
+// takes the rings' bytes again, offset 0; the reduction across the warps
+// along M writes without a barrier, so it gets bytes of its own past the
+// rings.
 // CHECK-LABEL: func.func @reuse_after_loop
 // CHECK-SAME: tilegpu.shared_memory = 20480 : i64
-// CHECK: tile.load {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 10240>, tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>}
-// CHECK: tile.load {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 10240, bytes = 9216>, tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0, index = 0>}
+// CHECK: tilegpu.local_alloc {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 10240>} : !tilegpu.memdesc<2x64x32xbf16, swizzle = 0>
+// CHECK: tilegpu.local_alloc {tilegpu.shared = #tilegpu.shared<offset = 10240, bytes = 9216>} : !tilegpu.memdesc<2x32x64xbf16, swizzle = 0>
 // CHECK: scf.for
-// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
-// CHECK: tile.load {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 10240>, tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0>}
-// CHECK: tile.load {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 10240, bytes = 9216>, tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0>}
+// CHECK: tilegpu.mma mma_sync
+// CHECK-NOT: tilegpu.shared
 // CHECK: tile.reduce sum {{.*}} {axis = 0 : i64, keep_dims, tilegpu.shared = #tilegpu.shared<offset = 19456, bytes = 1024>}
 // CHECK: tilegpu.convert_layout {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 16384>}
-// REMARK: remark: shared memory: 10240 bytes at offset 0 for ring 0 of 2 stages
-// REMARK: remark: shared memory: 9216 bytes at offset 10240 for ring 1 of 2 stages
+// REMARK: remark: shared memory: 10240 bytes at offset 0 for a ring of 2 stages
+// REMARK: remark: shared memory: 9216 bytes at offset 10240 for a ring of 2 stages
 // REMARK: remark: shared memory: 1024 bytes at offset 19456 for a reduction across warps
 // REMARK: remark: shared memory: 16384 bytes at offset 0 for a layout conversion
 // REMARK: remark: shared memory per block: 20480 bytes, static
 func.func @reuse_after_loop(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>, %vs: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %ra = tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xbf16, swizzle = 0>
+  %rb = tilegpu.local_alloc : !tilegpu.memdesc<2x32x64xbf16, swizzle = 0>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
   %kt = tile.dim %va[1] : !tile.view<?x?xbf16>
   %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
-  %a0 = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
-  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
-  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x64xf32, #mma>, tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>) {
-    %d = tile.dot %ta, %tb, %acc {tilegpu.dot = #tilegpu.dot<mma_sync>} : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<64x64xf32, #mma>
+  %a0 = tilegpu.memdesc_index %ra[%c0] : !tilegpu.memdesc<2x64x32xbf16, swizzle = 0> -> !tilegpu.memdesc<64x32xbf16, swizzle = 0>
+  tilegpu.async_copy %va[%c0, %c0], %a0 : !tile.view<?x?xbf16>, !tilegpu.memdesc<64x32xbf16, swizzle = 0> as tensor<64x32xbf16, #a>
+  tilegpu.async_commit_group
+  %b0 = tilegpu.memdesc_index %rb[%c0] : !tilegpu.memdesc<2x32x64xbf16, swizzle = 0> -> !tilegpu.memdesc<32x64xbf16, swizzle = 0>
+  tilegpu.async_copy %vb[%c0, %c0], %b0 : !tile.view<?x?xbf16>, !tilegpu.memdesc<32x64xbf16, swizzle = 0> as tensor<32x64xbf16, #b>
+  tilegpu.async_commit_group
+  %r:2 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %stage = %c0_i32) -> (tensor<64x64xf32, #mma>, i32) {
+    tilegpu.async_wait 0
+    gpu.barrier
+    %i = arith.index_cast %stage : i32 to index
+    %ta = tilegpu.memdesc_index %ra[%i] : !tilegpu.memdesc<2x64x32xbf16, swizzle = 0> -> !tilegpu.memdesc<64x32xbf16, swizzle = 0>
+    %tb = tilegpu.memdesc_index %rb[%i] : !tilegpu.memdesc<2x32x64xbf16, swizzle = 0> -> !tilegpu.memdesc<32x64xbf16, swizzle = 0>
+    %d = tilegpu.mma mma_sync %ta, %tb, %acc : !tilegpu.memdesc<64x32xbf16, swizzle = 0>, !tilegpu.memdesc<32x64xbf16, swizzle = 0>, tensor<64x64xf32, #mma>
     %k1 = arith.addi %k, %c1 : index
-    %an = tile.load %va[%c0, %k1] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
-    %bn = tile.load %vb[%k1, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
-    scf.yield %d, %an, %bn : tensor<64x64xf32, #mma>, tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>
+    %s1 = arith.addi %stage, %c1_i32 : i32
+    %next = arith.remui %s1, %c2_i32 : i32
+    %j = arith.index_cast %next : i32 to index
+    %an = tilegpu.memdesc_index %ra[%j] : !tilegpu.memdesc<2x64x32xbf16, swizzle = 0> -> !tilegpu.memdesc<64x32xbf16, swizzle = 0>
+    tilegpu.async_copy %va[%c0, %k1], %an : !tile.view<?x?xbf16>, !tilegpu.memdesc<64x32xbf16, swizzle = 0> as tensor<64x32xbf16, #a>
+    tilegpu.async_commit_group
+    %bn = tilegpu.memdesc_index %rb[%j] : !tilegpu.memdesc<2x32x64xbf16, swizzle = 0> -> !tilegpu.memdesc<32x64xbf16, swizzle = 0>
+    tilegpu.async_copy %vb[%k1, %c0], %bn : !tile.view<?x?xbf16>, !tilegpu.memdesc<32x64xbf16, swizzle = 0> as tensor<32x64xbf16, #b>
+    tilegpu.async_commit_group
+    scf.yield %d, %next : tensor<64x64xf32, #mma>, i32
   }
+  tilegpu.async_wait 0
   %s = tile.reduce sum %r#0 {axis = 0 : i64, keep_dims} : tensor<64x64xf32, #mma> -> tensor<1x64xf32, #mma>
   tile.store %s, %vs[%c0, %c0] : tensor<1x64xf32, #mma>, !tile.view<?x?xf32>
   %o = tilegpu.convert_layout %r#0 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #out>
@@ -120,7 +143,7 @@ func.func @helper(%a: index) -> index {
 // CHECK-SAME: tilegpu.shared_memory = 65536 : i64
 // CHECK: tilegpu.local_alloc {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 32768>}
 // CHECK: tilegpu.convert_layout {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 65536>}
-// REMARK: remark: shared memory: 32768 bytes at offset 0 for a shared-memory tile
+// REMARK: remark: shared memory: 32768 bytes at offset 0 for a ring of 2 stages
 func.func @tile_then_conversion(%v: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

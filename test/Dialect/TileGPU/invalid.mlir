@@ -326,3 +326,103 @@ func.func @load_layout(%s: !tilegpu.memdesc<128x64xbf16, swizzle = 0>) {
   %t = tilegpu.local_load %s : !tilegpu.memdesc<128x64xbf16, swizzle = 0> -> tensor<128x64xbf16>
   return
 }
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @mma_ring(%a: !tilegpu.memdesc<2x64x64xbf16, swizzle = 0>, %b: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{multiplies 2-D tiles: one stage, not a ring}}
+  %d = tilegpu.mma mma_sync %a, %b, %c : !tilegpu.memdesc<2x64x64xbf16, swizzle = 0>, !tilegpu.memdesc<64x64xbf16, swizzle = 0>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @mma_shapes(%a: !tilegpu.memdesc<64x32xbf16, swizzle = 0>, %b: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{needs lhs M x K, rhs K x N and acc M x N, got 64x32, 64x64 and 64x64}}
+  %d = tilegpu.mma mma_sync %a, %b, %c : !tilegpu.memdesc<64x32xbf16, swizzle = 0>, !tilegpu.memdesc<64x64xbf16, swizzle = 0>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @mma_elements(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %b: !tilegpu.memdesc<64x64xf16, swizzle = 0>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{operands must both be f16, bf16 or f32, got 'bf16' and 'f16'}}
+  %d = tilegpu.mma mma_sync %a, %b, %c : !tilegpu.memdesc<64x64xbf16, swizzle = 0>, !tilegpu.memdesc<64x64xf16, swizzle = 0>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @mma_accumulator(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %b: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %c: tensor<64x64xf16, #mma>) {
+  // expected-error @+1 {{accumulates in f32, got 'f16'}}
+  %d = tilegpu.mma mma_sync %a, %b, %c : !tilegpu.memdesc<64x64xbf16, swizzle = 0>, !tilegpu.memdesc<64x64xbf16, swizzle = 0>, tensor<64x64xf16, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @mma_lhs_transposed(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 0, transposed>, %b: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{reads its lhs as stored, [M][K]: not transposed}}
+  %d = tilegpu.mma mma_sync %a, %b, %c : !tilegpu.memdesc<64x64xbf16, swizzle = 0, transposed>, !tilegpu.memdesc<64x64xbf16, swizzle = 0>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @mma_sync_swizzled(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 128>, %b: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{mma_sync reads shared-memory tiles unswizzled, rows padded, got '!tilegpu.memdesc<64x64xbf16, swizzle = 128>'}}
+  %d = tilegpu.mma mma_sync %a, %b, %c : !tilegpu.memdesc<64x64xbf16, swizzle = 128>, !tilegpu.memdesc<64x64xbf16, swizzle = 0>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @wgmma_unswizzled(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 128>, %b: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{wgmma reads shared-memory tiles under the 128-byte swizzle, got '!tilegpu.memdesc<64x64xbf16, swizzle = 0>'}}
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x64xbf16, swizzle = 128>, !tilegpu.memdesc<64x64xbf16, swizzle = 0>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @wgmma_f32(%a: !tilegpu.memdesc<64x64xf32, swizzle = 128>, %b: !tilegpu.memdesc<64x64xf32, swizzle = 128>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{wgmma takes 16-bit operands here, got 'f32'}}
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x64xf32, swizzle = 128>, !tilegpu.memdesc<64x64xf32, swizzle = 128>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @wgmma_rhs_registers(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 128>, %b: tensor<64x64xbf16, #mma>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{wgmma reads its rhs from shared memory}}
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x64xbf16, swizzle = 128>, tensor<64x64xbf16, #mma>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+func.func @wgmma_lhs_layout(%a: tensor<64x64xbf16, #blocked>, %b: !tilegpu.memdesc<64x64xbf16, swizzle = 128>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{wgmma reads an lhs in registers only in the accumulator's layout}}
+  %d = tilegpu.mma wgmma %a, %b, %c : tensor<64x64xbf16, #blocked>, !tilegpu.memdesc<64x64xbf16, swizzle = 128>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @mma_instruction(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %b: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{expected a dot instruction, mma_sync or wgmma, got 'hmma'}}
+  %d = tilegpu.mma hmma %a, %b, %c : !tilegpu.memdesc<64x64xbf16, swizzle = 0>, !tilegpu.memdesc<64x64xbf16, swizzle = 0>, tensor<64x64xf32, #mma>
+  return
+}

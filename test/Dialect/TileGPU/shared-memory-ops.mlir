@@ -37,3 +37,22 @@ func.func @batched(%v: !tile.view<?x?x?xf32>, %b: index, %m: index, %k: index) {
   tilegpu.async_copy %v[%b, %m, %k], %s : !tile.view<?x?x?xf32>, !tilegpu.memdesc<64x32xf32, swizzle = 0> as tensor<1x64x32xf32, #tilegpu.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerBlock = [1, 4, 1]}>>
   return
 }
+
+// -----
+
+// Dots on the tensor cores, their waits, and the proxy fence.
+#mma = #tilegpu.mma<warps = [4, 1]>
+// CHECK-LABEL: func.func @dots
+// CHECK: %[[D:.*]] = tilegpu.mma wgmma %arg0, %arg1, %arg2 : !tilegpu.memdesc<64x64xbf16, swizzle = 128>, !tilegpu.memdesc<64x64xbf16, swizzle = 128, transposed>, tensor<64x64xf32, #mma>
+// CHECK: %[[W:.*]] = tilegpu.mma_wait 0 %[[D]] : tensor<64x64xf32, #mma>
+// CHECK: tilegpu.mma_wait 1{{$}}
+// CHECK: tilegpu.fence_async_shared
+// CHECK: tilegpu.mma mma_sync %arg3, %arg4, %[[W]] {precision = 0 : i32} : tensor<64x32xf32, #mma>, !tilegpu.memdesc<32x64xf32, swizzle = 0>, tensor<64x64xf32, #mma>
+func.func @dots(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 128>, %b: !tilegpu.memdesc<64x64xbf16, swizzle = 128, transposed>, %c: tensor<64x64xf32, #mma>, %x: tensor<64x32xf32, #mma>, %y: !tilegpu.memdesc<32x64xf32, swizzle = 0>) -> tensor<64x64xf32, #mma> {
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x64xbf16, swizzle = 128>, !tilegpu.memdesc<64x64xbf16, swizzle = 128, transposed>, tensor<64x64xf32, #mma>
+  %w = tilegpu.mma_wait 0 %d : tensor<64x64xf32, #mma>
+  tilegpu.mma_wait 1
+  tilegpu.fence_async_shared
+  %e = tilegpu.mma mma_sync %x, %y, %w {precision = 0 : i32} : tensor<64x32xf32, #mma>, !tilegpu.memdesc<32x64xf32, swizzle = 0>, tensor<64x64xf32, #mma>
+  return %e : tensor<64x64xf32, #mma>
+}

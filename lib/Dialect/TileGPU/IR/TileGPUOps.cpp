@@ -6,6 +6,27 @@
 using namespace mlir;
 using namespace tilegym::tilegpu;
 
+/// A dot's instruction as its bare keyword: `tilegpu.mma wgmma ...`.
+static ParseResult parseDotInstruction(OpAsmParser &parser,
+                                       DotInstructionAttr &instruction) {
+  SMLoc at = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<DotInstruction> value = symbolizeDotInstruction(keyword);
+  if (!value)
+    return parser.emitError(at) << "expected a dot instruction, mma_sync or "
+                                   "wgmma, got '"
+                                << keyword << "'";
+  instruction = DotInstructionAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printDotInstruction(OpAsmPrinter &printer, Operation *,
+                                DotInstructionAttr instruction) {
+  printer << stringifyDotInstruction(instruction.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "tilegym/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"
 
@@ -108,5 +129,70 @@ LogicalResult LocalLoadOp::verify() {
                          << source << ", got " << getType();
   if (!getLayout(getType()))
     return emitOpError() << "result has no distributed layout: " << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor-core dots
+//===----------------------------------------------------------------------===//
+
+/// An operand's rows, columns and elements, in registers or shared memory.
+static std::tuple<ArrayRef<int64_t>, Type> shapeOf(Type t) {
+  if (auto tile = dyn_cast<RankedTensorType>(t))
+    return {tile.getShape(), tile.getElementType()};
+  auto desc = cast<MemDescType>(t);
+  return {desc.getShape(), desc.getElementType()};
+}
+
+LogicalResult MmaOp::verify() {
+  auto [lhs, lhsElem] = shapeOf(getLhs().getType());
+  auto [rhs, rhsElem] = shapeOf(getRhs().getType());
+  ArrayRef<int64_t> acc = getAcc().getType().getShape();
+  if (lhs.size() != 2 || rhs.size() != 2 || acc.size() != 2)
+    return emitOpError() << "multiplies 2-D tiles: one stage, not a ring";
+  if (lhs[1] != rhs[0] || acc[0] != lhs[0] || acc[1] != rhs[1])
+    return emitOpError() << "needs lhs M x K, rhs K x N and acc M x N, got "
+                         << lhs[0] << "x" << lhs[1] << ", " << rhs[0] << "x"
+                         << rhs[1] << " and " << acc[0] << "x" << acc[1];
+  if (lhsElem != rhsElem ||
+      !(lhsElem.isF16() || lhsElem.isBF16() || lhsElem.isF32()))
+    return emitOpError() << "operands must both be f16, bf16 or f32, got "
+                         << lhsElem << " and " << rhsElem;
+  if (!getAcc().getType().getElementType().isF32())
+    return emitOpError() << "accumulates in f32, got "
+                         << getAcc().getType().getElementType();
+  auto lhsDesc = dyn_cast<MemDescType>(getLhs().getType());
+  auto rhsDesc = dyn_cast<MemDescType>(getRhs().getType());
+  if (lhsDesc && lhsDesc.getTransposed())
+    return emitOpError() << "reads its lhs as stored, [M][K]: not transposed";
+  bool wgmma = getInstruction() == DotInstruction::Wgmma;
+  for (MemDescType desc : {lhsDesc, rhsDesc})
+    if (desc && (desc.getSwizzle() == 128) != wgmma)
+      return emitOpError() << (wgmma ? "wgmma reads" : "mma_sync reads")
+                           << " shared-memory tiles "
+                           << (wgmma ? "under the 128-byte swizzle"
+                                     : "unswizzled, rows padded")
+                           << ", got " << desc;
+  if (wgmma) {
+    if (lhsElem.isF32())
+      return emitOpError() << "wgmma takes 16-bit operands here, got "
+                           << lhsElem;
+    if (!rhsDesc)
+      return emitOpError() << "wgmma reads its rhs from shared memory";
+    if (!lhsDesc && cast<RankedTensorType>(getLhs().getType()).getEncoding() !=
+                        getAcc().getType().getEncoding())
+      return emitOpError() << "wgmma reads an lhs in registers only in the "
+                              "accumulator's layout";
+  }
+  return success();
+}
+
+LogicalResult MmaWaitOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location>,
+                                          ValueRange operands, DictionaryAttr,
+                                          OpaqueProperties, RegionRange,
+                                          SmallVectorImpl<Type> &inferred) {
+  for (Value v : operands)
+    inferred.push_back(v.getType());
   return success();
 }

@@ -6,7 +6,7 @@
 // the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
-#include "tilegym/Dialect/Tile/IR/DotOperands.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 
@@ -60,7 +60,6 @@ private:
       end = lastPosition.lookup(loop);
     return end;
   }
-  LogicalResult collectRings();
   void collectAllocations();
   void collectScratch();
   void place();
@@ -82,55 +81,10 @@ void SharedMemoryAllocator::number() {
   });
 }
 
-/// Each ring (the loads of one ring number) is one buffer of all its
-/// stages, from its first load to the end of the loop whose dot reads it.
-/// Its copies write without a barrier before them, so it is live from the
-/// kernel's start; a ring filled inside an outer loop is refilled each
-/// time round it, so it lives to that loop's end.
-LogicalResult SharedMemoryAllocator::collectRings() {
-  std::map<int64_t, SmallVector<LoadOp>> rings;
-  kernel.walk([&](LoadOp load) {
-    if (auto stage = load->getAttrOfType<SharedStageAttr>(kStageAttr))
-      rings[stage.getRing()].push_back(load);
-  });
-  for (auto &[number, loads] : rings) {
-    auto stage = loads.front()->getAttrOfType<SharedStageAttr>(kStageAttr);
-    // The loop whose dot reads the ring: the one around the load ahead of
-    // a window, or the one after a tile loaded once.
-    scf::ForOp loop;
-    for (LoadOp load : loads)
-      if (!load->getAttrOfType<SharedStageAttr>(kStageAttr).getIndex())
-        loop = load->getParentOfType<scf::ForOp>();
-    if (!loop && stage.getStages() == 1)
-      if (std::optional<DotOperandUse> use = followToDot(loads.front()))
-        loop = use->dot->getParentOfType<scf::ForOp>();
-    if (!loop)
-      return loads.front().emitOpError()
-             << "is staged in ring " << number
-             << " but reaches no dot in a loop: a ring lives until the loop "
-                "that reads it ends";
-    Buffer ring;
-    bool swizzled = stage.getSwizzle() == 128;
-    ring.bytes =
-        stage.getStages() * getStageBytes(loads.front().getType(), swizzled);
-    ring.alignment = swizzled ? kSwizzleAtomBytes : 16;
-    ring.start = 0;
-    ring.end = endOfOutermostLoop(loop);
-    for (LoadOp load : loads) {
-      ring.ops.push_back(load);
-      ring.end = std::max(ring.end, endOfOutermostLoop(load));
-    }
-    ring.what = "ring " + std::to_string(number) + " of " +
-                std::to_string(stage.getStages()) + " stages";
-    buffers.push_back(std::move(ring));
-  }
-  return success();
-}
-
 /// A tilegpu.local_alloc lives until the last use of it or of a view of it
-/// (the end of the outermost loop around that use). Asynchronous copies
-/// write it without a barrier before them: it is live from the kernel's
-/// start.
+/// (the end of the outermost loop around that use: a ring filled inside an
+/// outer loop is refilled each time round it). Asynchronous copies write
+/// it without a barrier before them: it is live from the kernel's start.
 void SharedMemoryAllocator::collectAllocations() {
   kernel.walk([&](LocalAllocOp alloc) {
     Buffer buffer;
@@ -149,7 +103,10 @@ void SharedMemoryAllocator::collectAllocations() {
           work.push_back(user->getResult(0));
       }
     }
-    buffer.what = "a shared-memory tile";
+    ArrayRef<int64_t> shape = alloc.getType().getShape();
+    buffer.what = shape.size() > 2
+                      ? "a ring of " + std::to_string(shape[0]) + " stages"
+                      : std::string("a shared-memory tile");
     buffers.push_back(std::move(buffer));
   });
 }
@@ -202,8 +159,6 @@ void SharedMemoryAllocator::place() {
 LogicalResult SharedMemoryAllocator::run(StringRef chip, int64_t limit,
                                          bool remarks) {
   number();
-  if (failed(collectRings()))
-    return failure();
   collectAllocations();
   collectScratch();
   place();

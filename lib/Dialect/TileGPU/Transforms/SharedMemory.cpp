@@ -39,32 +39,6 @@ bool tilegym::tilegpu::movesNoData(RankedTensorType from, RankedTensorType to,
   return derived && haveSamePlacement(to, withLayout(to, derived));
 }
 
-bool tilegym::tilegpu::isStagedTile(Value v) {
-  while (true) {
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!loop || arg.getArgNumber() == 0)
-        return false;
-      v = loop.getInitArgs()[arg.getArgNumber() - 1];
-      continue;
-    }
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return false;
-    if (isa<LoadOp>(def))
-      return def->hasAttr(kStageAttr);
-    if (isa<ReshapeOp, PermuteOp>(def)) {
-      v = def->getOperand(0);
-      continue;
-    }
-    if (auto loop = dyn_cast<scf::ForOp>(def)) {
-      v = loop.getInitArgs()[cast<OpResult>(v).getResultNumber()];
-      continue;
-    }
-    return false;
-  }
-}
-
 int64_t tilegym::tilegpu::getStageBytes(int64_t rows, int64_t cols,
                                         int64_t elementBytes, bool swizzled) {
   int64_t rowElements =
@@ -137,28 +111,33 @@ static Scratch reductionScratch(ReduceOp op, int64_t numWarps) {
   return s;
 }
 
-/// An mma.sync dot stages its operands from registers into shared memory,
-/// rows padded for ldmatrix, between two barriers; a staged operand is in
-/// its ring already, and a 16-bit lhs in the accumulator's own mma layout
-/// with all warps along M is its own A fragments.
-static Scratch dotScratch(DotOp op) {
-  auto instr = op->getAttrOfType<DotInstructionAttr>(kDotAttr);
-  if (instr && instr.getValue() == DotInstruction::Wgmma)
+/// An mma.sync dot stages its operands in registers into shared memory,
+/// rows padded for ldmatrix, between two barriers; a 16-bit lhs in the
+/// accumulator's own mma layout with all warps along M is its own A
+/// fragments.
+static Scratch dotScratch(MmaOp op) {
+  if (op.getInstruction() == DotInstruction::Wgmma)
     return {};
-  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-  Type elem = lhsType.getElementType();
-  int64_t bytes = elementBytes(elem);
-  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
-  int64_t N = op.getType().getDimSize(1);
-  auto acc = dyn_cast_or_null<MmaLayoutAttr>(op.getType().getEncoding());
-  bool lhsInRegisters = !elem.isF32() && acc && acc.getWarpsN() == 1 &&
-                        lhsType.getEncoding() == op.getType().getEncoding();
+  auto lhsType = dyn_cast<RankedTensorType>(op.getLhs().getType());
+  auto rhsType = dyn_cast<RankedTensorType>(op.getRhs().getType());
+  int64_t M = op.getType().getDimSize(0), N = op.getType().getDimSize(1);
   Scratch s;
   s.what = "the operands of an mma.sync dot";
-  if (!isStagedTile(op.getLhs()) && !lhsInRegisters)
-    s.bytes += M * getPaddedRowElements(K, bytes) * bytes;
-  if (!isStagedTile(op.getRhs()))
+  if (rhsType) {
+    int64_t bytes = elementBytes(rhsType.getElementType());
+    int64_t K = rhsType.getDimSize(0);
     s.bytes += K * getPaddedRowElements(N, bytes) * bytes;
+  }
+  if (lhsType) {
+    Type elem = lhsType.getElementType();
+    int64_t bytes = elementBytes(elem);
+    int64_t K = lhsType.getDimSize(1);
+    auto acc = dyn_cast_or_null<MmaLayoutAttr>(op.getType().getEncoding());
+    bool lhsInRegisters = !elem.isF32() && acc && acc.getWarpsN() == 1 &&
+                          lhsType.getEncoding() == op.getType().getEncoding();
+    if (!lhsInRegisters)
+      s.bytes += M * getPaddedRowElements(K, bytes) * bytes;
+  }
   return s;
 }
 
@@ -177,21 +156,19 @@ Scratch tilegym::tilegpu::getScratch(Operation *op, int64_t numWarps) {
     // result's layout.
     bool iota = reshape.getSource().getDefiningOp<IotaOp>() &&
                 llvm::count_if(shape, [](int64_t d) { return d != 1; }) == 1;
-    if (!isStagedTile(reshape.getSource()) && !iota &&
-        !movesNoData(from, reshape.getType()))
+    if (!iota && !movesNoData(from, reshape.getType()))
       conversion.bytes = tileBytes(reshape.getType());
     return conversion;
   }
   if (auto permute = dyn_cast<PermuteOp>(op)) {
     auto from = cast<RankedTensorType>(permute.getSource().getType());
-    if (!isStagedTile(permute.getSource()) &&
-        !movesNoData(from, permute.getType(), permute.getPermutation()))
+    if (!movesNoData(from, permute.getType(), permute.getPermutation()))
       conversion.bytes = tileBytes(permute.getType());
     return conversion;
   }
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return reductionScratch(reduce, numWarps);
-  if (auto dot = dyn_cast<DotOp>(op))
+  if (auto dot = dyn_cast<MmaOp>(op))
     return dotScratch(dot);
   return {};
 }

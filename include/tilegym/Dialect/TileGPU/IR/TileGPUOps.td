@@ -5,6 +5,9 @@
 include "tilegym/Dialect/TileGPU/IR/TileGPUBase.td"
 include "tilegym/Dialect/TileGPU/IR/TileGPUTypes.td"
 include "tilegym/Dialect/Tile/IR/TileTypes.td"
+include "tilegym/Dialect/TileGPU/IR/TileGPUAttrs.td"
+include "tilegym/Dialect/Tile/IR/TileBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 class TileGPU_Op<string mnemonic, list<Trait> traits = []>
@@ -171,6 +174,89 @@ def TileGPU_LocalLoadOp : TileGPU_Op<"local_load", [
     $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor-core dots and their synchronization
+//===----------------------------------------------------------------------===//
+
+def TileGPU_MmaOperand : AnyTypeOf<[AnyRankedTensor, TileGPU_MemDescType],
+    "a tile in registers or in shared memory">;
+
+def TileGPU_MmaOp : TileGPU_Op<"mma", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "a dot on the tensor cores, its operands where they are";
+  let description = [{
+    `acc + lhs @ rhs` on the instruction `tilegpu-accelerate-dots` chose:
+    `lhs` is `M x K`, `rhs` `K x N`, `acc` and the result `M x N` f32, each
+    operand a tile in registers or in shared memory (a `!tilegpu.memdesc`,
+    `rhs` possibly transposed: a B stored as [N][K]).
+    - `mma_sync`: each warp reads its fragments by ldmatrix from shared
+      memory; an operand in registers goes there first (its scratch, two
+      barriers), except a 16-bit `lhs` in the accumulator's layout with all
+      warps along M, which is its own A fragments. Operands in shared memory
+      are unswizzled, rows padded.
+    - `wgmma` (sm_90a): the warpgroups issue `wgmma.mma_async` reading `rhs`,
+      and `lhs` unless it is in registers in the accumulator's layout,
+      through matrix descriptors from tiles under the 128-byte swizzle, then
+      commit them as one group. The result's registers are being written
+      until a `tilegpu.mma_wait` has waited for that group.
+
+    ```mlir
+    %d = tilegpu.mma wgmma %a, %b, %acc
+        : !tilegpu.memdesc<128x64xbf16, swizzle = 128>,
+          !tilegpu.memdesc<64x128xbf16, swizzle = 128>,
+          tensor<128x128xf32, #tilegpu.mma<warps = [8, 1]>>
+    ```
+  }];
+  let arguments = (ins TileGPU_DotInstructionAttr:$instruction,
+                       TileGPU_MmaOperand:$lhs, TileGPU_MmaOperand:$rhs,
+                       AnyRankedTensor:$acc,
+                       DefaultValuedAttr<Tile_Precision,
+                           "::tilegym::tile::Precision::TF32">:$precision);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    custom<DotInstruction>($instruction) $lhs `,` $rhs `,` $acc attr-dict `:` qualified(type($lhs)) `,`
+    qualified(type($rhs)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MmaWaitOp : TileGPU_Op<"mma_wait", [
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "wait until at most `pending` wgmma groups are in flight";
+  let description = [{
+    Waits until the warpgroup's committed `tilegpu.mma wgmma` groups but the
+    last `pending` are complete (`wgmma.wait_group`). Its results are its
+    operands, the results of the dots waited for: what reads them is
+    ordered after the wait.
+
+    ```mlir
+    %r = tilegpu.mma_wait 0 %d : tensor<128x128xf32, #tilegpu.mma<warps = [8, 1]>>
+    tilegpu.mma_wait 1
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>]>:$pending,
+                       Variadic<AnyRankedTensor>:$values);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $pending ($values^ `:` type($values))? attr-dict
+  }];
+}
+
+def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
+  let summary = "make this thread's shared-memory writes visible to wgmma";
+  let description = [{
+    wgmma reads shared memory through the async proxy; what a thread wrote
+    through the generic one (cp.async, st.shared) is visible to it after
+    this fence (`fence.proxy.async.shared::cta`) and a barrier.
+
+    ```mlir
+    tilegpu.fence_async_shared
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // TILEGYM_TILEGPU_OPS_TD

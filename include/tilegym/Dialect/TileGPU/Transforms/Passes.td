@@ -186,6 +186,86 @@ def TileGPUAccelerateDotsPass
   let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUPipelinePass
+    : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
+  let summary = "Turn staged dot operands into rings of shared memory filled "
+                "by cp.async, and dots into tilegpu.mma";
+  let description = [{
+    After `tilegpu-accelerate-dots`, which marks what is staged
+    (`tilegpu.stage` on loads) and each dot's instruction (`tilegpu.dot`);
+    before `tilegpu-allocate-shared-memory`. In a GPU kernel (a `func.func`
+    with `tile.kernel`):
+    - each ring becomes a `tilegpu.local_alloc` at the kernel's entry, in
+      ring order: `stages x rows x cols` of the tile as stored (its last two
+      dimensions), or `rows x cols` for one stage;
+    - each staged load becomes a `tilegpu.async_copy` into its stage and a
+      `tilegpu.async_commit_group`: before the loop into the stage its
+      `index` names, in the body into the stage after the window's last
+      (`(stage + stages - 1) % stages`);
+    - a loop whose windows are in shared memory no longer carries their
+      tiles: it carries the index of its current stage (i32, from 0, the
+      next `(stage + 1) % stages`). Before the body's first access to a
+      stage (a dot reading one, a copy refilling one), a
+      `tilegpu.async_wait` leaves the groups of the stages ahead in flight
+      (`(stages - 2) x` the windows), then, in a kernel with wgmma, a
+      `tilegpu.fence_async_shared`, then a `gpu.barrier`. After the loop,
+      `tilegpu.async_wait 0`;
+    - each `tile.dot` becomes a `tilegpu.mma` of its instruction (mma_sync
+      where none is marked), its staged operands read from their current
+      stage (`tilegpu.memdesc_index`), a transposed one through
+      `tilegpu.memdesc_trans`;
+    - wgmma groups: the body's first wgmma dot issues the copies ahead that
+      precede it right after it, so that they overlap it, then waits for
+      it (`tilegpu.mma_wait 0`). When its result only goes round the loop
+      as its own accumulator and its lhs is staged, the group stays in
+      flight: it waits instead for the previous iteration's group
+      (`tilegpu.mma_wait 1`, a barrier before the copies refill the stage
+      that group read), and its result is waited for after the loop. A
+      later wgmma dot whose result is only yielded is waited for before the
+      yield, others right after them.
+    IR whose marks disagree (a window's loads without their stages, a ring
+    that reaches no dot of its loop, a wgmma dot whose operands are not
+    staged for it) is an error at the op.
+
+    ```mlir
+    %a0 = tile.load %va[%m, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0,
+        stages = 2, swizzle = 0, index = 0>} ...
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z, %a = %a0) ... {
+      %c = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<mma_sync>} ...
+      %a1 = tile.load %va[%m, %k1] {tilegpu.stage = #tilegpu.stage<ring = 0,
+          stages = 2, swizzle = 0>} ...
+      scf.yield %c, %a1 : ...
+    }
+    ```
+    becomes
+    ```mlir
+    %ring = tilegpu.local_alloc : !tilegpu.memdesc<2x128x32xbf16, swizzle = 0>
+    %s0 = tilegpu.memdesc_index %ring[%i0] ...
+    tilegpu.async_copy %va[%m, %c0], %s0 : ... as tensor<128x32xbf16, #blocked>
+    tilegpu.async_commit_group
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z,
+        %stage = %c0_i32) ... {
+      tilegpu.async_wait 0
+      gpu.barrier
+      %s = tilegpu.memdesc_index %ring[%i] ...
+      %c = tilegpu.mma mma_sync %s, %b, %acc : ...
+      ...
+      tilegpu.async_copy %va[%m, %k1], %ahead ...
+      tilegpu.async_commit_group
+      scf.yield %c, %next : ...
+    }
+    tilegpu.async_wait 0
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU architecture (wgmma needs sm_90a)">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def TileGPUAllocateSharedMemoryPass
     : Pass<"tilegpu-allocate-shared-memory", "::mlir::func::FuncOp"> {
   let summary = "Place every user of shared memory in one buffer, reusing "

@@ -34,11 +34,6 @@ constexpr int64_t kSwizzleAtomBytes = 1024;
 bool movesNoData(mlir::RankedTensorType from, mlir::RankedTensorType to,
                  llvm::ArrayRef<int64_t> permutation = {});
 
-/// Whether `v` is a tile tilegpu-accelerate-dots staged: a load with
-/// `tilegpu.stage`, a view of one (reshape, permute), or a loop's
-/// iteration argument such a value enters. It has no registers.
-bool isStagedTile(mlir::Value v);
-
 /// One stage's bytes of a staged dot operand of `type` (its last two
 /// dimensions): rows padded for ldmatrix (getPaddedRowElements), or
 /// unpadded under the 128-byte swizzle.
@@ -66,8 +61,8 @@ struct Scratch {
 /// The scratch `op` needs at `numWarps` warps: a conversion that moves data
 /// (convert_layout, a reshape or permute not renaming registers), a
 /// reduction across warps, an mma.sync dot's operands staged from
-/// registers. Nothing (bytes 0) for every other op. Rings of staged loads
-/// are not scratch: see the ring's loads.
+/// registers. Nothing (bytes 0) for every other op; tilegpu.local_alloc
+/// has its bytes for as long as its tile is used, not as scratch.
 Scratch getScratch(mlir::Operation *op, int64_t numWarps);
 
 } // namespace tilegym::tilegpu

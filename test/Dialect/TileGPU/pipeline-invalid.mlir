@@ -1,6 +1,6 @@
-// RUN: tilegym-opt %s --split-input-file --convert-tile-to-gpu --verify-diagnostics
+// RUN: tilegym-opt %s --split-input-file --tilegpu-pipeline --verify-diagnostics
 //
-// tilegpu.stage and tilegpu.dot (tilegpu-accelerate-dots) that the lowering
+// tilegpu.stage and tilegpu.dot (tilegpu-accelerate-dots) that tilegpu-pipeline
 // cannot honour, as IR written by hand may carry them: each is an error on
 // the op, not a miscompile.
 

@@ -1,6 +1,6 @@
-// RUN: tilegym-opt %s --convert-tile-to-gpu=chip=sm_90 --verify-diagnostics
+// RUN: tilegym-opt %s --tilegpu-pipeline=chip=sm_90 --verify-diagnostics
 //
-// A dot put on wgmma for sm_90a, lowered for a chip without it.
+// A dot put on wgmma for sm_90a, pipelined for a chip without it.
 
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
 #b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>

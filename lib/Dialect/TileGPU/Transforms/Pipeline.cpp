@@ -1,0 +1,639 @@
+//===- Pipeline.cpp - staged dot operands as rings of shared memory -------===//
+//
+// Turns the staging tilegpu-accelerate-dots decided (`tilegpu.stage` on
+// loads, `tilegpu.dot` on dots) into shared-memory IR: each ring a
+// `tilegpu.local_alloc`, each staged load a `tilegpu.async_copy` into its
+// stage and a commit group, each loop the index of its current stage and a
+// wait before the first access to it, and each dot a `tilegpu.mma` reading
+// its staged operands from shared memory, with the waits for wgmma groups.
+// See the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <map>
+
+namespace tilegym::tilegpu {
+#define GEN_PASS_DEF_TILEGPUPIPELINEPASS
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilegym::tilegpu
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tile;
+using namespace tilegym::tilegpu;
+
+namespace {
+/// The loads of one ring and the dot operand they become.
+struct Ring {
+  /// Before the loop (stages 0, 1, ...), then, for a window, the one in the
+  /// body that fills the stage ahead.
+  SmallVector<LoadOp> loads;
+  /// A window's iteration arguments (a0 .. a(k-1)); none for a tile loaded
+  /// once before the loop.
+  SmallVector<unsigned> iterArgs;
+  Value tile; // what the loop's body uses
+  scf::ForOp loop;
+  SharedStageAttr stage;
+  DotOperandUse use = {};
+  LocalAllocOp alloc;
+
+  bool isWindow() const { return !iterArgs.empty(); }
+  LoadOp bodyLoad() const { return isWindow() ? loads.back() : LoadOp(); }
+};
+
+/// What a loop with rings does each iteration.
+struct LoopPlan {
+  int64_t stages = 1; // ring size of its windows (1: only one-stage rings)
+  int64_t groups = 0; // commit groups one iteration issues
+  DotOp firstWgmma;   // the body's first wgmma dot, if any
+  /// Its accumulator only goes round the loop: its group stays in flight
+  /// into the next iteration and is waited for after the loop.
+  bool accInFlight = false;
+};
+
+class Pipeliner {
+public:
+  Pipeliner(func::FuncOp kernel, bool wgmmaChip)
+      : kernel(kernel), wgmmaChip(wgmmaChip) {
+    if (auto w = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
+      numWarps = w.getInt();
+  }
+  LogicalResult run();
+
+private:
+  func::FuncOp kernel;
+  bool wgmmaChip;
+  int64_t numWarps = 4;
+  std::map<int64_t, Ring> rings;
+  DenseMap<Value, Ring *> operandRing; // dot operand -> its ring
+  DenseSet<Operation *> wgmmaDots;
+  bool anyWgmma = false;
+
+  InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
+  LogicalResult collectRings();
+  LogicalResult checkRings();
+  LogicalResult checkWgmmaDots();
+  LoopPlan planLoop(scf::ForOp loop);
+  void allocate();
+  Value stageOf(OpBuilder &b, Location loc, Ring &ring, Value index);
+  void copy(OpBuilder &b, LoadOp load, Ring &ring, Value stage);
+  void rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings);
+  MmaOp rewriteDot(OpBuilder &b, DotOp dot, Value stage);
+};
+} // namespace
+
+static SharedStageAttr stageAttrOf(LoadOp load) {
+  return load->getAttrOfType<SharedStageAttr>(kStageAttr);
+}
+
+static bool isWgmma(DotOp dot) {
+  auto instr = dot->getAttrOfType<DotInstructionAttr>(kDotAttr);
+  return instr && instr.getValue() == DotInstruction::Wgmma;
+}
+
+/// The loop-yield operand that is `v`'s only use, if `v` only goes round
+/// the loop.
+static std::optional<unsigned> onlyYielded(Value v) {
+  if (!v.hasOneUse())
+    return std::nullopt;
+  OpOperand &use = *v.getUses().begin();
+  if (!isa<scf::YieldOp>(use.getOwner()) ||
+      !isa<scf::ForOp>(use.getOwner()->getParentOp()))
+    return std::nullopt;
+  return use.getOperandNumber();
+}
+
+/// Each ring is either the window of loads ahead through a loop
+/// (getLoadWindow) or one load before the loop; it must reach a dot of the
+/// loop's body through views (followToDot). IR that breaks these (written
+/// by hand) is an error here, not a miscompile.
+LogicalResult Pipeliner::collectRings() {
+  auto claim = [&](LoadOp first, Ring ring) -> LogicalResult {
+    auto [it, inserted] = rings.try_emplace(ring.stage.getRing(), ring);
+    if (!inserted)
+      return fail(first) << "ring " << ring.stage.getRing()
+                         << " is staged by more than one tile";
+    return success();
+  };
+  // Windows: every load of one carries its ring, the ones before the loop
+  // their stage.
+  WalkResult windows = kernel.walk([&](scf::ForOp loop) {
+    for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
+      std::optional<LoadWindow> window = getLoadWindow(loop, i);
+      // The tail of a longer window (its front fills stage 1 or later) is
+      // that window's.
+      SharedStageAttr stage =
+          window ? stageAttrOf(window->loads.front()) : nullptr;
+      if (!stage || stage.getIndex() != 0)
+        continue;
+      int64_t n = window->loads.size();
+      for (auto [j, load] : llvm::enumerate(window->loads)) {
+        SharedStageAttr s = stageAttrOf(load);
+        bool ahead = int64_t(j) + 1 == n;
+        if (!s || s.getRing() != stage.getRing() || s.getStages() != n ||
+            s.getSwizzle() != stage.getSwizzle() ||
+            s.getIndex() !=
+                (ahead ? std::nullopt : std::optional<int64_t>(j))) {
+          fail(load) << "a window of " << n - 1
+                     << " loads ahead through its loop is one ring of " << n
+                     << " stages: each load needs #tilegpu.stage<ring = "
+                     << stage.getRing() << ", stages = " << n
+                     << ", swizzle = " << stage.getSwizzle()
+                     << (ahead ? "" : ", index = " + std::to_string(j)) << ">";
+          return WalkResult::interrupt();
+        }
+      }
+      Ring ring;
+      ring.loads = window->loads;
+      for (Value v : window->values)
+        if (auto arg = dyn_cast<BlockArgument>(v))
+          ring.iterArgs.push_back(arg.getArgNumber() - 1);
+      ring.tile = loop.getRegionIterArgs()[i];
+      ring.loop = loop;
+      ring.stage = stage;
+      if (failed(claim(window->loads.front(), ring)))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (windows.wasInterrupted())
+    return failure();
+  // One-stage rings and loads no ring claimed.
+  WalkResult single = kernel.walk([&](LoadOp load) {
+    SharedStageAttr stage = stageAttrOf(load);
+    if (!stage)
+      return WalkResult::advance();
+    if (stage.getStages() != 1) {
+      auto it = rings.find(stage.getRing());
+      if (it == rings.end() || !llvm::is_contained(it->second.loads, load)) {
+        fail(load) << "is staged in a ring of " << stage.getStages()
+                   << " stages but is not part of a window of loads ahead "
+                      "through a loop (tile-pipeline-loads)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    std::optional<DotOperandUse> use = followToDot(load.getResult());
+    auto loop = use ? dyn_cast<scf::ForOp>(use->dot->getParentOp()) : nullptr;
+    if (!loop || load->getBlock() != loop->getBlock() ||
+        !load->isBeforeInBlock(loop)) {
+      fail(load) << "is staged in a one-stage ring but does not reach a dot "
+                    "in a loop after it through views";
+      return WalkResult::interrupt();
+    }
+    Ring ring;
+    ring.loads = {load};
+    ring.tile = load.getResult();
+    ring.loop = loop;
+    ring.stage = stage;
+    if (failed(claim(load, ring)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(single.wasInterrupted());
+}
+
+/// What each ring's tile becomes: a dot operand of its loop's body, which
+/// cp.async can copy.
+LogicalResult Pipeliner::checkRings() {
+  llvm::DenseMap<Operation *, int64_t> ringSize;
+  for (auto &[number, ring] : rings) {
+    LoadOp first = ring.loads.front();
+    RankedTensorType type = first.getType();
+    std::optional<DotOperandUse> use = followToDot(ring.tile);
+    int64_t bytes = elementBytes(type.getElementType());
+    if (!use || use->dot->getBlock() != ring.loop.getBody() ||
+        (use->operand == 0 && use->transposed) || type.getRank() < 2 ||
+        (bytes != 2 && bytes != 4))
+      return fail(first) << "is staged but its tile does not reach a dot of "
+                            "its loop's body as an operand of 16- or 32-bit "
+                            "elements through views (an lhs not transposed)";
+    for (LoadOp load : ring.loads)
+      if (!padsWithZeros(load) || !holdsSixteenByteRuns(load.getType()))
+        return fail(load) << "is staged but cp.async cannot copy it: it "
+                             "must pad with zeros and its layout must give "
+                             "each thread 16-byte runs";
+    if (ring.stage.getStages() > 1 &&
+        ringSize.try_emplace(ring.loop, ring.stage.getStages()).first->second !=
+            ring.stage.getStages())
+      return fail(first) << "the windows of one loop must share one ring "
+                            "size: the wait at each iteration counts the "
+                            "stages ahead";
+    ring.use = *use;
+    operandRing[use->dot->getOperand(use->operand)] = &ring;
+  }
+  return success();
+}
+
+/// wgmma dots: the rhs staged with the swizzle, the lhs too or in the
+/// accumulator's registers, and staged operands swizzled only for them.
+LogicalResult Pipeliner::checkWgmmaDots() {
+  DenseSet<const Ring *> swizzledFor;
+  WalkResult dots = kernel.walk([&](DotOp dot) {
+    if (!dot->hasAttr(kDotAttr) || !isWgmma(dot))
+      return WalkResult::advance();
+    auto swizzled = [&](Value v) -> const Ring * {
+      auto it = operandRing.find(v);
+      if (it == operandRing.end() || it->second->stage.getSwizzle() != 128)
+        return nullptr;
+      return it->second;
+    };
+    auto acc = dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding());
+    auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+    const Ring *lhs = swizzled(dot.getLhs()), *rhs = swizzled(dot.getRhs());
+    bool lhsInRegisters = !operandRing.count(dot.getLhs()) && acc &&
+                          lhsType.getEncoding() == dot.getType().getEncoding();
+    std::string why;
+    if (!wgmmaChip)
+      why = "wgmma needs sm_90a";
+    else if (numWarps % 4 || elementBytes(lhsType.getElementType()) != 2 ||
+             lhsType.getDimSize(0) % (16 * numWarps) ||
+             dot.getType().getDimSize(1) % 8 ||
+             dot.getType().getDimSize(1) > 256)
+      why = "wgmma needs warpgroups, 16-bit operands, M a multiple of 64 per "
+            "warpgroup and N a multiple of 8 up to 256";
+    else if (!acc || acc.getWarpsM() != numWarps)
+      why = "wgmma needs the accumulator in #tilegpu.mma with all warps "
+            "along M";
+    else if (!rhs || (!lhs && !lhsInRegisters) || lhs == rhs)
+      why = "wgmma needs its rhs staged with swizzle = 128, and its lhs "
+            "staged so too or in the accumulator's layout";
+    if (!why.empty()) {
+      fail(dot) << "is marked " << dot->getAttr(kDotAttr) << " but " << why;
+      return WalkResult::interrupt();
+    }
+    for (const Ring *r : {lhs, rhs})
+      if (r)
+        swizzledFor.insert(r);
+    wgmmaDots.insert(dot);
+    return WalkResult::advance();
+  });
+  if (dots.wasInterrupted())
+    return failure();
+  anyWgmma = !wgmmaDots.empty();
+  for (auto &[number, ring] : rings) {
+    LoadOp first = ring.loads.front();
+    RankedTensorType type = first.getType();
+    int64_t rank = type.getRank();
+    int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+    if (ring.stage.getSwizzle() != 128)
+      continue;
+    if (!swizzledFor.contains(&ring))
+      return fail(first) << "is staged with swizzle = 128, the layout only "
+                            "wgmma reads, but its dot does not run as wgmma";
+    if (cols % 64 || rows % 8)
+      return fail(first) << "is staged with swizzle = 128, which needs rows "
+                            "of 64 elements and a multiple of 8 rows";
+  }
+  return success();
+}
+
+/// The loop's ring size, its commit groups, and its first wgmma dot, whose
+/// copies ahead go after its issue so that they overlap it. When that dot's
+/// result only feeds itself in the next iteration (a matmul's accumulator)
+/// and its lhs is staged (an A from registers must stay unchanged until
+/// its group completes), its group may stay in flight until then.
+LoopPlan Pipeliner::planLoop(scf::ForOp loop) {
+  LoopPlan plan;
+  for (auto &[number, ring] : rings)
+    if (ring.loop == loop && ring.isWindow()) {
+      plan.stages = ring.stage.getStages();
+      ++plan.groups;
+    }
+  for (Operation &inner : *loop.getBody()) {
+    auto dot = dyn_cast<DotOp>(inner);
+    if (!dot || !wgmmaDots.contains(dot))
+      continue;
+    plan.firstWgmma = dot;
+    auto acc = dyn_cast<BlockArgument>(dot.getAcc());
+    std::optional<unsigned> yielded = onlyYielded(dot.getResult());
+    plan.accInFlight = operandRing.count(dot.getLhs()) && acc &&
+                       acc.getOwner() == loop.getBody() && acc.hasOneUse() &&
+                       yielded && *yielded + 1 == acc.getArgNumber();
+    break;
+  }
+  return plan;
+}
+
+/// Each ring's buffer, at the kernel's entry in ring order: its stages of
+/// the tile as stored (the load's last two dimensions).
+void Pipeliner::allocate() {
+  OpBuilder b(kernel.getContext());
+  b.setInsertionPointToStart(&kernel.getBody().front());
+  for (auto &[number, ring] : rings) {
+    RankedTensorType type = ring.loads.front().getType();
+    ArrayRef<int64_t> shape = type.getShape().take_back(2);
+    SmallVector<int64_t> stored;
+    if (ring.stage.getStages() > 1)
+      stored.push_back(ring.stage.getStages());
+    stored.append(shape.begin(), shape.end());
+    auto memdesc =
+        MemDescType::get(b.getContext(), stored, type.getElementType(),
+                         ring.stage.getSwizzle(), false);
+    ring.alloc = LocalAllocOp::create(b, ring.loads.front().getLoc(), memdesc);
+  }
+}
+
+/// Stage `index` (i32) of `ring`; the ring itself when it has one stage.
+Value Pipeliner::stageOf(OpBuilder &b, Location loc, Ring &ring, Value index) {
+  if (ring.stage.getStages() == 1)
+    return ring.alloc;
+  MemDescType type = ring.alloc.getType();
+  auto stageType =
+      MemDescType::get(b.getContext(), type.getShape().drop_front(),
+                       type.getElementType(), type.getSwizzle(), false);
+  Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  return MemDescIndexOp::create(b, loc, stageType, ring.alloc, i);
+}
+
+/// `load` as a copy into `stage` of its ring and one commit group; the
+/// load goes.
+void Pipeliner::copy(OpBuilder &b, LoadOp load, Ring &ring, Value stage) {
+  Location loc = load.getLoc();
+  Value dest = stageOf(b, loc, ring, stage);
+  AsyncCopyOp::create(b, loc, load.getView(), load.getIndices(), dest,
+                      TypeAttr::get(load.getType()));
+  AsyncCommitGroupOp::create(b, loc);
+}
+
+/// `dot` as a tilegpu.mma: staged operands read from their ring's stage
+/// `stage` (i32; null in a loop of one-stage rings), seen transposed where
+/// their views transpose them; the views go.
+MmaOp Pipeliner::rewriteDot(OpBuilder &b, DotOp dot, Value stage) {
+  b.setInsertionPoint(dot);
+  Location loc = dot.getLoc();
+  Value operands[2] = {dot.getLhs(), dot.getRhs()};
+  SmallVector<Operation *> deadViews;
+  for (Value &operand : operands) {
+    auto it = operandRing.find(operand);
+    if (it == operandRing.end())
+      continue;
+    Ring &ring = *it->second;
+    Value desc = stageOf(b, loc, ring, stage);
+    if (ring.use.transposed) {
+      auto type = cast<MemDescType>(desc.getType());
+      ArrayRef<int64_t> s = type.getShape();
+      desc = MemDescTransOp::create(
+          b, loc,
+          MemDescType::get(b.getContext(), {s[1], s[0]}, type.getElementType(),
+                           type.getSwizzle(), true),
+          desc);
+    }
+    operand = desc;
+    llvm::append_range(deadViews, llvm::reverse(ring.use.views));
+  }
+  auto instr = dot->getAttrOfType<DotInstructionAttr>(kDotAttr);
+  if (!instr)
+    instr = DotInstructionAttr::get(b.getContext(), DotInstruction::MmaSync);
+  auto mma = MmaOp::create(b, loc, dot.getType(), instr, operands[0],
+                           operands[1], dot.getAcc(), dot.getPrecisionAttr());
+  dot.replaceAllUsesWith(mma.getResult());
+  dot.erase();
+  for (Operation *view : deadViews)
+    view->erase();
+  return mma;
+}
+
+/// The loop without the iteration arguments of its windows (in shared
+/// memory now), carrying the index of its current stage instead; the
+/// copies ahead into the stage after the window's last, a wait before the
+/// first access to a stage, and the waits for its wgmma groups.
+void Pipeliner::rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings) {
+  LoopPlan plan = planLoop(loop);
+  MLIRContext *ctx = kernel.getContext();
+  OpBuilder b(ctx);
+  Location loc = loop.getLoc();
+
+  // 1. The loop without the windows' arguments, and the stage index.
+  llvm::SmallDenseSet<unsigned> dropped;
+  for (Ring *ring : loopRings)
+    dropped.insert(ring->iterArgs.begin(), ring->iterArgs.end());
+  SmallVector<Value> inits;
+  SmallVector<unsigned> kept;
+  for (auto [i, init] : llvm::enumerate(loop.getInitArgs()))
+    if (!dropped.contains(i)) {
+      inits.push_back(init);
+      kept.push_back(i);
+    }
+  bool carriesStage = plan.stages > 1;
+  b.setInsertionPoint(loop);
+  if (carriesStage)
+    inits.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+  auto newLoop =
+      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                         loop.getStep(), inits);
+  newLoop->setAttrs(loop->getAttrs());
+  Block *body = newLoop.getBody();
+  if (body->mightHaveTerminator())
+    body->getTerminator()->erase();
+  body->getOperations().splice(body->end(), loop.getBody()->getOperations());
+  loop.getInductionVar().replaceAllUsesWith(newLoop.getInductionVar());
+  for (auto [j, i] : llvm::enumerate(kept)) {
+    loop.getRegionIterArgs()[i].replaceAllUsesWith(
+        newLoop.getRegionIterArgs()[j]);
+    loop.getResult(i).replaceAllUsesWith(newLoop.getResult(j));
+  }
+  Value stage = carriesStage ? newLoop.getRegionIterArgs().back() : Value();
+  auto oldYield = cast<scf::YieldOp>(body->getTerminator());
+  b.setInsertionPoint(oldYield);
+  SmallVector<Value> yields;
+  for (unsigned i : kept)
+    yields.push_back(oldYield.getOperand(i));
+  auto i32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  };
+  auto stageAhead = [&](int64_t ahead) -> Value {
+    return arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, stage, i32(ahead)),
+        i32(plan.stages));
+  };
+  if (carriesStage)
+    yields.push_back(stageAhead(1));
+  auto yield = scf::YieldOp::create(b, oldYield.getLoc(), yields);
+  oldYield.erase();
+
+  // 2. Where the body first reads or refills a stage: every thread's copies
+  // for this iteration are complete (the groups of the stages after it may
+  // still be in flight) and visible (to wgmma's async proxy too), and
+  // every thread is past the last iteration's reads of the stage refilled.
+  // The body's loads ahead, in program order, and those held back.
+  DenseSet<Operation *> isBodyLoad, deferred;
+  for (Ring *ring : loopRings)
+    if (LoadOp load = ring->bodyLoad())
+      isBodyLoad.insert(load);
+  SmallVector<Operation *> bodyLoads;
+  for (Operation &op : *body)
+    if (isBodyLoad.contains(&op)) {
+      bodyLoads.push_back(&op);
+      if (plan.firstWgmma && op.isBeforeInBlock(plan.firstWgmma))
+        deferred.insert(&op);
+    }
+  auto ringOf = [&](Operation *load) -> Ring & {
+    return **llvm::find_if(
+        loopRings, [&](Ring *ring) { return ring->bodyLoad() == load; });
+  };
+  for (Operation &op : *body) {
+    auto dot = dyn_cast<DotOp>(op);
+    bool readsStage = dot && (operandRing.count(dot.getLhs()) ||
+                              operandRing.count(dot.getRhs()));
+    bool refills = isBodyLoad.contains(&op) && !deferred.contains(&op);
+    if (!readsStage && !refills)
+      continue;
+    b.setInsertionPoint(&op);
+    AsyncWaitOp::create(b, loc,
+                        std::max<int64_t>(0, plan.stages - 2) * plan.groups);
+    if (anyWgmma)
+      FenceAsyncSharedOp::create(b, loc);
+    gpu::BarrierOp::create(b, loc);
+    break;
+  }
+
+  // 3. The copies ahead not held back, where their loads were.
+  for (Operation *load : bodyLoads) {
+    if (deferred.contains(load))
+      continue;
+    b.setInsertionPoint(load);
+    copy(b, cast<LoadOp>(load), ringOf(load), stageAhead(plan.stages - 1));
+  }
+
+  // 4. The dots, and the waits for their wgmma groups. The first wgmma dot
+  // issues the held-back copies right after it, so that they overlap it:
+  // they refill the stage the last iteration's group read, so when that
+  // group may still be in flight every warpgroup waits for it first.
+  SmallVector<DotOp> dots;
+  for (Operation &op : *body)
+    if (auto dot = dyn_cast<DotOp>(op))
+      dots.push_back(dot);
+  SmallVector<Value> waitAtYield;
+  for (DotOp dot : dots) {
+    bool wgmma = wgmmaDots.contains(dot);
+    bool first = dot == plan.firstWgmma;
+    std::optional<unsigned> yielded = onlyYielded(dot.getResult());
+    MmaOp mma = rewriteDot(b, dot, stage);
+    if (!wgmma)
+      continue;
+    b.setInsertionPointAfter(mma);
+    if (first && plan.accInFlight) {
+      MmaWaitOp::create(b, loc, 1, ValueRange{});
+      if (!deferred.empty())
+        gpu::BarrierOp::create(b, loc);
+    }
+    if (first)
+      for (Operation *load : bodyLoads)
+        if (deferred.contains(load))
+          copy(b, cast<LoadOp>(load), ringOf(load),
+               stageAhead(plan.stages - 1));
+    if (first && plan.accInFlight)
+      continue;
+    // A later dot whose result is only yielded (attention's P V into its
+    // accumulator) is waited for at the end of the body: what comes
+    // between runs while its group does.
+    if (!first && yielded) {
+      waitAtYield.push_back(mma.getResult());
+      continue;
+    }
+    auto wait = MmaWaitOp::create(b, loc, 0, ValueRange{mma.getResult()});
+    mma.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
+  }
+  if (!waitAtYield.empty()) {
+    b.setInsertionPoint(yield);
+    auto wait = MmaWaitOp::create(b, loc, 0, waitAtYield);
+    for (auto [v, r] : llvm::zip(waitAtYield, wait.getResults()))
+      v.replaceAllUsesExcept(r, wait);
+  }
+  for (Operation *load : bodyLoads)
+    load->erase();
+
+  // 5. After the loop: every copy complete, and the accumulator's group
+  // left in flight.
+  b.setInsertionPointAfter(newLoop);
+  AsyncWaitOp::create(b, loc, 0);
+  if (plan.accInFlight) {
+    // The result the first wgmma dot's value leaves the loop as.
+    for (OpOperand &use : yield->getOpOperands()) {
+      auto mma = use.get().getDefiningOp<MmaOp>();
+      if (!mma || mma->getBlock() != body ||
+          mma.getInstruction() != DotInstruction::Wgmma)
+        continue;
+      Value result = newLoop.getResult(use.getOperandNumber());
+      auto wait = MmaWaitOp::create(b, loc, 0, ValueRange{result});
+      result.replaceAllUsesExcept(wait.getResult(0), wait);
+      break;
+    }
+  }
+  loop.erase();
+}
+
+LogicalResult Pipeliner::run() {
+  if (failed(collectRings()) || failed(checkRings()) ||
+      failed(checkWgmmaDots()))
+    return failure();
+  allocate();
+  // Loads before the loops: copies into their stages.
+  for (auto &[number, ring] : rings) {
+    OpBuilder b(ring.loads.front());
+    for (auto [j, load] : llvm::enumerate(ring.loads)) {
+      if (load == ring.bodyLoad())
+        continue;
+      b.setInsertionPoint(load);
+      copy(b, load, ring,
+           ring.stage.getStages() == 1
+               ? Value()
+               : arith::ConstantIntOp::create(b, load.getLoc(), b.getI32Type(),
+                                              j));
+    }
+  }
+  // Loops, innermost first: a loop's rewrite moves the ops of its body.
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) {
+    for (auto &[number, ring] : rings)
+      if (ring.loop == loop) {
+        loops.push_back(loop);
+        break;
+      }
+  });
+  for (scf::ForOp loop : loops) {
+    SmallVector<Ring *> loopRings;
+    for (auto &[number, ring] : rings)
+      if (ring.loop == loop)
+        loopRings.push_back(&ring);
+    rewriteLoop(loop, loopRings);
+  }
+  for (auto &[number, ring] : rings)
+    for (LoadOp load : ring.loads)
+      if (load != ring.bodyLoad()) {
+        assert(load->use_empty() && "a staged load is still used");
+        load->erase();
+      }
+  // Every other dot, on registers.
+  SmallVector<DotOp> rest;
+  kernel.walk([&](DotOp dot) { rest.push_back(dot); });
+  OpBuilder b(kernel.getContext());
+  for (DotOp dot : rest)
+    rewriteDot(b, dot, Value());
+  return success();
+}
+
+namespace {
+struct TileGPUPipelinePass
+    : tilegpu::impl::TileGPUPipelinePassBase<TileGPUPipelinePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp kernel = getOperation();
+    FailureOr<bool> isKernel = isGpuKernelFor(kernel, chip);
+    if (failed(isKernel))
+      return signalPassFailure();
+    if (!*isKernel)
+      return;
+    if (failed(Pipeliner(kernel, chip == "sm_90a").run()))
+      signalPassFailure();
+  }
+};
+} // namespace
