@@ -39,16 +39,8 @@ SmallVector<Value> KernelEmitter::accumulatorAFragment(Value lhs, int64_t rm,
 LogicalResult KernelEmitter::emitDot(tilegpu::MmaOp op) {
   if (op.getInstruction() == tilegpu::DotInstruction::Wgmma)
     return emitWgmmaDot(op);
-  Type elem = op.getAcc().getType().getElementType();
-  if (auto t = dyn_cast<RankedTensorType>(op.getLhs().getType()))
-    elem = t.getElementType();
-  else
-    elem = cast<tilegpu::MemDescType>(op.getLhs().getType()).getElementType();
-  int64_t M = op.getType().getDimSize(0), N = op.getType().getDimSize(1);
-  int64_t K =
-      isa<RankedTensorType>(op.getLhs().getType())
-          ? cast<RankedTensorType>(op.getLhs().getType()).getDimSize(1)
-          : cast<tilegpu::MemDescType>(op.getLhs().getType()).getShape()[1];
+  Type elem = op.getOperandElementType();
+  int64_t M = op.getM(), N = op.getN(), K = op.getK();
   bool tf32 = elem.isF32();
   int64_t kStep = tf32 ? 8 : 16;
   RegMap acc = regMap(op.getResult());
@@ -79,15 +71,11 @@ LogicalResult KernelEmitter::emitDot(tilegpu::MmaOp op) {
   Operand ops[2] = {
       {op.getLhs(), M, K, tilegpu::getPaddedRowElements(K, bytes), {}},
       {op.getRhs(), K, N, tilegpu::getPaddedRowElements(N, bytes), {}}};
-  // An f16/bf16 lhs in the accumulator's own mma layout, its warps along M
-  // only, is its own A fragments (FA2's P): registers c0..c3 of N blocks 2k
-  // and 2k+1 are a0..a7 of K step k. It needs no shared memory.
+  // An lhs that is its own A fragments needs no shared memory.
   auto inShared = [](Value v) {
     return isa<tilegpu::MemDescType>(v.getType());
   };
-  bool lhsInRegisters = !tf32 && l.mma && l.warpsN == 1 &&
-                        !inShared(op.getLhs()) &&
-                        layoutOfValue.lookup(op.getLhs()) == acc.layout;
+  bool lhsInRegisters = op.isLhsItsOwnFragments();
   int64_t stagedElems = 0;
   for (Operand &o : ops)
     if (!inShared(o.tile) && !(lhsInRegisters && o.tile == op.getLhs()))
@@ -329,9 +317,8 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
   MLIRContext *ctx = b.getContext();
   auto descB = cast<tilegpu::MemDescType>(op.getRhs().getType());
   auto descA = dyn_cast<tilegpu::MemDescType>(op.getLhs().getType());
-  Type elem = descB.getElementType();
-  int64_t M = op.getType().getDimSize(0), N = op.getType().getDimSize(1);
-  int64_t K = descB.getShape()[0];
+  Type elem = op.getOperandElementType();
+  int64_t M = op.getM(), N = op.getN(), K = op.getK();
   RegMap acc = regMap(op.getResult());
   // A swizzled operand in shared memory: where it starts, its stored rows.
   struct Shared {

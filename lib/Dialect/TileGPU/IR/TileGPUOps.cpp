@@ -136,17 +136,33 @@ LogicalResult LocalLoadOp::verify() {
 // Tensor-core dots
 //===----------------------------------------------------------------------===//
 
-/// An operand's rows, columns and elements, in registers or shared memory.
-static std::tuple<ArrayRef<int64_t>, Type> shapeOf(Type t) {
-  if (auto tile = dyn_cast<RankedTensorType>(t))
-    return {tile.getShape(), tile.getElementType()};
-  auto desc = cast<MemDescType>(t);
-  return {desc.getShape(), desc.getElementType()};
+ArrayRef<int64_t> MmaOp::getOperandShape(Value operand) {
+  if (auto tile = dyn_cast<RankedTensorType>(operand.getType()))
+    return tile.getShape();
+  return cast<MemDescType>(operand.getType()).getShape();
+}
+
+/// An operand's elements, in registers or shared memory.
+static Type elementTypeOf(Value operand) {
+  if (auto tile = dyn_cast<RankedTensorType>(operand.getType()))
+    return tile.getElementType();
+  return cast<MemDescType>(operand.getType()).getElementType();
+}
+
+Type MmaOp::getOperandElementType() { return elementTypeOf(getLhs()); }
+
+bool MmaOp::isLhsItsOwnFragments() {
+  auto lhs = dyn_cast<RankedTensorType>(getLhs().getType());
+  auto acc = dyn_cast_or_null<MmaLayoutAttr>(getType().getEncoding());
+  return getInstruction() == DotInstruction::MmaSync && lhs &&
+         !lhs.getElementType().isF32() && acc && acc.getWarpsN() == 1 &&
+         lhs.getEncoding() == acc;
 }
 
 LogicalResult MmaOp::verify() {
-  auto [lhs, lhsElem] = shapeOf(getLhs().getType());
-  auto [rhs, rhsElem] = shapeOf(getRhs().getType());
+  ArrayRef<int64_t> lhs = getOperandShape(getLhs());
+  ArrayRef<int64_t> rhs = getOperandShape(getRhs());
+  Type lhsElem = elementTypeOf(getLhs()), rhsElem = elementTypeOf(getRhs());
   ArrayRef<int64_t> acc = getAcc().getType().getShape();
   if (lhs.size() != 2 || rhs.size() != 2 || acc.size() != 2)
     return emitOpError() << "multiplies 2-D tiles: one stage, not a ring";

@@ -118,26 +118,15 @@ static Scratch reductionScratch(ReduceOp op, int64_t numWarps) {
 static Scratch dotScratch(MmaOp op) {
   if (op.getInstruction() == DotInstruction::Wgmma)
     return {};
-  auto lhsType = dyn_cast<RankedTensorType>(op.getLhs().getType());
-  auto rhsType = dyn_cast<RankedTensorType>(op.getRhs().getType());
-  int64_t M = op.getType().getDimSize(0), N = op.getType().getDimSize(1);
+  int64_t M = op.getM(), N = op.getN(), K = op.getK();
+  int64_t bytes = elementBytes(op.getOperandElementType());
   Scratch s;
   s.what = "the operands of an mma.sync dot";
-  if (rhsType) {
-    int64_t bytes = elementBytes(rhsType.getElementType());
-    int64_t K = rhsType.getDimSize(0);
+  if (isa<RankedTensorType>(op.getRhs().getType()))
     s.bytes += K * getPaddedRowElements(N, bytes) * bytes;
-  }
-  if (lhsType) {
-    Type elem = lhsType.getElementType();
-    int64_t bytes = elementBytes(elem);
-    int64_t K = lhsType.getDimSize(1);
-    auto acc = dyn_cast_or_null<MmaLayoutAttr>(op.getType().getEncoding());
-    bool lhsInRegisters = !elem.isF32() && acc && acc.getWarpsN() == 1 &&
-                          lhsType.getEncoding() == op.getType().getEncoding();
-    if (!lhsInRegisters)
-      s.bytes += M * getPaddedRowElements(K, bytes) * bytes;
-  }
+  if (isa<RankedTensorType>(op.getLhs().getType()) &&
+      !op.isLhsItsOwnFragments())
+    s.bytes += M * getPaddedRowElements(K, bytes) * bytes;
   return s;
 }
 

@@ -220,6 +220,20 @@ def TileGPU_MmaOp : TileGPU_Op<"mma", [
     custom<DotInstruction>($instruction) $lhs `,` $rhs `,` $acc attr-dict `:` qualified(type($lhs)) `,`
     qualified(type($rhs)) `,` type($acc)
   }];
+  let extraClassDeclaration = [{
+    /// The rows and columns of `lhs` or `rhs`, in registers or shared memory.
+    static ::llvm::ArrayRef<int64_t> getOperandShape(::mlir::Value operand);
+    /// The operands' element type: f16, bf16 or f32 (rounded to tf32).
+    ::mlir::Type getOperandElementType();
+    int64_t getM() { return getType().getDimSize(0); }
+    int64_t getN() { return getType().getDimSize(1); }
+    int64_t getK() { return getOperandShape(getLhs())[1]; }
+    /// Whether an mma_sync `lhs` in registers is its own A fragments, with
+    /// no trip through shared memory: 16-bit, in the accumulator's mma
+    /// layout with all warps along M (registers c0..c3 of N blocks 2k and
+    /// 2k+1 are a0..a7 of K step k, FA2's P).
+    bool isLhsItsOwnFragments();
+  }];
   let hasVerifier = 1;
 }
 
