@@ -139,3 +139,117 @@ func.func @swizzle_without_wgmma(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?x
   }
   return
 }
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// Two windows of one loop, two and three stages deep: the wait at the top of
+// each iteration can count only one depth of commit groups.
+func.func @ring_sizes_differ(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %a0 = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+  // expected-error @+1 {{the windows of one loop must share one ring size: the wait at each iteration counts the stages ahead}}
+  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 3, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
+  %b1 = tile.load %vb[%c1, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 3, swizzle = 0, index = 1>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
+  %r:4 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0, %tb1 = %b1) -> (tensor<64x64xf32, #mma>, tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<32x64xbf16, #b>) {
+    %k1 = arith.addi %k, %c1 : index
+    %k2 = arith.addi %k, %c2 : index
+    %an = tile.load %va[%c0, %k1] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+    %bn = tile.load %vb[%k2, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 3, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
+    %d = tile.dot %ta, %tb, %acc {tilegpu.dot = #tilegpu.dot<mma_sync>} : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<64x64xf32, #mma>
+    scf.yield %d, %an, %tb1, %bn : tensor<64x64xf32, #mma>, tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<32x64xbf16, #b>
+  }
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// A window whose tile is added, not multiplied: a ring in shared memory only
+// serves a tensor-core dot that reads it there.
+func.func @window_not_a_dot_operand(%va: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xbf16>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x32xbf16, #a>
+  // expected-error @+1 {{is staged but its tile does not reach a dot of its loop's body as an operand of 16- or 32-bit elements through views (an lhs not transposed)}}
+  %a0 = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+  %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%sum = %z, %ta = %a0) -> (tensor<64x32xbf16, #a>, tensor<64x32xbf16, #a>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%c0, %k1] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+    %s = arith.addf %sum, %ta : tensor<64x32xbf16, #a>
+    scf.yield %s, %an : tensor<64x32xbf16, #a>, tensor<64x32xbf16, #a>
+  }
+  tile.store %r#0, %vc[%c0, %c0] : tensor<64x32xbf16, #a>, !tile.view<?x?xbf16>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// 32 rows for four warps: one wgmma covers 64 rows per warpgroup.
+func.func @wgmma_rows_short(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<32x64xf32, #mma>
+  %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #a>
+  %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<32x64xf32, #mma>) {
+    // expected-error @+1 {{is marked #tilegpu.dot<wgmma> but wgmma needs warpgroups, 16-bit operands, M a multiple of 64 per warpgroup and N a multiple of 8 up to 256}}
+    %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<32x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<32x64xf32, #mma>
+    scf.yield %d : tensor<32x64xf32, #mma>
+  }
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [2, 2]>
+
+// Warps split along N: a warpgroup's wgmma owns whole 64-row bands.
+func.func @wgmma_warps_along_n(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32, #mma>) {
+    // expected-error @+1 {{is marked #tilegpu.dot<wgmma> but wgmma needs the accumulator in #tilegpu.mma with all warps along M}}
+    %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<64x64xf32, #mma>
+    scf.yield %d : tensor<64x64xf32, #mma>
+  }
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// A B of 32 columns under the 128-byte swizzle: its rows are 64 bytes, half
+// the swizzle's 128-byte row.
+func.func @swizzle_short_rows(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x32xf32, #mma>
+  %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  // expected-error @+1 {{is staged with swizzle = 128, which needs rows of 64 elements and a multiple of 8 rows}}
+  %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #b>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32, #mma>) {
+    %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x64xbf16, #a>, tensor<64x32xbf16, #b>, tensor<64x32xf32, #mma>
+    scf.yield %d : tensor<64x32xf32, #mma>
+  }
+  return
+}
