@@ -204,8 +204,8 @@ LogicalResult LayoutAssigner::collect() {
 }
 
 /// Whether `dot` (its result in the class of `leader`) has the shapes
-/// wgmma takes; convert-tile-to-gpu then runs it as wgmma when its
-/// operands are staged in shared memory, which needs the accumulator's
+/// wgmma takes; tilegpu-accelerate-dots then marks it wgmma when its
+/// operands can be staged in shared memory, which needs the accumulator's
 /// warps along M.
 bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
   if (!wgmmaAvailable || numWarps % 4)

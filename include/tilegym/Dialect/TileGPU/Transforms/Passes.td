@@ -10,8 +10,9 @@ def TileGPUAssignLayoutsPass
   let description = [{
     The GPU pipeline's layout step (after tile-pipeline-loads and
     tile-hoist-loads): every tile value of a kernel (a `func.func` with
-    `tile.kernel`) gets a layout in its tensor type's encoding, which
-    `convert-tile-to-gpu` then lowers register by register.
+    `tile.kernel`) gets a layout in its tensor type's encoding, which the
+    later tilegpu passes read and `convert-tile-to-gpu` lowers register by
+    register.
 
     Values that must share a layout are one class: the operands and result
     of an elementwise op, a broadcast's source and result, a reduction
@@ -125,7 +126,8 @@ def TileGPUAccelerateDotsPass
   let description = [{
     After `tilegpu-assign-layouts`: decides, for every `tile.dot` of a GPU
     kernel, which operands skip registers and which instruction it runs on,
-    and writes both into the IR for `convert-tile-to-gpu`.
+    and writes both into the IR for `tilegpu-pipeline`, which turns them
+    into rings, copies and `tilegpu.mma`.
 
     Staging. A dot operand is copied by cp.async into a ring of
     shared-memory stages, from where the dot reads it, when it reaches a
@@ -271,14 +273,14 @@ def TileGPUAllocateSharedMemoryPass
   let summary = "Place every user of shared memory in one buffer, reusing "
                 "bytes between users that are not live at once";
   let description = [{
-    The GPU pipeline's last tilegpu step (after tilegpu-accelerate-dots).
-    In a GPU kernel (a `func.func` with `tile.kernel`), the users of
-    shared memory are:
-    - each ring of staged dot operands (the loads with `tilegpu.stage` of
-      one ring number): all its stages, live from its first load to the
-      end of the loop whose dot reads it (after which the kernel waits for
-      its copies and its wgmma groups); 1024-byte aligned under the
-      128-byte swizzle;
+    The GPU pipeline's last tilegpu step (after tilegpu-pipeline). In a GPU
+    kernel (a `func.func` with `tile.kernel`), the users of shared memory
+    are:
+    - each `tilegpu.local_alloc` (the rings of staged dot operands): all
+      its stages, live from the alloc to its last use or that of a view of
+      it, extended to the end of the outermost loop around that use (after
+      which the kernel waits for its copies and its wgmma groups);
+      1024-byte aligned under the 128-byte swizzle;
     - the scratch of an op while it runs: a layout conversion that moves
       data (`tilegpu.convert_layout`, a reshape or permute whose result is
       not a renaming of registers), a reduction across warps, an mma.sync
