@@ -37,8 +37,12 @@ SmallVector<Value> KernelEmitter::accumulatorAFragment(Value lhs, int64_t rm,
 /// warp runs mma.sync over its 16x8 tiles of the accumulator, which is in
 /// the mma layout: m16n8k16 for f16/bf16, m16n8k8 for f32 rounded to tf32.
 LogicalResult KernelEmitter::emitDot(tilegpu::MmaOp op) {
-  if (op.getInstruction() == tilegpu::DotInstruction::Wgmma)
+  if (op.getInstruction() == tilegpu::DotInstruction::Wgmma) {
+    if (!target.wgmma)
+      return fail(op) << "is a wgmma dot, which needs sm_90a; the target is "
+                      << target.chip;
     return emitWgmmaDot(op);
+  }
   Type elem = op.getOperandElementType();
   int64_t M = op.getM(), N = op.getN(), K = op.getK();
   bool tf32 = elem.isF32();

@@ -130,9 +130,10 @@ struct RegMap {
 
 /// What the emitter needs to know of the chip.
 struct GpuTarget {
-  std::string chip;  // sm_80, sm_90a, ...
-  bool wgmma;        // warpgroup MMA (sm_90a)
-  bool bulkPrefetch; // cp.async.bulk.prefetch.L2 (sm_90 and later)
+  std::string chip;   // sm_80, sm_90a, ...
+  bool wgmma;         // warpgroup MMA (sm_90a)
+  bool hopperOrLater; // sm_90 and later: cp.async.bulk.prefetch.L2,
+                      // fence.proxy.async
   /// The most shared memory one block may have, static and dynamic
   /// together (the driver's opt-in limit).
   int64_t sharedBytesPerBlock;
@@ -164,8 +165,8 @@ SharedGeometry geometryOf(tilegpu::MemDescType type);
 
 class KernelEmitter {
 public:
-  /// `wgmma`: the target has warpgroup MMA (sm_90a); `bulkPrefetch`: it has
-  /// cp.async.bulk.prefetch.L2 (sm_90 and later).
+  /// `wgmma`: the target has warpgroup MMA (sm_90a); `hopperOrLater`: it has
+  /// cp.async.bulk.prefetch.L2 and the async-proxy fence (sm_90 and later).
   /// `remarks`: say what was chosen (dot paths, stages, shared memory).
   KernelEmitter(func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
                 const GpuTarget &target, bool remarks)

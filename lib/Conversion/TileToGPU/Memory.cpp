@@ -559,7 +559,7 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
 /// that no byte outside the view is touched. Rows out of bounds, or less
 /// than 16 aligned bytes long, are skipped: it is only a hint.
 void KernelEmitter::emitPrefetch(PrefetchOp op) {
-  if (!target.bulkPrefetch)
+  if (!target.hopperOrLater)
     return;
   const ViewInfo &view = views[op.getView()];
   ArrayRef<int64_t> shape = op.getShape();

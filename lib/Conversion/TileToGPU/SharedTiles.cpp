@@ -81,6 +81,10 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
     return success();
   }
   if (isa<tilegpu::FenceAsyncSharedOp>(op)) {
+    if (!target.hopperOrLater)
+      return fail(op) << "is a proxy fence, which needs sm_90 or later; the "
+                         "target is "
+                      << target.chip;
     NVVM::FenceProxyOp::create(
         b, loc(), NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(b.getContext(),

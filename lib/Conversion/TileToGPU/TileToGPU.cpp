@@ -143,6 +143,10 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (auto mma = dyn_cast<tilegpu::MmaOp>(op))
     return emitDot(mma);
   if (auto wait = dyn_cast<tilegpu::MmaWaitOp>(op)) {
+    if (!target.wgmma)
+      return fail(op) << "waits for wgmma groups, which need sm_90a; the "
+                         "target is "
+                      << target.chip;
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), wait.getPending());
     for (auto [from, to] : llvm::zip(wait.getValues(), wait.getResults()))
       sameRegisters(to, from);
