@@ -110,6 +110,45 @@ func.func @wgmma_in_flight(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>,
 
 // -----
 
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [8, 1]}>
+#mma = #tilegpu.mma<warps = [8, 1]>
+
+// CHECK-LABEL: func.func @wgmma_in_flight_loads_after
+// CHECK: scf.for
+// CHECK: tilegpu.async_wait 0
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: gpu.barrier
+// CHECK: tilegpu.mma wgmma
+// CHECK-NEXT: tilegpu.mma_wait 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: tilegpu.async_copy %arg0
+// CHECK: tilegpu.async_copy %arg1
+// CHECK-NOT: tilegpu.mma_wait
+// CHECK: scf.yield
+// The same loop at 8 warps (two warpgroups) with its loads ahead written
+// after the dot: they refill the stage the last iteration's groups read,
+// which the other warpgroup may still be reading when this one's group is
+// done, so the copies wait for a barrier after mma_wait 1.
+func.func @wgmma_in_flight_loads_after(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+  %a0 = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<128x64xbf16, #a>
+  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x64xf32, #mma>, tensor<128x64xbf16, #a>, tensor<64x64xbf16, #a>) {
+    %d = tile.dot %ta, %tb, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<128x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<128x64xf32, #mma>
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%c0, %k1] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128>} : !tile.view<?x?xbf16> -> tensor<128x64xbf16, #a>
+    %bn = tile.load %vb[%k1, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+    scf.yield %d, %an, %bn : tensor<128x64xf32, #mma>, tensor<128x64xbf16, #a>, tensor<64x64xbf16, #a>
+  }
+  tile.store %r#0, %vc[%c0, %c0] : tensor<128x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
 #mma = #tilegpu.mma<warps = [4, 1]>
 

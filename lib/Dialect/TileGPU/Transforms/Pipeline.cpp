@@ -503,9 +503,11 @@ void Pipeliner::rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings) {
   }
 
   // 4. The dots, and the waits for their wgmma groups. The first wgmma dot
-  // issues the held-back copies right after it, so that they overlap it:
-  // they refill the stage the last iteration's group read, so when that
-  // group may still be in flight every warpgroup waits for it first.
+  // issues the held-back copies right after it, so that they overlap it.
+  // When the last iteration's group may still be in flight, every copy of
+  // the body (held back or written after the dot) refills the stage that
+  // group reads: each warpgroup waits for its own group, and a barrier
+  // makes the copies wait for every warpgroup's, not only the copier's.
   SmallVector<DotOp> dots;
   for (Operation &op : *body)
     if (auto dot = dyn_cast<DotOp>(op))
@@ -521,7 +523,7 @@ void Pipeliner::rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings) {
     b.setInsertionPointAfter(mma);
     if (first && plan.accInFlight) {
       MmaWaitOp::create(b, loc, 1, ValueRange{});
-      if (!deferred.empty())
+      if (!bodyLoads.empty())
         gpu::BarrierOp::create(b, loc);
     }
     if (first)
