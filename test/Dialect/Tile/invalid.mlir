@@ -592,3 +592,25 @@ module attributes {tile.programs = {p = [@k1, @k2]}} {
     return
   }
 }
+
+// -----
+
+// expected-error @+1 {{program name 'a-b' must be an identifier}}
+module attributes {tile.programs = {"a-b" = [@k]}} {
+  func.func @k(%x: !tile.view<?xf32>) attributes {tile.kernel} {
+    return
+  }
+}
+
+// -----
+
+func.func @dot_f64_acc(%a: tensor<16x16xf64>, %b: tensor<16x16xf64>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tile.dot' op accumulator of f64 inputs must be f64, got 'f32'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x16xf64>, tensor<16x16xf64>, tensor<16x16xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tune' entry 'BK' must be a non-empty array of strings}}
+module attributes {tile.tune = {BK = []}} {}

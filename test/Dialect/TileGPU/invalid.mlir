@@ -220,6 +220,11 @@ func.func @memdesc_swizzle_rows(%m: !tilegpu.memdesc<64x32xbf16, swizzle = 128>)
 
 // -----
 
+// expected-error @+1 {{a shared-memory tile needs at least one dimension}}
+func.func @memdesc_scalar(%m: !tilegpu.memdesc<bf16, swizzle = 0>)
+
+// -----
+
 // expected-error @+1 {{a transposed tile needs two dimensions}}
 func.func @memdesc_transposed(%m: !tilegpu.memdesc<64xbf16, swizzle = 0, transposed>)
 
@@ -426,3 +431,13 @@ func.func @mma_instruction(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %b: !t
   %d = tilegpu.mma hmma %a, %b, %c : !tilegpu.memdesc<64x64xbf16, swizzle = 0>, !tilegpu.memdesc<64x64xbf16, swizzle = 0>, tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+// expected-error @+1 {{linear layout basis entry 2097152 is past the largest tile dimension, 1048576}}
+func.func @linear_huge(%a: tensor<8xf32, #tilegpu.linear<{register = [[2097152]], lane = [[0], [0], [0], [0], [0]], warp = []}>>)
+
+// -----
+
+// expected-error @+1 {{a linear layout has at most 5 warp bases (32 warps), got 6}}
+func.func @linear_warps(%a: tensor<8xf32, #tilegpu.linear<{register = [], lane = [[1], [2], [4], [0], [0]], warp = [[0], [0], [0], [0], [0], [0]]}>>)
