@@ -295,7 +295,9 @@ private:
   void materializeAll();
   LogicalResult emitStore(StoreOp op);
   bool emitQuadTransposedStore(StoreOp op);
-  void storeRunsByElement(const ViewInfo &view,
+  /// Stores runs element by element, each guarded by its bounds; `map`, when
+  /// given, names the registers that repeat lower ones (not stored).
+  void storeRunsByElement(const ViewInfo &view, const RegMap *map,
                           ArrayRef<SmallVector<Value>> runStarts,
                           ArrayRef<Value> regs, int64_t width);
   void emitPrefetch(PrefetchOp op);

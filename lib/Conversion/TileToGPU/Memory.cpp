@@ -496,7 +496,7 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
       x = arith::AddIOp::create(b, loc(), x, origin);
     runStarts.push_back(start);
   }
-  storeRunsByElement(view, runStarts, regs, 2);
+  storeRunsByElement(view, /*map=*/nullptr, runStarts, regs, 2);
   return true;
 }
 
@@ -504,9 +504,12 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
 /// onward, from `runStarts[j]` along the last dimension) stored alone where
 /// it is in bounds: a store's edge path.
 void KernelEmitter::storeRunsByElement(const ViewInfo &view,
+                                       const RegMap *map,
                                        ArrayRef<SmallVector<Value>> runStarts,
                                        ArrayRef<Value> regs, int64_t width) {
   for (auto [run, runStart] : llvm::enumerate(runStarts)) {
+    if (map && map->isRegisterReplica(run * width))
+      continue;
     int64_t last = runStart.size() - 1;
     SmallVector<Value> coords =
         width > 1 ? edgePathCoords(runStart) : SmallVector<Value>(runStart);
@@ -532,23 +535,30 @@ LogicalResult KernelEmitter::emitStore(StoreOp op) {
   SmallVector<Value> tileOrigin = tileOriginOf(op.getIndices(), type);
 
   Runs runs = tileRuns(view, map, width, tileOrigin);
-  if (width == 1) {
-    storeRunsByElement(view, runs.coords, regs, width);
-    return success();
-  }
-  auto branch = scf::IfOp::create(b, loc(), TypeRange{}, runs.allFast, true);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(branch.thenBlock());
-  auto vecType = VectorType::get({width}, elem);
-  for (auto [run, ptr] : llvm::enumerate(runs.ptrs)) {
-    Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
-    for (int64_t k = 0; k < width; ++k)
-      vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[run * width + k],
-                                          i32(k));
-    LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
-  }
-  b.setInsertionPointToStart(branch.elseBlock());
-  storeRunsByElement(view, runs.coords, regs, width);
+  // A layout that covers more than its tile (a reduction's result over the
+  // threads it reduced across) holds elements in several threads or
+  // registers: only the first copy is stored, once.
+  emitIf(ownsElements(map), [&] {
+    if (width == 1) {
+      storeRunsByElement(view, &map, runs.coords, regs, width);
+      return;
+    }
+    auto branch = scf::IfOp::create(b, loc(), TypeRange{}, runs.allFast, true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    auto vecType = VectorType::get({width}, elem);
+    for (auto [run, ptr] : llvm::enumerate(runs.ptrs)) {
+      if (map.isRegisterReplica(run * width))
+        continue;
+      Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+      for (int64_t k = 0; k < width; ++k)
+        vec = LLVM::InsertElementOp::create(b, loc(), vec,
+                                            regs[run * width + k], i32(k));
+      LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
+    }
+    b.setInsertionPointToStart(branch.elseBlock());
+    storeRunsByElement(view, &map, runs.coords, regs, width);
+  });
   return success();
 }
 
@@ -663,10 +673,15 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
 LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
   RegMap map = regMap(op.getValue());
   const ViewInfo &view = views[op.getView()];
-  for (int64_t i = 0; i < map.count; ++i) {
-    SmallVector<Value> coords;
-    Value ok = elementAt(view, op.getIndices(), op.getMask(), i, coords);
-    guardedStore(view, coords, ok, tiles[op.getValue()][i]);
-  }
+  // Each element's first copy only, as emitStore.
+  emitIf(ownsElements(map), [&] {
+    for (int64_t i = 0; i < map.count; ++i) {
+      if (map.isRegisterReplica(i))
+        continue;
+      SmallVector<Value> coords;
+      Value ok = elementAt(view, op.getIndices(), op.getMask(), i, coords);
+      guardedStore(view, coords, ok, tiles[op.getValue()][i]);
+    }
+  });
   return success();
 }

@@ -101,3 +101,63 @@ func.func @fewer_warps(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) attribu
   tile.store %u, %y[%c0, %c0] : tensor<16x16xf32, #rows>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// A store to global memory from a layout that covers twice its tile (the
+// warp bit replicates): only warp 0's threads store, each element once.
+// CHECK-LABEL: gpu.func @store_replicated
+// CHECK: %[[WARP:.*]] = arith.divui %thread_id_x, %c32
+// CHECK-NOT: llvm.store
+// CHECK: %[[BIT:.*]] = arith.andi %[[WARP]], %c1{{.*}} : index
+// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[BIT]], %c0{{.*}} : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<1>
+// CHECK: }
+// CHECK-NOT: llvm.store
+// CHECK: gpu.return
+#rep = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerBlock = [2]}>
+func.func @store_replicated(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<32xf32, #rep>
+  tile.store %t, %y[%c0] : tensor<32xf32, #rep>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// A register bit that replicates (2 registers per thread over a one-element
+// tile, and every lane bit too): one thread stores its first register once.
+// CHECK-LABEL: gpu.func @store_register_replica
+// CHECK: scf.if %{{.*}} {
+// CHECK-COUNT-1: llvm.store {{.*}} : f32, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+// CHECK: gpu.return
+#regs = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerBlock = [1]}>
+func.func @store_register_replica(%x: !tile.view<?xf32>, %y: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<1xf32, #regs>
+  tile.store %t, %y[%c0] : tensor<1xf32, #regs>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+// A scatter from a replicated layout: warp 0 only, each element once.
+// CHECK-LABEL: gpu.func @scatter_replicated
+// CHECK: %[[WARP:.*]] = arith.divui %thread_id_x, %c32
+// CHECK-NOT: llvm.store
+// CHECK: %[[BIT:.*]] = arith.andi %[[WARP]], %c1{{.*}} : index
+// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[BIT]], %c0{{.*}} : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+// CHECK: gpu.return
+#rep = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerBlock = [2]}>
+func.func @scatter_replicated(%x: !tile.view<?xf32>, %idx: !tile.view<?xi32>) attributes {tile.kernel, tile.num_warps = 2 : i64} {
+  %c0 = arith.constant 0 : index
+  %i = tile.load %idx[%c0] : !tile.view<?xi32> -> tensor<32xi32, #rep>
+  %v = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<32xf32, #rep>
+  tile.scatter %v, %x[%i] : tensor<32xf32, #rep>, !tile.view<?xf32>, [tensor<32xi32, #rep>]
+  return
+}
