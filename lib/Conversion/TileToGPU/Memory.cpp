@@ -503,8 +503,7 @@ bool KernelEmitter::emitQuadTransposedStore(StoreOp op) {
 /// Each element of runs of `width` registers (run j: registers j * width
 /// onward, from `runStarts[j]` along the last dimension) stored alone where
 /// it is in bounds: a store's edge path.
-void KernelEmitter::storeRunsByElement(const ViewInfo &view,
-                                       const RegMap *map,
+void KernelEmitter::storeRunsByElement(const ViewInfo &view, const RegMap *map,
                                        ArrayRef<SmallVector<Value>> runStarts,
                                        ArrayRef<Value> regs, int64_t width) {
   for (auto [run, runStart] : llvm::enumerate(runStarts)) {
