@@ -15,3 +15,14 @@ func.func @too_much(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>) attribut
   tile.store %d, %x[%c0, %c0] : tensor<256x256xf32, #tilegpu.mma<warps = [4, 2]>>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// A ring at the shared-memory tile's bound (2^31 bytes counted with padded
+// rows): its bytes are counted exactly, and the error names them.
+// expected-error @+1 {{the kernel needs 1082130432 bytes of shared memory per block, more than the 232448 a block can have on sm_90a}}
+func.func @huge_ring(%x: !tile.view<?x?xbf16>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  // expected-note @+1 {{1082130432 bytes here}}
+  %r = tilegpu.local_alloc : !tilegpu.memdesc<512x1024x1024xbf16, swizzle = 0>
+  return
+}

@@ -220,6 +220,23 @@ func.func @memdesc_swizzle_rows(%m: !tilegpu.memdesc<64x32xbf16, swizzle = 128>)
 
 // -----
 
+// A ring whose bytes would overflow any count of them.
+// expected-error @+1 {{a shared-memory tile holds at most 2147483648 bytes; 1048576x1048576x1048576x1048576 elements are more}}
+func.func @memdesc_huge(%m: !tilegpu.memdesc<1048576x1048576x1048576x1048576xbf16, swizzle = 0>)
+
+// -----
+
+// expected-error @+1 {{a shared-memory tile holds at most 2147483648 bytes; 1024x1024x1024 elements are more}}
+func.func @memdesc_past_bound(%m: !tilegpu.memdesc<1024x1024x1024xbf16, swizzle = 0>)
+
+// -----
+
+// At the bound (twice its 2^30 bytes, for padded rows): the verifier takes
+// it; the allocation then says it does not fit a block.
+func.func private @memdesc_at_bound(%m: !tilegpu.memdesc<512x1024x1024xbf16, swizzle = 0>)
+
+// -----
+
 // expected-error @+1 {{a shared-memory tile needs at least one dimension}}
 func.func @memdesc_scalar(%m: !tilegpu.memdesc<bf16, swizzle = 0>)
 

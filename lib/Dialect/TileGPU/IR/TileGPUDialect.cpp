@@ -5,6 +5,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -558,6 +559,24 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "shared-memory tiles hold 16- or 32-bit elements, "
                           "got "
                        << elementType;
+  // Far past any block's shared memory, and small enough that byte counts
+  // (padded rows included: at most twice the elements' bytes) cannot
+  // overflow: a bound checked before anything multiplies the sizes out.
+  constexpr uint64_t kMaxSharedTileBytes = uint64_t(1) << 31;
+  uint64_t bound = 2 * elementType.getIntOrFloatBitWidth() / 8;
+  for (int64_t d : shape) {
+    if (bound > kMaxSharedTileBytes / uint64_t(d))
+      return emitError() << "a shared-memory tile holds at most "
+                         << kMaxSharedTileBytes << " bytes; "
+                         << llvm::join(llvm::map_range(shape,
+                                                       [](int64_t v) {
+                                                         return std::to_string(
+                                                             v);
+                                                       }),
+                                       "x")
+                         << " elements are more";
+    bound *= d;
+  }
   if (failed(verifySwizzle(emitError, swizzle)))
     return failure();
   if (transposed && shape.size() < 2)

@@ -17,7 +17,10 @@ def TileGPU_MemDescType : TypeDef<TileGPU_Dialect, "MemDesc"> {
     conflicts); 128, column blocks of 128 bytes with the 128-byte swizzle
     (wgmma's operand layout). `transposed`: the last two dimensions are
     stored the other way round (a B operand held as [N][K] and read as
-    [K][N]).
+    [K][N]). Rows and columns are powers of two, stages any positive number,
+    and the whole holds at most 2^31 bytes (its elements' bytes, doubled for
+    padded rows): whether it fits a block is tilegpu-allocate-shared-memory's
+    question, answered with the block's budget.
 
     ```mlir
     !tilegpu.memdesc<3x128x64xbf16, swizzle = 128>
