@@ -458,3 +458,21 @@ func.func @linear_huge(%a: tensor<8xf32, #tilegpu.linear<{register = [[2097152]]
 
 // expected-error @+1 {{a linear layout has at most 5 warp bases (32 warps), got 6}}
 func.func @linear_warps(%a: tensor<8xf32, #tilegpu.linear<{register = [], lane = [[1], [2], [4], [0], [0]], warp = [[0], [0], [0], [0], [0], [0]]}>>)
+
+// -----
+
+func.func @index_past_ring(%r: !tilegpu.memdesc<3x64x64xbf16, swizzle = 0>) {
+  %c3 = arith.constant 3 : index
+  // expected-error @+1 {{stage 3 is outside the ring's 3 stages}}
+  %s = tilegpu.memdesc_index %r[%c3] : !tilegpu.memdesc<3x64x64xbf16, swizzle = 0> -> !tilegpu.memdesc<64x64xbf16, swizzle = 0>
+  return
+}
+
+// -----
+
+func.func @index_negative(%r: !tilegpu.memdesc<3x64x64xbf16, swizzle = 0>) {
+  %c = arith.constant -1 : index
+  // expected-error @+1 {{stage -1 is outside the ring's 3 stages}}
+  %s = tilegpu.memdesc_index %r[%c] : !tilegpu.memdesc<3x64x64xbf16, swizzle = 0> -> !tilegpu.memdesc<64x64xbf16, swizzle = 0>
+  return
+}

@@ -2,6 +2,7 @@
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace tilegym::tilegpu;
@@ -67,6 +68,14 @@ LogicalResult MemDescIndexOp::verify() {
       result.getTransposed() != source.getTransposed())
     return emitOpError() << "result must be one stage of " << source << ", got "
                          << result;
+  // A constant stage is checked here; a computed one is the pipeline's
+  // modulo the ring's stages.
+  APInt stage;
+  int64_t stages = source.getShape().front();
+  if (matchPattern(getIndex(), m_ConstantInt(&stage)) &&
+      (stage.isNegative() || stage.sge(stages)))
+    return emitOpError() << "stage " << stage.getSExtValue()
+                         << " is outside the ring's " << stages << " stages";
   return success();
 }
 
