@@ -5,7 +5,6 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -565,16 +564,13 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   constexpr uint64_t kMaxSharedTileBytes = uint64_t(1) << 31;
   uint64_t bound = 2 * elementType.getIntOrFloatBitWidth() / 8;
   for (int64_t d : shape) {
-    if (bound > kMaxSharedTileBytes / uint64_t(d))
-      return emitError() << "a shared-memory tile holds at most "
-                         << kMaxSharedTileBytes << " bytes; "
-                         << llvm::join(llvm::map_range(shape,
-                                                       [](int64_t v) {
-                                                         return std::to_string(
-                                                             v);
-                                                       }),
-                                       "x")
-                         << " elements are more";
+    if (bound > kMaxSharedTileBytes / uint64_t(d)) {
+      InFlightDiagnostic diag = emitError();
+      diag << "a shared-memory tile holds at most " << kMaxSharedTileBytes
+           << " bytes; ";
+      llvm::interleave(shape, diag, "x");
+      return diag << " elements are more";
+    }
     bound *= d;
   }
   if (failed(verifySwizzle(emitError, swizzle)))
