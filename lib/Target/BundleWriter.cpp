@@ -1,5 +1,6 @@
 //===- BundleWriter.cpp - writing kernel bundles from tile IR -------------===//
 #include "tilegym/Target/BundleWriter.h"
+#include "tilegym/Target/CopyAddresses.h"
 
 // Only for the format constants; the reader defines the format.
 #include "tilegym/Bundle/Bundle.h"
@@ -453,6 +454,7 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
 
 llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
                                    llvm::StringRef chip) {
+  chooseCopyAddresses(module, chip, /*remarks=*/false);
   std::map<std::string, int64_t> sharedBytes;
   auto ptx = compileTileToGpuBinary(module, chip, "isa", &sharedBytes);
   if (mlir::failed(ptx))

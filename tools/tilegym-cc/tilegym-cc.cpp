@@ -20,6 +20,7 @@
 #include "tilegym/Frontend/Parser.h"
 #include "tilegym/Runtime/Runtime.h"
 #include "tilegym/Target/BundleWriter.h"
+#include "tilegym/Target/CopyAddresses.h"
 #include "tilegym/Target/PtxasInfo.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -315,6 +316,7 @@ static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
   tilegym::registerPipelineDependencies(registry);
   ctx->appendDialectRegistry(registry);
   std::optional<std::string> ptx;
+  tilegym::chooseCopyAddresses(module, chip, remarks);
   if (remarks && mlir::failed(remarkGpuChoices(module, chip, ptx)))
     return mlir::failure();
   if (options.emit == EmitKind::Bundle)

@@ -290,7 +290,7 @@ private:
                        int64_t bytes);
   void emitAsyncCopy(Value view, ValueRange indices, RankedTensorType type,
                      const RegMap &map, function_ref<Value()> makeBase,
-                     SharedGeometry geometry);
+                     SharedGeometry geometry, bool chained);
   void materialize(Value tile);
   void materializeAll();
   LogicalResult emitStore(StoreOp op);

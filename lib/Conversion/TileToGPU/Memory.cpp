@@ -258,7 +258,7 @@ Value KernelEmitter::swizzledOffset(int64_t swizzledRows, Value row, Value col,
 void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
                                   RankedTensorType type, const RegMap &map,
                                   function_ref<Value()> makeBase,
-                                  SharedGeometry geometry) {
+                                  SharedGeometry geometry, bool chained) {
   const ViewInfo &view = views[viewValue];
   Type elem = type.getElementType();
   int64_t bytes = elementBytes(elem);
@@ -269,15 +269,42 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
   struct Run {
     Value dst;
     SmallVector<Value> local, global; // coordinates in the tile, in the view
+    SmallVector<int64_t> offsets;     // the static part of `local`
   };
   SmallVector<Run> runs;
+  // Whether run `r` lies at a fixed distance from `from` along every
+  // dimension: its static offsets differ only along dimensions that do not
+  // wrap.
+  auto fixedDistance = [&](const Run &from, ArrayRef<int64_t> offsets) {
+    for (auto [d, o] : llvm::enumerate(offsets))
+      if (o != from.offsets[d] && map.wraps(d))
+        return false;
+    return true;
+  };
   for (int64_t i = 0; i < map.count; i += width) {
     if (map.isRegisterReplica(i))
       continue;
     // Leading dimensions are units: rows and columns are the last two.
     SmallVector<Value> local = coordinates(map, i);
+    SmallVector<int64_t> offsets = map.offsets(i);
     Value dst;
-    if (geometry.swizzledRows) {
+    // Chained: a run at a fixed distance from the first, whose distance the
+    // swizzle keeps (whole groups of 8 rows, whole 128-byte column blocks),
+    // is the first run's destination plus a constant, which ptxas folds
+    // into the cp.async's immediate offset.
+    std::optional<int64_t> distance;
+    if (chained && !runs.empty() && fixedDistance(runs.front(), offsets)) {
+      int64_t dr = offsets[last - 1] - runs.front().offsets[last - 1];
+      int64_t dc = offsets[last] - runs.front().offsets[last];
+      if (!geometry.swizzledRows)
+        distance = (dr * geometry.stride + dc) * bytes;
+      else if (dr % 8 == 0 && dc % (128 / bytes) == 0)
+        distance = (dc / (128 / bytes) * geometry.swizzledRows + dr) * 128;
+    }
+    if (distance) {
+      dst =
+          elementPtr(runs.front().dst, b.getI8Type(), idx(*distance), kShared);
+    } else if (geometry.swizzledRows) {
       dst = elementPtr(base, b.getI8Type(),
                        swizzledOffset(geometry.swizzledRows, local[last - 1],
                                       local[last], bytes),
@@ -293,7 +320,7 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
     SmallVector<Value> global;
     for (auto [c, o] : llvm::zip(local, origin))
       global.push_back(arith::AddIOp::create(b, loc(), c, o));
-    runs.push_back({dst, local, global});
+    runs.push_back({dst, local, global, offsets});
   }
 
   // Only the thread holding the first copy of a run copies it: two copies
@@ -316,16 +343,36 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
                                            inBounds(view, end));
       auto interior = scf::IfOp::create(b, loc(), TypeRange{}, inside, true);
       b.setInsertionPointToStart(interior.thenBlock());
+      // Direct: each run is the tile's address plus the run's offset in
+      // it. Chained: the previous run's plus a uniform step (the distance of
+      // their static offsets times the view's strides).
       Value tile = elementPtr(view.base, elem,
                               linearOffset(b, loc(), view, origin), kGlobal);
-      for (const Run &run : runs)
-        NVVM::CpAsyncOp::create(
-            b, loc(), run.dst,
-            elementPtr(tile, elem, linearOffset(b, loc(), view, run.local),
-                       kGlobal),
-            16, NVVM::LoadCacheModifierKind::CG, Value());
+      const Run *prev = nullptr;
+      Value src;
+      for (const Run &run : runs) {
+        if (chained && prev && fixedDistance(*prev, run.offsets)) {
+          Value step;
+          for (auto [d, stride] : llvm::enumerate(view.strides)) {
+            int64_t delta = run.offsets[d] - prev->offsets[d];
+            if (!delta)
+              continue;
+            Value term = arith::MulIOp::create(b, loc(), stride, idx(delta));
+            step = step ? Value(arith::AddIOp::create(b, loc(), step, term))
+                        : term;
+          }
+          if (step)
+            src = elementPtr(src, elem, step, kGlobal);
+        } else {
+          src = elementPtr(tile, elem, linearOffset(b, loc(), view, run.local),
+                           kGlobal);
+        }
+        NVVM::CpAsyncOp::create(b, loc(), run.dst, src, 16,
+                                NVVM::LoadCacheModifierKind::CG, Value());
+        prev = &run;
+      }
       b.setInsertionPointToStart(interior.elseBlock());
-      for (auto &[dst, local, coords] : runs) {
+      for (auto &[dst, local, coords, offsets] : runs) {
         // The row in bounds: every dimension but the last.
         Value rowOk = inBounds(view, ArrayRef<Value>(coords).drop_back());
         Value left =
@@ -349,7 +396,7 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
       }
       b.setInsertionPointToStart(branch.elseBlock());
       Value zero = arith::ConstantOp::create(b, loc(), b.getZeroAttr(elem));
-      for (auto &[dst, local, runStart] : runs) {
+      for (auto &[dst, local, runStart, offsets] : runs) {
         SmallVector<Value> coords = edgePathCoords(runStart);
         for (int64_t k = 0; k < width; ++k) {
           SmallVector<Value> c(coords);

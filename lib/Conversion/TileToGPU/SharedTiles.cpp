@@ -69,7 +69,7 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
     emitAsyncCopy(
         copy.getView(), copy.getIndices(), type,
         RegMap(*copyLayouts.lookup(op), type.getShape()), [&] { return base; },
-        geometryOf(copy.getDest().getType()));
+        geometryOf(copy.getDest().getType()), copy.getChained());
     return success();
   }
   if (isa<tilegpu::AsyncCommitGroupOp>(op)) {

@@ -200,6 +200,19 @@ func.func @shared_memory_total() attributes {tilegpu.shared_memory = -1 : i64} {
 
 // -----
 
+// expected-error @+1 {{'tilegpu.chain_copy_addresses' belongs on a kernel, as whether its copies chain their run addresses (a bool)}}
+func.func @chain_copy_addresses_not_bool() attributes {tilegpu.chain_copy_addresses = 1 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tilegpu.chain_copy_addresses' belongs on a kernel, as whether its copies chain their run addresses (a bool)}}
+module attributes {tilegpu.chain_copy_addresses = true} {
+}
+
+// -----
+
 // expected-error @+1 {{shared-memory tile sizes must be powers of two (stages positive), got 100}}
 func.func @memdesc_size(%m: !tilegpu.memdesc<2x100x64xbf16, swizzle = 0>)
 

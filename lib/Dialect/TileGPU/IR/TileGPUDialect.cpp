@@ -502,6 +502,14 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                                   "its shared-memory buffer (an integer >= 0)";
     return success();
   }
+  if (name == kChainCopyAddressesAttr) {
+    if (!isa<FunctionOpInterface>(op) || !isa<BoolAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name
+             << "' belongs on a kernel, as whether its copies chain their "
+                "run addresses (a bool)";
+    return success();
+  }
   return op->emitOpError() << "unknown tilegpu attribute '" << name << "'";
 }
 

@@ -59,8 +59,9 @@ struct LoopPlan {
 
 class Pipeliner {
 public:
-  Pipeliner(func::FuncOp kernel, bool wgmmaChip)
-      : kernel(kernel), wgmmaChip(wgmmaChip) {
+  Pipeliner(func::FuncOp kernel, bool wgmmaChip, bool chainCopyAddresses)
+      : kernel(kernel), wgmmaChip(wgmmaChip),
+        chainCopyAddresses(chainCopyAddresses) {
     if (auto w = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
       numWarps = w.getInt();
   }
@@ -69,6 +70,7 @@ public:
 private:
   func::FuncOp kernel;
   bool wgmmaChip;
+  bool chainCopyAddresses;
   int64_t numWarps = 4;
   std::map<int64_t, Ring> rings;
   DenseMap<Value, Ring *> operandRing; // dot operand -> its ring
@@ -358,7 +360,8 @@ void Pipeliner::copy(OpBuilder &b, LoadOp load, Ring &ring, Value stage) {
   Location loc = load.getLoc();
   Value dest = stageOf(b, loc, ring, stage);
   AsyncCopyOp::create(b, loc, load.getView(), load.getIndices(), dest,
-                      TypeAttr::get(load.getType()));
+                      TypeAttr::get(load.getType()),
+                      chainCopyAddresses ? b.getUnitAttr() : UnitAttr());
   AsyncCommitGroupOp::create(b, loc);
 }
 
@@ -634,7 +637,9 @@ struct TileGPUPipelinePass
       return signalPassFailure();
     if (!*isKernel)
       return;
-    if (failed(Pipeliner(kernel, chip == "sm_90a").run()))
+    auto marked = kernel->getAttrOfType<BoolAttr>(kChainCopyAddressesAttr);
+    bool chained = chainCopyAddresses || (marked && marked.getValue());
+    if (failed(Pipeliner(kernel, chip == "sm_90a", chained).run()))
       signalPassFailure();
   }
 };

@@ -105,6 +105,11 @@ bool haveSamePlacement(mlir::RankedTensorType a, mlir::RankedTensorType b);
 /// (SharedStageAttr).
 constexpr llvm::StringLiteral kDotAttr = "tilegpu.dot";
 constexpr llvm::StringLiteral kStageAttr = "tilegpu.stage";
+/// On a kernel, a bool: whether its copies into shared memory chain their
+/// run addresses (`tilegpu.async_copy`'s `chained`, as `tilegpu-pipeline`
+/// makes them); set by tilegym::chooseCopyAddresses.
+constexpr llvm::StringLiteral kChainCopyAddressesAttr =
+    "tilegpu.chain_copy_addresses";
 /// What tilegpu-allocate-shared-memory sets: an op's bytes in the kernel's
 /// shared-memory buffer (SharedAllocationAttr), and on the kernel the
 /// buffer's size (an i64).

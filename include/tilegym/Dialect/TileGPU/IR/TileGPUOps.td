@@ -110,6 +110,15 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
     joins the thread's current group (`tilegpu.async_commit_group`), and is
     complete once a `tilegpu.async_wait` has waited for that group.
 
+    `chained` chooses how a thread addresses its runs: each run's source is
+    the previous run's plus a uniform step (their distance times the view's
+    strides) and, where the swizzle keeps their distance, each destination
+    the first's plus a constant, so that one per-thread offset, not one per
+    run, stays live across a loop. Without it each run's source is the
+    tile's address plus the run's own offset, which keeps the tile's
+    address in uniform registers but holds one offset per run
+    (`tilegpu-pipeline`'s `chain-copy-addresses` says when).
+
     ```mlir
     tilegpu.async_copy %a[%m, %k], %stage : !tile.view<?x?xbf16>,
         !tilegpu.memdesc<128x64xbf16, swizzle = 128>
@@ -119,10 +128,11 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
   }];
   let arguments = (ins Tile_ViewType:$view, Variadic<Index>:$indices,
                        TileGPU_MemDescType:$dest,
-                       TypeAttrOf<AnyRankedTensor>:$layout);
+                       TypeAttrOf<AnyRankedTensor>:$layout,
+                       UnitAttr:$chained);
   let assemblyFormat = [{
-    $view `[` $indices `]` `,` $dest attr-dict `:` qualified(type($view)) `,`
-    qualified(type($dest)) `as` $layout
+    $view `[` $indices `]` `,` $dest (`chained` $chained^)? attr-dict `:`
+    qualified(type($view)) `,` qualified(type($dest)) `as` $layout
   }];
   let hasVerifier = 1;
 }

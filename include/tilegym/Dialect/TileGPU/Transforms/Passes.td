@@ -262,6 +262,10 @@ def TileGPUPipelinePass
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target GPU architecture (wgmma needs sm_90a)">,
+    Option<"chainCopyAddresses", "chain-copy-addresses", "bool",
+           /*default=*/"false",
+           "Make every copy `chained` (as a kernel with "
+           "`tilegpu.chain_copy_addresses` has them)">,
   ];
   let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -1,0 +1,114 @@
+//===- CopyAddresses.cpp - choosing how copies address their runs ---------===//
+//
+// A thread copies its runs of a staged tile either directly (each run's
+// source is the tile's address plus the run's offset: the tile's address
+// stays in uniform registers, one 64-bit offset per run stays live across
+// the loop) or chained (each run's source is the previous one's plus a
+// uniform step, its destination an immediate offset from the first's: one
+// offset per operand stays live). Under the 128-register cap of a dot
+// kernel at 2 blocks per SM, which form spills depends on the whole loop:
+// a kernel whose other values crowd the registers (a transposed operand's
+// view, an epilogue's bias) spills with direct addresses, and there the
+// chained form is much faster; elsewhere the direct form's schedule is
+// faster. Only ptxas knows which case a kernel is in, so the choice is made
+// on its answer.
+//
+//===----------------------------------------------------------------------===//
+#include "tilegym/Target/CopyAddresses.h"
+#include "tilegym/Conversion/Pipelines.h"
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilegym/Runtime/Runtime.h"
+#include "tilegym/Target/PtxasInfo.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <map>
+#include <optional>
+
+using namespace mlir;
+
+namespace {
+using Spills = std::map<std::string, tilegym::PtxasResources>;
+
+/// What ptxas reports for `module` as it stands; none when it does not
+/// compile (diagnostics of the trial are dropped: the real compile gives
+/// them).
+std::optional<Spills> trialSpills(ModuleOp module, llvm::StringRef chip,
+                                  llvm::StringRef ptxas) {
+  ScopedDiagnosticHandler silence(module.getContext(),
+                                  [](Diagnostic &) { return success(); });
+  auto ptx = tilegym::compileTileToGpuBinary(module, chip, "isa");
+  if (failed(ptx))
+    return std::nullopt;
+  auto info = tilegym::runPtxasInfo(ptxas, *ptx, chip);
+  if (!info) {
+    llvm::consumeError(info.takeError());
+    return std::nullopt;
+  }
+  return std::move(*info);
+}
+} // namespace
+
+void tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
+                                  bool remarks) {
+  SmallVector<func::FuncOp> kernels;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func->hasAttr(tile::kKernelAttr) &&
+        !func->hasAttr(tilegpu::kChainCopyAddressesAttr) &&
+        func.walk([](tile::DotOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      kernels.push_back(func);
+  if (kernels.empty())
+    return;
+  std::string ptxas = runtime::findPtxas();
+  if (ptxas.empty())
+    return;
+  std::optional<Spills> direct = trialSpills(module, chip, ptxas);
+  if (!direct)
+    return;
+  auto spillsOf = [](const Spills &s, func::FuncOp f) -> int64_t {
+    auto it = s.find(f.getSymName().str());
+    return it == s.end() ? 0 : it->second.spillStoreBytes;
+  };
+  SmallVector<func::FuncOp> candidates;
+  for (func::FuncOp f : kernels)
+    if (spillsOf(*direct, f) >= kChainedCopySpillSaving) {
+      f->setAttr(tilegpu::kChainCopyAddressesAttr,
+                 BoolAttr::get(module.getContext(), true));
+      candidates.push_back(f);
+    }
+  std::optional<Spills> chained;
+  if (!candidates.empty())
+    chained = trialSpills(module, chip, ptxas);
+  for (func::FuncOp f : kernels) {
+    int64_t d = spillsOf(*direct, f);
+    bool tried = llvm::is_contained(candidates, f);
+    bool chosen = tried && chained &&
+                  d - spillsOf(*chained, f) >= kChainedCopySpillSaving;
+    f->setAttr(tilegpu::kChainCopyAddressesAttr,
+               BoolAttr::get(module.getContext(), chosen));
+    if (!remarks)
+      continue;
+    InFlightDiagnostic remark = f.emitRemark();
+    if (chosen)
+      remark << "copies chain their run addresses: ptxas spills " << d
+             << " bytes with direct addresses, " << spillsOf(*chained, f)
+             << " chained";
+    else if (tried && !chained)
+      remark << "copies address their runs directly: ptxas spills " << d
+             << " bytes with them, and the module did not compile with "
+                "chained ones";
+    else if (tried)
+      remark << "copies address their runs directly: chained addresses "
+                "would spill "
+             << spillsOf(*chained, f) << " bytes against " << d
+             << ", saving less than " << kChainedCopySpillSaving;
+    else
+      remark << "copies address their runs directly: ptxas spills " << d
+             << " bytes with them, under the " << kChainedCopySpillSaving
+             << " that chaining must save";
+  }
+}
