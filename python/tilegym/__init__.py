@@ -23,11 +23,14 @@ a tensor is passed. The library is found through $TILEGYM_BUNDLE_LIB, next
 to this package, or in the source tree's build/lib.
 """
 import ctypes
+import importlib.machinery
+import importlib.util
 import json
 import os
 import shutil
 import struct
 import subprocess
+import threading
 
 TG_MAX_RANK = 8
 TG_DYNAMIC = -1
@@ -177,8 +180,6 @@ def _load_fastlaunch(library_path):
     $TILEGYM_NO_FASTLAUNCH is set, and launches go through ctypes."""
     if os.environ.get("TILEGYM_NO_FASTLAUNCH"):
         return None
-    import importlib.machinery
-    import importlib.util
     here = os.path.dirname(os.path.abspath(__file__))
     name = "_fastlaunch.abi3.so"
     for p in (os.path.join(here, name),
@@ -197,12 +198,19 @@ def _load_fastlaunch(library_path):
 
 class Library:
     _instance = None
+    # tilegym.tune compiles and opens variants from several threads: one
+    # thread loads the library (and the fast-launch module) while the
+    # others wait. (A submodule imported inside a function by two threads
+    # at once can be seen before its parent has the attribute: the
+    # importlib.machinery imports are at the top for that reason.)
+    _lock = threading.Lock()
 
     @classmethod
     def get(cls, path=None):
-        if cls._instance is None or path:
-            cls._instance = cls(path or _find_library())
-        return cls._instance
+        with cls._lock:
+            if cls._instance is None or path:
+                cls._instance = cls(path or _find_library())
+            return cls._instance
 
     def __init__(self, path):
         self.path = path
