@@ -23,7 +23,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <optional>
@@ -50,6 +52,26 @@ std::optional<Spills> trialSpills(ModuleOp module, llvm::StringRef chip,
   }
   return std::move(*info);
 }
+
+/// The kernels of `module` that copy into shared memory once the tile-level
+/// GPU passes ran (their dots' operands staged); none when they fail.
+llvm::StringSet<> kernelsWithCopies(ModuleOp module, llvm::StringRef chip) {
+  ScopedDiagnosticHandler silence(module.getContext(),
+                                  [](Diagnostic &) { return success(); });
+  OwningOpRef<ModuleOp> clone(module.clone());
+  PassManager pm(module.getContext());
+  tilegym::buildTileToTileGpuPasses(pm, chip);
+  llvm::StringSet<> names;
+  if (failed(pm.run(*clone)))
+    return names;
+  for (auto func : clone->getOps<func::FuncOp>())
+    if (func.walk([](tilegym::tilegpu::AsyncCopyOp) {
+              return WalkResult::interrupt();
+            })
+            .wasInterrupted())
+      names.insert(func.getSymName());
+  return names;
+}
 } // namespace
 
 void tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
@@ -57,18 +79,24 @@ void tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
   SmallVector<func::FuncOp> kernels;
   for (auto func : module.getOps<func::FuncOp>())
     if (func->hasAttr(tile::kKernelAttr) &&
-        !func->hasAttr(tilegpu::kChainCopyAddressesAttr) &&
-        func.walk([](tile::DotOp) { return WalkResult::interrupt(); })
-            .wasInterrupted())
+        !func->hasAttr(tilegpu::kChainCopyAddressesAttr))
       kernels.push_back(func);
-  if (kernels.empty())
-    return;
   std::string ptxas = runtime::findPtxas();
-  if (ptxas.empty())
+  if (kernels.empty() || ptxas.empty())
+    return;
+  llvm::StringSet<> copying = kernelsWithCopies(module, chip);
+  llvm::erase_if(kernels, [&](func::FuncOp f) {
+    return !copying.contains(f.getSymName());
+  });
+  if (kernels.empty())
     return;
   std::optional<Spills> direct = trialSpills(module, chip, ptxas);
   if (!direct)
     return;
+  // A kernel ptxas said nothing of keeps its choice open (direct).
+  llvm::erase_if(kernels, [&](func::FuncOp f) {
+    return !direct->count(f.getSymName().str());
+  });
   auto spillsOf = [](const Spills &s, func::FuncOp f) -> int64_t {
     auto it = s.find(f.getSymName().str());
     return it == s.end() ? 0 : it->second.spillStoreBytes;
@@ -86,7 +114,8 @@ void tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
   for (func::FuncOp f : kernels) {
     int64_t d = spillsOf(*direct, f);
     bool tried = llvm::is_contained(candidates, f);
-    bool chosen = tried && chained &&
+    bool reported = chained && chained->count(f.getSymName().str());
+    bool chosen = tried && reported &&
                   d - spillsOf(*chained, f) >= kChainedCopySpillSaving;
     f->setAttr(tilegpu::kChainCopyAddressesAttr,
                BoolAttr::get(module.getContext(), chosen));
@@ -97,10 +126,10 @@ void tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
       remark << "copies chain their run addresses: ptxas spills " << d
              << " bytes with direct addresses, " << spillsOf(*chained, f)
              << " chained";
-    else if (tried && !chained)
+    else if (tried && !reported)
       remark << "copies address their runs directly: ptxas spills " << d
-             << " bytes with them, and the module did not compile with "
-                "chained ones";
+             << " bytes with them, and no spills were reported with chained "
+                "ones (the module did not compile or assemble)";
     else if (tried)
       remark << "copies address their runs directly: chained addresses "
                 "would spill "

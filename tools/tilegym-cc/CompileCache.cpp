@@ -2,6 +2,7 @@
 #include "CompileCache.h"
 
 #include "tilegym/Conversion/Pipelines.h"
+#include "tilegym/Runtime/Runtime.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -33,19 +34,27 @@ void hashCompiler(llvm::SHA256 &h) {
   hashString(h, bytes ? (*bytes)->getBuffer() : "");
 }
 
-/// The ptxas a bundle's cubin comes from: its path, size and time.
-void hashPtxas(llvm::SHA256 &h) {
-  std::string toolkit = findCudaToolkit();
-  std::string ptxas = toolkit.empty() ? "" : toolkit + "/bin/ptxas";
+/// A ptxas the output depends on (`path`): its path, size and time, or that
+/// there is none.
+void hashPtxasAt(llvm::SHA256 &h, const std::string &path) {
   llvm::sys::fs::file_status status;
-  if (ptxas.empty() || llvm::sys::fs::status(ptxas, status)) {
+  if (path.empty() || llvm::sys::fs::status(path, status)) {
     hashString(h, "no ptxas");
     return;
   }
-  hashString(h, ptxas);
+  hashString(h, path);
   hashString(h, std::to_string(status.getSize()));
   hashString(
       h, std::to_string(llvm::sys::toTimeT(status.getLastModificationTime())));
+}
+
+/// The ptxas programs the output depends on: the toolkit's, which assembles
+/// a bundle's cubin, and the one found first (PATH, then the toolkit
+/// folders), whose spills choose each kernel's copy address form.
+void hashPtxas(llvm::SHA256 &h) {
+  std::string toolkit = findCudaToolkit();
+  hashPtxasAt(h, toolkit.empty() ? "" : toolkit + "/bin/ptxas");
+  hashPtxasAt(h, runtime::findPtxas());
 }
 
 /// Copies the regular files of folder `from` into folder `to`, made if

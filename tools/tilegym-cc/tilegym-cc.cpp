@@ -316,7 +316,10 @@ static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
   tilegym::registerPipelineDependencies(registry);
   ctx->appendDialectRegistry(registry);
   std::optional<std::string> ptx;
-  tilegym::chooseCopyAddresses(module, chip, remarks);
+  // The copies' address form is the pipeline's input from ptxas; the IR
+  // after layout assignment comes before any copy.
+  if (options.emit != EmitKind::Layouts)
+    tilegym::chooseCopyAddresses(module, chip, remarks);
   if (remarks && mlir::failed(remarkGpuChoices(module, chip, ptx)))
     return mlir::failure();
   if (options.emit == EmitKind::Bundle)

@@ -19,11 +19,12 @@ namespace tilegym {
 /// slower schedule costs more than the spills (bench/NOTES.md).
 constexpr int64_t kChainedCopySpillSaving = 64;
 
-/// For each kernel of `module` (tile dialect) with a dot and no choice made
-/// yet: when ptxas is found, compiles the module for `chip` with direct run
-/// addresses and, for the kernels ptxas spills, with chained ones, and sets
-/// the kernel's `tilegpu.chain_copy_addresses` to whether chaining saves at
-/// least kChainedCopySpillSaving spill bytes (a kernel that has the
+/// For each kernel of `module` (tile dialect) that copies into shared memory
+/// (once the tile-level GPU passes have staged its dots' operands) and has
+/// no choice made yet: when ptxas is found, compiles the module for `chip` with
+/// direct run addresses and, for the kernels ptxas spills, with chained ones,
+/// and sets the kernel's `tilegpu.chain_copy_addresses` to whether chaining
+/// saves at least kChainedCopySpillSaving spill bytes (a kernel that has the
 /// attribute is left as it is). `remarks`: says what was chosen and why,
 /// per kernel. Without ptxas, or when a trial compile fails (the real
 /// compile then reports why), nothing is set.

@@ -15,7 +15,9 @@
 // CHECK: %[[BASE:[0-9]+]] = llvm.getelementptr %{{[0-9]+}}[%{{[0-9]+}}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
 // CHECK: %[[D0:[0-9]+]] = llvm.getelementptr %[[BASE]][
 // CHECK: %[[D1:[0-9]+]] = llvm.getelementptr %[[BASE]][
-// CHECK: %[[D2:[0-9]+]] = llvm.getelementptr %[[D0]][
+// CHECK: %[[C4096:.*]] = arith.constant 4096 : index
+// CHECK: %[[O2:[0-9]+]] = arith.index_cast %[[C4096]] : index to i64
+// CHECK: %[[D2:[0-9]+]] = llvm.getelementptr %[[D0]][%[[O2]]]
 // CHECK: %[[D3:[0-9]+]] = llvm.getelementptr %[[BASE]][
 // CHECK: %[[TILE:[0-9]+]] = llvm.getelementptr %{{.*}} -> !llvm.ptr<1>, bf16
 // CHECK: %[[S0:[0-9]+]] = llvm.getelementptr %[[TILE]][
@@ -60,5 +62,40 @@ func.func @direct(%x: !tile.view<?x?xbf16>, %y: !tile.view<?x?xbf16>) attributes
   gpu.barrier
   %t = tilegpu.local_load %buf : !tilegpu.memdesc<64x64xbf16, swizzle = 128> -> tensor<64x64xbf16, #a>
   tile.store %t, %y[%c0, %c0] : tensor<64x64xbf16, #a>, !tile.view<?x?xbf16>
+  return
+}
+
+// -----
+
+// Padded rows (swizzle = 0, f32): 32 columns are 8 16-byte units, padded to
+// 9, so a row is 36 elements. A thread of #b holds 2 runs of the 32x32 tile,
+// 16 rows apart: chained, the second destination is the first's plus
+// 16 * 36 * 4 = 2304 bytes, and its source the first's plus 16 rows of the
+// view.
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+
+// CHECK-LABEL: gpu.func @padded
+// CHECK: %[[D0:[0-9]+]] = llvm.getelementptr %{{[0-9]+}}[%{{[0-9]+}}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32
+// CHECK: %[[C2304:.*]] = arith.constant 2304 : index
+// CHECK: %[[O:[0-9]+]] = arith.index_cast %[[C2304]] : index to i64
+// CHECK: %[[D1:[0-9]+]] = llvm.getelementptr %[[D0]][%[[O]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
+// CHECK: %[[TILE:[0-9]+]] = llvm.getelementptr {{.*}} -> !llvm.ptr<1>, f32
+// CHECK: arith.muli %{{[0-9]+}}, %[[ROWSTRIDE:[0-9]+]] : index
+// CHECK: %[[S0:[0-9]+]] = llvm.getelementptr %[[TILE]][%{{[0-9]+}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: nvvm.cp.async.shared.global %[[D0]], %[[S0]], 16, cache =  cg :
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[STEP:[0-9]+]] = arith.muli %[[ROWSTRIDE]], %[[C16]] : index
+// CHECK: %[[STEP64:[0-9]+]] = arith.index_cast %[[STEP]] : index to i64
+// CHECK: %[[S1:[0-9]+]] = llvm.getelementptr %[[S0]][%[[STEP64]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: nvvm.cp.async.shared.global %[[D1]], %[[S1]], 16, cache =  cg :
+func.func @padded(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<32x32xf32, swizzle = 0>
+  tilegpu.async_copy %x[%c0, %c0], %buf chained : !tile.view<?x?xf32>, !tilegpu.memdesc<32x32xf32, swizzle = 0> as tensor<32x32xf32, #b>
+  tilegpu.async_commit_group
+  tilegpu.async_wait 0
+  gpu.barrier
+  %t = tilegpu.local_load %buf : !tilegpu.memdesc<32x32xf32, swizzle = 0> -> tensor<32x32xf32, #b>
+  tile.store %t, %y[%c0, %c0] : tensor<32x32xf32, #b>, !tile.view<?x?xf32>
   return
 }

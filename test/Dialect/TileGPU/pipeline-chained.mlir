@@ -4,7 +4,8 @@
 // The copies a kernel's staged loads become are `chained` when the kernel
 // says so (tilegpu.chain_copy_addresses = true, as chooseCopyAddresses
 // sets it from ptxas's spills) or the pass's option asks for it; a kernel
-// marked false, or unmarked, copies with direct addresses.
+// marked false copies with direct addresses (as an unmarked one does:
+// pipeline.mlir).
 
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
 #b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
@@ -38,12 +39,12 @@ func.func @marked(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !ti
 #b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
 #mma = #tilegpu.mma<warps = [4, 1]>
 
-// CHECK-LABEL: func.func @unmarked
+// CHECK-LABEL: func.func @marked_false
 // CHECK-NOT: chained
 // CHECK: return
-// OPTION-LABEL: func.func @unmarked
+// OPTION-LABEL: func.func @marked_false
 // OPTION-COUNT-4: tilegpu.async_copy {{.*}} chained :
-func.func @unmarked(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64, tilegpu.chain_copy_addresses = false} {
+func.func @marked_false(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64, tilegpu.chain_copy_addresses = false} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %kt = tile.dim %va[1] : !tile.view<?x?xbf16>

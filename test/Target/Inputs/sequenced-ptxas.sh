@@ -14,7 +14,7 @@ while [ $# -gt 0 ]; do
 done
 spills=$(head -n 1 "$SPILLS_FILE")
 [ -n "$spills" ] || spills=0
-sed -i 1d "$SPILLS_FILE"
+tail -n +2 "$SPILLS_FILE" > "$SPILLS_FILE.rest" && mv "$SPILLS_FILE.rest" "$SPILLS_FILE"
 for k in $(sed -n 's/^\.visible \.entry \([A-Za-z_0-9]*\)(.*/\1/p' "$ptx"); do
   echo "ptxas info    : Compiling entry function '$k' for 'sm_90a'" >&2
   echo "ptxas info    : Function properties for $k" >&2

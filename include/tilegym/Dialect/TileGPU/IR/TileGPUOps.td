@@ -113,11 +113,13 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
     `chained` chooses how a thread addresses its runs: each run's source is
     the previous run's plus a uniform step (their distance times the view's
     strides) and, where the swizzle keeps their distance, each destination
-    the first's plus a constant, so that one per-thread offset, not one per
-    run, stays live across a loop. Without it each run's source is the
-    tile's address plus the run's own offset, which keeps the tile's
-    address in uniform registers but holds one offset per run
-    (`tilegpu-pipeline`'s `chain-copy-addresses` says when).
+    the first's plus a constant, so that one per-thread source offset, not
+    one per run, stays live across a loop. Without it each run's source is
+    the tile's address plus the run's own offset, which keeps the tile's
+    address in uniform registers but holds one offset per run.
+    `tilegpu-pipeline` makes the copies of a kernel marked
+    `tilegpu.chain_copy_addresses = true` (or all, with its
+    `chain-copy-addresses` option) chained.
 
     ```mlir
     tilegpu.async_copy %a[%m, %k], %stage : !tile.view<?x?xbf16>,
