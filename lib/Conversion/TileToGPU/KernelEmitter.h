@@ -3,7 +3,8 @@
 // The state and helpers shared by the files of the TileToGPU conversion:
 // the layouts of tiles as the emitter uses them, and the emitter that lowers
 // one kernel. TileToGPU.cpp has the ops, control flow, kernels and the pass;
-// Layouts.cpp, Memory.cpp, Reduce.cpp and Dot.cpp the rest by area.
+// Layouts.cpp, Memory.cpp, Reduce.cpp and Dot.cpp the rest by area;
+// ThreadTypes.cpp the types values have once lowered.
 //
 // Layouts come from the tiles' types (tilegpu's #blocked, #mma, #linear) as
 // their linear bases (Triton's linear layouts restricted to power-of-two
@@ -22,6 +23,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef TILEGYM_LIB_CONVERSION_TILETOGPU_KERNELEMITTER_H
 #define TILEGYM_LIB_CONVERSION_TILETOGPU_KERNELEMITTER_H
+
+#include "ThreadTypes.h"
 
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
@@ -171,7 +174,7 @@ public:
   KernelEmitter(func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
                 const GpuTarget &target, bool remarks)
       : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()),
-        target(target), remarks(remarks) {}
+        target(target), remarks(remarks), threadTypes(kernel.getContext()) {}
 
   LogicalResult emit();
 
@@ -181,6 +184,9 @@ private:
   OpBuilder b;
   const GpuTarget &target;
   bool remarks;
+  /// What each value is to one thread: a tile its registers, a view its
+  /// descriptor's fields.
+  ThreadTypeConverter threadTypes;
   int64_t numWarps = 4;
   /// Every tile value's layout, read from its type's encoding; values of one
   /// layout attribute share one.
@@ -317,7 +323,7 @@ private:
   LogicalResult emitFor(scf::ForOp op);
   LogicalResult emitIf(scf::IfOp op);
   /// A value as scf.for/scf.if carry it: scalars as they are, tiles as
-  /// their registers (see carriedAsPairs), and back.
+  /// their registers (threadTypes), and back.
   SmallVector<Type> carriedTypes(Value v);
   SmallVector<Value> flatten(ValueRange values);
   void bindResults(ValueRange olds, ValueRange flat);

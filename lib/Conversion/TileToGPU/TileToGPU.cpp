@@ -38,23 +38,18 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 }
 
 /// Tiles of 16-bit floats cross loop and branch boundaries as pairs in one
-/// 32-bit register: carried as scalars, each element would hold a register
-/// of its own (ptxas does not pack 16-bit phis), doubling what a loop that
-/// loads its operands ahead keeps live.
+/// 32-bit register (ThreadTypeConverter::packsPairs).
 static bool carriedAsPairs(Value tile, int64_t count) {
-  Type elem = cast<RankedTensorType>(tile.getType()).getElementType();
-  return count % 2 == 0 && (elem.isF16() || elem.isBF16());
+  return ThreadTypeConverter::packsPairs(
+      cast<RankedTensorType>(tile.getType()), count);
 }
 
 SmallVector<Type> KernelEmitter::carriedTypes(Value v) {
-  auto tile = dyn_cast<RankedTensorType>(v.getType());
-  if (!tile)
+  SmallVector<Type> types;
+  if (!isa<RankedTensorType>(v.getType()) ||
+      failed(threadTypes.convertType(v.getType(), types)))
     return {v.getType()};
-  int64_t n = regMap(v).count;
-  if (carriedAsPairs(v, n))
-    return SmallVector<Type>(n / 2,
-                             VectorType::get({2}, tile.getElementType()));
-  return SmallVector<Type>(n, tile.getElementType());
+  return types;
 }
 
 SmallVector<Value> KernelEmitter::flatten(ValueRange values) {
@@ -535,15 +530,8 @@ LogicalResult KernelEmitter::emit() {
   // Signature: each view as an expanded memref descriptor, as the runtime
   // packs it; index scalars as i64.
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, kGlobal);
-  SmallVector<Type> argTypes;
-  for (Type t : kernel.getArgumentTypes()) {
-    if (auto v = dyn_cast<ViewType>(t)) {
-      argTypes.append({globalPtr, globalPtr, b.getI64Type()});
-      argTypes.append(2 * v.getRank(), b.getI64Type());
-    } else {
-      argTypes.push_back(t.isIndex() ? b.getI64Type() : t);
-    }
-  }
+  SmallVector<Type> argTypes =
+      threadTypes.kernelParameters(kernel.getArgumentTypes());
   b.setInsertionPointToEnd(gpuModule.getBody());
   if (failed(declareSharedMemory()))
     return failure();

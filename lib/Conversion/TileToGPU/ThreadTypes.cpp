@@ -1,0 +1,61 @@
+//===- ThreadTypes.cpp - what a kernel's values are to one thread ---------===//
+#include "ThreadTypes.h"
+
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::detail;
+
+bool ThreadTypeConverter::packsPairs(RankedTensorType type,
+                                     int64_t registers) {
+  Type elem = type.getElementType();
+  return registers % 2 == 0 && (elem.isF16() || elem.isBF16());
+}
+
+ThreadTypeConverter::ThreadTypeConverter(MLIRContext *ctx) {
+  addConversion([](Type t) { return t; });
+  // A tile: the thread's registers of its layout, the layout's base
+  // register bits and the bits that repeat it over the tile. Without a
+  // layout a tile has no thread's share: not converted.
+  addConversion([](RankedTensorType t, SmallVectorImpl<Type> &out)
+                    -> std::optional<LogicalResult> {
+    tilegpu::DistributedLayoutAttr layout = tilegpu::getLayout(t);
+    if (!layout)
+      return failure();
+    int64_t registers =
+        int64_t(1)
+        << tilegpu::getRegisterBits(layout.getLinearBases(), t.getShape())
+               .size();
+    if (packsPairs(t, registers))
+      out.append(registers / 2, VectorType::get({2}, t.getElementType()));
+    else
+      out.append(registers, t.getElementType());
+    return success();
+  });
+  // A view: the expanded memref descriptor (allocated and aligned global
+  // pointers, offset, sizes, strides), as lib/Runtime packs it.
+  addConversion([ctx](tile::ViewType v, SmallVectorImpl<Type> &out) {
+    auto global = LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
+    auto i64 = IntegerType::get(ctx, 64);
+    out.append({global, global, i64});
+    out.append(2 * v.getRank(), i64);
+    return success();
+  });
+}
+
+SmallVector<Type> ThreadTypeConverter::kernelParameters(TypeRange types) const {
+  SmallVector<Type> out;
+  for (Type t : types) {
+    if (t.isIndex()) {
+      out.push_back(IntegerType::get(t.getContext(), 64));
+      continue;
+    }
+    if (failed(convertType(t, out)))
+      out.push_back(t);
+  }
+  return out;
+}
