@@ -10,8 +10,7 @@ using namespace mlir;
 using namespace tilegym;
 using namespace tilegym::detail;
 
-bool ThreadTypeConverter::packsPairs(RankedTensorType type,
-                                     int64_t registers) {
+bool ThreadTypeConverter::packsPairs(RankedTensorType type, int64_t registers) {
   Type elem = type.getElementType();
   return registers % 2 == 0 && (elem.isF16() || elem.isBF16());
 }
@@ -21,15 +20,14 @@ ThreadTypeConverter::ThreadTypeConverter(MLIRContext *ctx) {
   // A tile: the thread's registers of its layout, the layout's base
   // register bits and the bits that repeat it over the tile. Without a
   // layout a tile has no thread's share: not converted.
-  addConversion([](RankedTensorType t, SmallVectorImpl<Type> &out)
-                    -> std::optional<LogicalResult> {
+  addConversion([](RankedTensorType t,
+                   SmallVectorImpl<Type> &out) -> std::optional<LogicalResult> {
     tilegpu::DistributedLayoutAttr layout = tilegpu::getLayout(t);
     if (!layout)
       return failure();
-    int64_t registers =
-        int64_t(1)
-        << tilegpu::getRegisterBits(layout.getLinearBases(), t.getShape())
-               .size();
+    int64_t registers = int64_t(1) << tilegpu::getRegisterBits(
+                                          layout.getLinearBases(), t.getShape())
+                                          .size();
     if (packsPairs(t, registers))
       out.append(registers / 2, VectorType::get({2}, t.getElementType()));
     else

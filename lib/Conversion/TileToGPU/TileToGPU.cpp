@@ -40,8 +40,8 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 /// Tiles of 16-bit floats cross loop and branch boundaries as pairs in one
 /// 32-bit register (ThreadTypeConverter::packsPairs).
 static bool carriedAsPairs(Value tile, int64_t count) {
-  return ThreadTypeConverter::packsPairs(
-      cast<RankedTensorType>(tile.getType()), count);
+  return ThreadTypeConverter::packsPairs(cast<RankedTensorType>(tile.getType()),
+                                         count);
 }
 
 SmallVector<Type> KernelEmitter::carriedTypes(Value v) {
