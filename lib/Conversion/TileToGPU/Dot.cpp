@@ -457,3 +457,33 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
   tiles[op.getResult()] = out;
   return success();
 }
+
+void tilegym::detail::populateDotPatterns(KernelEmitter &emitter,
+                                          RewritePatternSet &patterns) {
+  addEmitPattern<tilegpu::MmaOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, tilegpu::MmaOp op, ConversionPatternRewriter &) {
+        return e.emitDot(op);
+      });
+  addEmitPattern<tilegpu::MmaWaitOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, tilegpu::MmaWaitOp op,
+         ConversionPatternRewriter &) -> LogicalResult {
+        if (!e.target.wgmma)
+          return e.fail(op) << "waits for wgmma groups, which need sm_90a; "
+                               "the target is "
+                            << e.target.chip;
+        NVVM::WgmmaWaitGroupSyncOp::create(e.b, e.loc(), op.getPending());
+        for (auto [from, to] : llvm::zip(op.getValues(), op.getResults()))
+          e.sameRegisters(to, from);
+        return success();
+      });
+  addEmitPattern<DotOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, DotOp op,
+         ConversionPatternRewriter &) -> LogicalResult {
+        return e.fail(op) << "has no tensor-core instruction yet: run "
+                             "tilegpu-accelerate-dots and tilegpu-pipeline "
+                             "first";
+      });
+}

@@ -1,10 +1,14 @@
 //===- KernelEmitter.h - the TileToGPU kernel emitter -----------*- C++ -*-===//
 //
 // The state and helpers shared by the files of the TileToGPU conversion:
-// the layouts of tiles as the emitter uses them, and the emitter that lowers
-// one kernel. TileToGPU.cpp has the ops, control flow, kernels and the pass;
-// Layouts.cpp, Memory.cpp, Reduce.cpp and Dot.cpp the rest by area;
-// ThreadTypes.cpp the types values have once lowered.
+// the layouts of tiles as the lowering uses them, and the emitter that holds
+// one kernel's lowering state (its layouts, thread ids, views and shared
+// buffer) and emits each op. The ops are lowered by MLIR's dialect
+// conversion, one pattern per op family, each file exposing its
+// populate...Patterns: Elementwise.cpp, Memory.cpp, SharedTiles.cpp,
+// Reduce.cpp (reductions and layout conversions), Dot.cpp, ControlFlow.cpp.
+// TileToGPU.cpp builds each kernel's gpu.func and runs the conversion;
+// Layouts.cpp reads the layouts; ThreadTypes.cpp is the type converter.
 //
 // Layouts come from the tiles' types (tilegpu's #blocked, #mma, #linear) as
 // their linear bases (Triton's linear layouts restricted to power-of-two
@@ -38,6 +42,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -176,11 +181,31 @@ public:
       : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()),
         target(target), remarks(remarks), threadTypes(kernel.getContext()) {}
 
+  /// Builds the kernel's gpu.func and lowers its body into it.
   LogicalResult emit();
 
-private:
+  /// Lowers `op`, whose operands are `operands` once converted (the
+  /// adaptor's), by `emitOp`, which reads the operands' thread values and
+  /// records the results' (`tiles`, `scalars`, `sharedTiles`); then replaces
+  /// the op by them. A loaded tile is unpacked where it is first used
+  /// (unpackLoad). After an error, this and every later op is replaced by
+  /// placeholders, so that the conversion reports nothing more.
+  LogicalResult lower(Operation *op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter,
+                      function_ref<LogicalResult()> emitOp);
+  const ThreadTypeConverter &typeConverter() const { return threadTypes; }
+  MLIRContext *getContext() { return kernel.getContext(); }
+
+  /// Builds the gpu.func, its signature and its per-kernel values; maps the
+  /// kernel's arguments to them in `kernelValues` (a view to a stand-in
+  /// listed in `viewStandIns`).
+  LogicalResult emitEntry(gpu::GPUFuncOp &func, IRMapping &kernelValues,
+                          SmallVector<Operation *> &viewStandIns);
+
   func::FuncOp kernel;
   gpu::GPUModuleOp gpuModule;
+  /// The gpu.func being lowered into.
+  Operation *kernelFunc = nullptr;
   OpBuilder b;
   const GpuTarget &target;
   bool remarks;
@@ -210,6 +235,19 @@ private:
   DenseMap<Operation *, const Layout *> copyLayouts;
   /// Loaded tiles not unpacked yet: one vector per run (see emitLoad).
   llvm::MapVector<Value, SmallVector<Value>> pendingLoads;
+  /// Unpacks the runs of `tile` into its registers before its first user
+  /// (unpacking sub-word elements waits for the load).
+  void unpackLoad(Value tile, ArrayRef<Value> runs);
+  /// Loads unpacked before each op: the first unpacking op of each, and the
+  /// index of the op's operand that reads it (0 before an op with regions,
+  /// where they go in load order).
+  DenseMap<Operation *, SmallVector<std::pair<int64_t, Operation *>>>
+      unpackedBefore;
+  /// The thread values of `v`: a tile's registers, a shared tile's address
+  /// and offset, a scalar itself.
+  SmallVector<Value> threadValues(Value v);
+  /// Set once an op failed to lower (its error emitted).
+  bool loweringFailed = false;
   DenseMap<Value, ViewInfo> views;
   /// The kernel's one shared-memory buffer, `<kernel>__smem`, of
   /// `tilegpu.shared_memory` bytes (tilegpu-allocate-shared-memory): static
@@ -220,13 +258,14 @@ private:
   /// Set when an op needed shared memory the allocation did not give it
   /// (IR not from the pipeline): the op's error is emitted, emission stops.
   bool allocationFailed = false;
-  int64_t loopDepth = 0; // scf.for bodies being emitted
+  int64_t loopDepth = 0; // scf.for loops around the op being lowered
   /// Whether a dot of the kernel runs as wgmma.
   bool anyWgmma = false;
 
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
 
-  LogicalResult loadLayouts();
+  /// Reads the layout of every tile under `root` from its type.
+  LogicalResult loadLayouts(Operation *root);
   LogicalResult declareSharedMemory();
   int64_t minBlocksPerSM();
   RegMap regMap(Value v) {
@@ -286,8 +325,6 @@ private:
   Runs tileRuns(const ViewInfo &view, const RegMap &map, int64_t width,
                 ArrayRef<Value> tileOrigin);
 
-  LogicalResult emitBlock(Block &block);
-  LogicalResult emitOp(Operation *op);
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitLoad(LoadOp op);
   LogicalResult emitSharedTileOp(Operation *op);
@@ -297,8 +334,6 @@ private:
   void emitAsyncCopy(Value view, ValueRange indices, RankedTensorType type,
                      const RegMap &map, function_ref<Value()> makeBase,
                      SharedGeometry geometry, bool chained);
-  void materialize(Value tile);
-  void materializeAll();
   LogicalResult emitStore(StoreOp op);
   bool emitQuadTransposedStore(StoreOp op);
   /// Stores runs element by element, each guarded by its bounds; `map`, when
@@ -312,6 +347,7 @@ private:
   LogicalResult emitGather(GatherOp op);
   LogicalResult emitScatter(ScatterOp op);
   LogicalResult emitReduce(ReduceOp op);
+  LogicalResult emitReshape(ReshapeOp op);
   LogicalResult emitDot(tilegpu::MmaOp op);
   LogicalResult emitWgmmaDot(tilegpu::MmaOp op);
   SmallVector<Value> accumulatorAFragment(Value lhs, int64_t rm, int64_t k);
@@ -320,14 +356,66 @@ private:
   SmallVector<Value> convertLayout(Operation *owner, ArrayRef<Value> regs,
                                    const RegMap &src, const RegMap &dst,
                                    ArrayRef<int64_t> permutation);
-  LogicalResult emitFor(scf::ForOp op);
-  LogicalResult emitIf(scf::IfOp op);
+  LogicalResult emitFor(scf::ForOp op, ConversionPatternRewriter &rewriter);
+  LogicalResult emitIf(scf::IfOp op, ConversionPatternRewriter &rewriter);
   /// A value as scf.for/scf.if carry it: scalars as they are, tiles as
-  /// their registers (threadTypes), and back.
+  /// their registers, 16-bit floats in pairs (ThreadTypeConverter), and
+  /// back.
   SmallVector<Type> carriedTypes(Value v);
   SmallVector<Value> flatten(ValueRange values);
   void bindResults(ValueRange olds, ValueRange flat);
 };
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// Lowers `OpT` by one of the emitter's functions (KernelEmitter::lower).
+template <typename OpT> class EmitPattern : public OpConversionPattern<OpT> {
+public:
+  using Emit = LogicalResult (*)(KernelEmitter &, OpT,
+                                 ConversionPatternRewriter &);
+  EmitPattern(KernelEmitter &emitter, Emit emit)
+      : OpConversionPattern<OpT>(emitter.typeConverter(), emitter.getContext()),
+        emitter(emitter), emit(emit) {}
+
+  LogicalResult
+  matchAndRewrite(OpT op,
+                  typename OpConversionPattern<OpT>::OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return emitter.lower(op, adaptor.getOperands(), rewriter,
+                         [&] { return emit(emitter, op, rewriter); });
+  }
+
+private:
+  KernelEmitter &emitter;
+  Emit emit;
+};
+
+template <typename OpT>
+void addEmitPattern(RewritePatternSet &patterns, KernelEmitter &emitter,
+                    typename EmitPattern<OpT>::Emit emit) {
+  patterns.add<EmitPattern<OpT>>(emitter, emit);
+}
+
+/// Elementwise ops on tiles, tile constants, splats, iotas, broadcasts, and
+/// the grid's scalars (block ids, block counts, cdiv).
+void populateElementwisePatterns(KernelEmitter &emitter,
+                                 RewritePatternSet &patterns);
+/// Loads, stores, gathers, scatters, prefetches and view sizes.
+void populateMemoryPatterns(KernelEmitter &emitter,
+                            RewritePatternSet &patterns);
+/// Tiles in shared memory: buffers, stages, async copies, local loads.
+void populateSharedTilePatterns(KernelEmitter &emitter,
+                                RewritePatternSet &patterns);
+/// Reductions, reshapes, permutes and layout conversions.
+void populateReducePatterns(KernelEmitter &emitter,
+                            RewritePatternSet &patterns);
+/// Dots on mma.sync and wgmma, and wgmma's waits.
+void populateDotPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
+/// scf.for, scf.if and their yields carrying tiles; the kernel's return.
+void populateControlFlowPatterns(KernelEmitter &emitter,
+                                 RewritePatternSet &patterns);
 
 } // namespace tilegym::detail
 

@@ -10,7 +10,7 @@ using namespace tilegym::detail;
 // Set-up
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelEmitter::loadLayouts() {
+LogicalResult KernelEmitter::loadLayouts(Operation *root) {
   // Every tile's layout is in its type (tilegpu-assign-layouts); values of
   // one layout share one Layout, and so its base coordinates.
   DenseMap<Attribute, const Layout *> byAttr;
@@ -70,7 +70,7 @@ LogicalResult KernelEmitter::loadLayouts() {
     layoutOfValue[v] = *layout;
     return success();
   };
-  WalkResult walk = kernel.walk([&](Operation *op) {
+  WalkResult walk = root->walk([&](Operation *op) {
     if (auto copy = dyn_cast<tilegpu::AsyncCopyOp>(op)) {
       FailureOr<const Layout *> layout = layoutFor(copy.getLayout(), op);
       if (failed(layout))

@@ -410,23 +410,41 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
   });
 }
 
-void KernelEmitter::materialize(Value tile) {
-  auto it = pendingLoads.find(tile);
-  if (it == pendingLoads.end())
-    return;
+/// Before the first op after the load that uses the tile (directly or in
+/// its regions) or that has regions (a loop or branch may use any tile
+/// before it: each is unpacked once, outside). Several tiles unpacked
+/// before one op go in the order of its operands, before an op with
+/// regions in load order.
+void KernelEmitter::unpackLoad(Value tile, ArrayRef<Value> runs) {
+  Operation *load = tile.getDefiningOp();
+  Block *block = load->getBlock();
+  Operation *at = nullptr;
+  for (Operation *user : tile.getUsers()) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (!at || inBlock->isBeforeInBlock(at))
+      at = inBlock;
+  }
+  for (Operation *op = load->getNextNode(); op != at; op = op->getNextNode())
+    if (op->getNumRegions() != 0) {
+      at = op;
+      break;
+    }
+  int64_t rank = 0;
+  if (at->getNumRegions() == 0)
+    rank = llvm::find(at->getOperands(), tile) - at->operand_begin();
+  auto &before = unpackedBefore[at];
+  auto pos = llvm::find_if(before, [&](auto &p) { return p.first > rank; });
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(pos == before.end() ? at : pos->second);
+  currentLoc = at->getLoc();
   SmallVector<Value> regs;
-  for (Value vec : it->second) {
+  for (Value vec : runs) {
     int64_t width = cast<VectorType>(vec.getType()).getNumElements();
     for (int64_t k = 0; k < width; ++k)
       regs.push_back(LLVM::ExtractElementOp::create(b, loc(), vec, i32(k)));
   }
+  before.insert(pos, {rank, regs.front().getDefiningOp()});
   tiles[tile] = regs;
-  pendingLoads.erase(it);
-}
-
-void KernelEmitter::materializeAll() {
-  for (Value tile : llvm::to_vector(llvm::make_first_range(pendingLoads)))
-    materialize(tile);
 }
 
 /// A 16-bit tile in the mma accumulator layout (matmul's C in bf16, say)
@@ -730,4 +748,51 @@ LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
     }
   });
   return success();
+}
+
+void tilegym::detail::populateMemoryPatterns(KernelEmitter &emitter,
+                                             RewritePatternSet &patterns) {
+  addEmitPattern<LoadOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, LoadOp op, ConversionPatternRewriter &) {
+        return e.emitLoad(op);
+      });
+  addEmitPattern<StoreOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, StoreOp op, ConversionPatternRewriter &) {
+        return e.emitStore(op);
+      });
+  addEmitPattern<GatherOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, GatherOp op, ConversionPatternRewriter &) {
+        return e.emitGather(op);
+      });
+  addEmitPattern<ScatterOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, ScatterOp op, ConversionPatternRewriter &) {
+        return e.emitScatter(op);
+      });
+  addEmitPattern<PrefetchOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, PrefetchOp op, ConversionPatternRewriter &) {
+        e.emitPrefetch(op);
+        return success();
+      });
+  addEmitPattern<DimOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, DimOp op, ConversionPatternRewriter &) {
+        e.scalars.map(op.getResult(),
+                      e.views[op.getView()].sizes[op.getAxis()]);
+        return success();
+      });
+  addEmitPattern<NumTilesOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, NumTilesOp op, ConversionPatternRewriter &) {
+        e.scalars.map(op.getResult(),
+                      (Value)arith::CeilDivSIOp::create(
+                          e.b, e.loc(),
+                          e.views[op.getView()].sizes[op.getAxis()],
+                          e.idx(op.getTileSize())));
+        return success();
+      });
 }

@@ -224,6 +224,35 @@ LogicalResult KernelEmitter::emitReduce(ReduceOp op) {
   return failure(allocationFailed);
 }
 
+/// A reshape moves no data where the result's layout places every element
+/// where the source's does; an iota reshaped to one non-unit dimension
+/// ([N] to [1, N] or [N, 1]) is its coordinate along it, computed in the
+/// result's layout: no trip through shared memory (a column index, every
+/// iteration of a loop); anything else is a layout conversion.
+LogicalResult KernelEmitter::emitReshape(ReshapeOp op) {
+  RegMap dst = regMap(op.getResult());
+  auto from = cast<RankedTensorType>(op.getSource().getType());
+  if (tilegpu::movesNoData(from, op.getType())) {
+    sameRegisters(op.getResult(), op.getSource());
+    return success();
+  }
+  auto shape = op.getType().getShape();
+  if (op.getSource().getDefiningOp<IotaOp>() &&
+      llvm::count_if(shape, [](int64_t d) { return d != 1; }) == 1) {
+    int64_t dim =
+        llvm::find_if(shape, [](int64_t d) { return d != 1; }) - shape.begin();
+    SmallVector<Value> regs;
+    for (int64_t i = 0; i < dst.count; ++i)
+      regs.push_back(arith::IndexCastOp::create(b, loc(), b.getI32Type(),
+                                                coordinates(dst, i)[dim]));
+    tiles[op.getResult()] = regs;
+    return success();
+  }
+  tiles[op.getResult()] =
+      convertLayout(op, tiles[op.getSource()], regMap(op.getSource()), dst, {});
+  return failure(allocationFailed);
+}
+
 /// Moves a tile between layouts (a reshape, a permutation, a change of
 /// rank or of layout family). Where both place every element in the same
 /// register of the same thread, this is a renaming; otherwise the tile goes
@@ -320,4 +349,45 @@ SmallVector<Value> KernelEmitter::convertLayout(Operation *owner,
     out.push_back(v);
   }
   return out;
+}
+
+void tilegym::detail::populateReducePatterns(KernelEmitter &emitter,
+                                             RewritePatternSet &patterns) {
+  addEmitPattern<ReduceOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, ReduceOp op, ConversionPatternRewriter &) {
+        return e.emitReduce(op);
+      });
+  addEmitPattern<ReshapeOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, ReshapeOp op, ConversionPatternRewriter &) {
+        return e.emitReshape(op);
+      });
+  addEmitPattern<tilegpu::ConvertLayoutOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, tilegpu::ConvertLayoutOp op,
+         ConversionPatternRewriter &) -> LogicalResult {
+        if (tilegpu::movesNoData(op.getSource().getType(), op.getType())) {
+          e.sameRegisters(op.getResult(), op.getSource());
+          return success();
+        }
+        e.tiles[op.getResult()] = e.convertLayout(op, e.tiles[op.getSource()],
+                                                  e.regMap(op.getSource()),
+                                                  e.regMap(op.getResult()), {});
+        return failure(e.allocationFailed);
+      });
+  addEmitPattern<PermuteOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, PermuteOp op,
+         ConversionPatternRewriter &) -> LogicalResult {
+        auto from = cast<RankedTensorType>(op.getSource().getType());
+        if (tilegpu::movesNoData(from, op.getType(), op.getPermutation())) {
+          e.sameRegisters(op.getResult(), op.getSource());
+          return success();
+        }
+        e.tiles[op.getResult()] = e.convertLayout(
+            op, e.tiles[op.getSource()], e.regMap(op.getSource()),
+            e.regMap(op.getResult()), op.getPermutation());
+        return failure(e.allocationFailed);
+      });
 }

@@ -153,3 +153,23 @@ LogicalResult KernelEmitter::emitLocalLoad(tilegpu::LocalLoadOp op) {
   tiles[op.getResult()] = regs;
   return success();
 }
+
+template <typename... OpTs>
+static void addSharedTilePatterns(KernelEmitter &emitter,
+                                  RewritePatternSet &patterns) {
+  (addEmitPattern<OpTs>(
+       patterns, emitter,
+       [](KernelEmitter &e, OpTs op, ConversionPatternRewriter &) {
+         return e.emitSharedTileOp(op);
+       }),
+   ...);
+}
+
+void tilegym::detail::populateSharedTilePatterns(KernelEmitter &emitter,
+                                                 RewritePatternSet &patterns) {
+  addSharedTilePatterns<tilegpu::LocalAllocOp, tilegpu::MemDescIndexOp,
+                        tilegpu::MemDescTransOp, tilegpu::AsyncCopyOp,
+                        tilegpu::AsyncCommitGroupOp, tilegpu::AsyncWaitOp,
+                        tilegpu::LocalLoadOp, tilegpu::FenceAsyncSharedOp>(
+      emitter, patterns);
+}

@@ -28,10 +28,14 @@ ThreadTypeConverter::ThreadTypeConverter(MLIRContext *ctx) {
     int64_t registers = int64_t(1) << tilegpu::getRegisterBits(
                                           layout.getLinearBases(), t.getShape())
                                           .size();
-    if (packsPairs(t, registers))
-      out.append(registers / 2, VectorType::get({2}, t.getElementType()));
-    else
-      out.append(registers, t.getElementType());
+    out.append(registers, t.getElementType());
+    return success();
+  });
+  // A tile in shared memory: where it starts, and its offset in bytes into
+  // the kernel's buffer (stages of a ring are found from it).
+  addConversion([ctx](tilegpu::MemDescType, SmallVectorImpl<Type> &out) {
+    out.append({LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3),
+                IndexType::get(ctx)});
     return success();
   });
   // A view: the expanded memref descriptor (allocated and aligned global
@@ -43,6 +47,17 @@ ThreadTypeConverter::ThreadTypeConverter(MLIRContext *ctx) {
     out.append(2 * v.getRank(), i64);
     return success();
   });
+}
+
+SmallVector<Type> ThreadTypeConverter::carriedTypes(Type type) const {
+  SmallVector<Type> types;
+  auto tile = dyn_cast<RankedTensorType>(type);
+  if (!tile || failed(convertType(type, types)))
+    return {type};
+  if (!packsPairs(tile, types.size()))
+    return types;
+  return SmallVector<Type>(types.size() / 2,
+                           VectorType::get({2}, tile.getElementType()));
 }
 
 SmallVector<Type> ThreadTypeConverter::kernelParameters(TypeRange types) const {

@@ -2,11 +2,11 @@
 //
 // The types of convert-tile-to-gpu's result, as an MLIR TypeConverter: a
 // tile (a ranked tensor whose encoding is a distributed layout) is the
-// thread's registers of it, a view the fields of the memref descriptor the
-// runtime passes, anything else itself. The emitter builds its kernels'
-// signatures and the values its loops and branches carry from it; it is
-// the type converter of the dialect conversion that is to replace the
-// emitter's walk (docs/gpu-backend.md, "Where the lowering goes next").
+// thread's registers of it, a tile in shared memory (tilegpu.memdesc) its
+// address and its offset into the kernel's buffer, a view the fields of the
+// memref descriptor the runtime passes, anything else itself. It is the
+// type converter of the dialect conversion that lowers kernels; the kernels'
+// signatures and what loops and branches carry come from it too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEGYM_LIB_CONVERSION_TILETOGPU_THREADTYPES_H
@@ -27,6 +27,11 @@ public:
   /// own (ptxas does not pack 16-bit phis), doubling what a loop that loads
   /// its operands ahead keeps live.
   static bool packsPairs(mlir::RankedTensorType type, int64_t registers);
+
+  /// What scf.for and scf.if carry of a value of `type`: a tile's
+  /// registers, 16-bit floats as pairs (packsPairs); anything else as the
+  /// value is.
+  llvm::SmallVector<mlir::Type> carriedTypes(mlir::Type type) const;
 
   /// The kernel's parameters as the runtime passes them: each view's
   /// descriptor fields (convertType), each index as i64, anything else

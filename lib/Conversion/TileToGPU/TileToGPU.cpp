@@ -1,13 +1,14 @@
 //===- TileToGPU.cpp - tile kernels to per-thread GPU code ----------------===//
 //
-// Emits, for each kernel, a gpu.func in which each thread holds its elements
-// of every tile as SSA registers, placed by the layout in the tile's type
-// (tilegpu-assign-layouts). See the pass description in Passes.td for the
-// lowering of each op.
+// Builds, for each kernel, a gpu.func in which each thread holds its
+// elements of every tile as SSA registers, placed by the layout in the
+// tile's type (tilegpu-assign-layouts): the signature and the per-kernel
+// values (thread, lane and warp ids, the views' fields) here, then the
+// kernel's body, copied in, lowered op by op by a dialect conversion whose
+// patterns each family's file populates. See the pass description in
+// Passes.td for the lowering of each op.
 //
-// The emitter's state and helpers are declared in KernelEmitter.h; reading
-// the layouts, memory accesses, reductions and dots are in Layouts.cpp,
-// Memory.cpp, Reduce.cpp and Dot.cpp.
+// The emitter's state and helpers are declared in KernelEmitter.h.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"
@@ -25,428 +26,6 @@ using namespace mlir;
 using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::detail;
-
-//===----------------------------------------------------------------------===//
-// Ops
-//===----------------------------------------------------------------------===//
-
-LogicalResult KernelEmitter::emitBlock(Block &block) {
-  for (Operation &op : block.without_terminator())
-    if (failed(emitOp(&op)))
-      return failure();
-  return success();
-}
-
-/// Tiles of 16-bit floats cross loop and branch boundaries as pairs in one
-/// 32-bit register (ThreadTypeConverter::packsPairs).
-static bool carriedAsPairs(Value tile, int64_t count) {
-  return ThreadTypeConverter::packsPairs(cast<RankedTensorType>(tile.getType()),
-                                         count);
-}
-
-SmallVector<Type> KernelEmitter::carriedTypes(Value v) {
-  SmallVector<Type> types;
-  if (!isa<RankedTensorType>(v.getType()) ||
-      failed(threadTypes.convertType(v.getType(), types)))
-    return {v.getType()};
-  return types;
-}
-
-SmallVector<Value> KernelEmitter::flatten(ValueRange values) {
-  SmallVector<Value> out;
-  for (Value v : values) {
-    materialize(v);
-    if (!isa<RankedTensorType>(v.getType())) {
-      out.push_back(scalars.lookupOrDefault(v));
-      continue;
-    }
-    const SmallVector<Value> &regs = tiles.lookup(v);
-    if (!carriedAsPairs(v, regs.size())) {
-      llvm::append_range(out, regs);
-      continue;
-    }
-    auto pairType = VectorType::get({2}, regs.front().getType());
-    for (size_t i = 0; i < regs.size(); i += 2) {
-      Value pair = LLVM::PoisonOp::create(b, loc(), pairType);
-      for (int64_t j = 0; j < 2; ++j)
-        pair =
-            LLVM::InsertElementOp::create(b, loc(), pair, regs[i + j], i32(j));
-      out.push_back(pair);
-    }
-  }
-  return out;
-}
-
-void KernelEmitter::bindResults(ValueRange olds, ValueRange flat) {
-  size_t pos = 0;
-  for (Value old : olds) {
-    if (!isa<RankedTensorType>(old.getType())) {
-      scalars.map(old, flat[pos++]);
-      continue;
-    }
-    int64_t n = regMap(old).count;
-    SmallVector<Value> regs;
-    if (!carriedAsPairs(old, n)) {
-      regs.assign(flat.begin() + pos, flat.begin() + pos + n);
-      pos += n;
-    } else {
-      for (int64_t i = 0; i < n; i += 2, ++pos)
-        for (int64_t j = 0; j < 2; ++j)
-          regs.push_back(
-              LLVM::ExtractElementOp::create(b, loc(), flat[pos], i32(j)));
-    }
-    tiles[old] = std::move(regs);
-  }
-}
-
-static bool hasTiles(Operation *op) {
-  auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
-  return llvm::any_of(op->getOperandTypes(), isTile) ||
-         llvm::any_of(op->getResultTypes(), isTile);
-}
-
-LogicalResult KernelEmitter::emitOp(Operation *op) {
-  currentLoc = op->getLoc();
-  // Unpack loaded tiles where they are first used; a region may use any.
-  if (op->getNumRegions() != 0)
-    materializeAll();
-  for (Value operand : op->getOperands())
-    materialize(operand);
-  if (auto load = dyn_cast<LoadOp>(op))
-    return emitLoad(load);
-  if (isa<tilegpu::LocalAllocOp, tilegpu::MemDescIndexOp,
-          tilegpu::MemDescTransOp, tilegpu::AsyncCopyOp,
-          tilegpu::AsyncCommitGroupOp, tilegpu::AsyncWaitOp,
-          tilegpu::LocalLoadOp, tilegpu::FenceAsyncSharedOp>(op))
-    return emitSharedTileOp(op);
-  if (auto store = dyn_cast<StoreOp>(op))
-    return emitStore(store);
-  if (auto prefetch = dyn_cast<PrefetchOp>(op)) {
-    emitPrefetch(prefetch);
-    return success();
-  }
-  if (auto gather = dyn_cast<GatherOp>(op))
-    return emitGather(gather);
-  if (auto scatter = dyn_cast<ScatterOp>(op))
-    return emitScatter(scatter);
-  if (auto reduce = dyn_cast<ReduceOp>(op))
-    return emitReduce(reduce);
-  if (auto loop = dyn_cast<scf::ForOp>(op))
-    return emitFor(loop);
-  if (auto branch = dyn_cast<scf::IfOp>(op))
-    return emitIf(branch);
-  if (auto mma = dyn_cast<tilegpu::MmaOp>(op))
-    return emitDot(mma);
-  if (auto wait = dyn_cast<tilegpu::MmaWaitOp>(op)) {
-    if (!target.wgmma)
-      return fail(op) << "waits for wgmma groups, which need sm_90a; the "
-                         "target is "
-                      << target.chip;
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), wait.getPending());
-    for (auto [from, to] : llvm::zip(wait.getValues(), wait.getResults()))
-      sameRegisters(to, from);
-    return success();
-  }
-  if (isa<DotOp>(op))
-    return fail(op) << "has no tensor-core instruction yet: run "
-                       "tilegpu-accelerate-dots and tilegpu-pipeline first";
-  if (auto id = dyn_cast<BlockIdOp>(op)) {
-    scalars.map(id.getResult(),
-                (Value)gpu::BlockIdOp::create(
-                    b, loc(), static_cast<gpu::Dimension>(id.getAxis())));
-    return success();
-  }
-  if (auto n = dyn_cast<NumBlocksOp>(op)) {
-    scalars.map(n.getResult(),
-                (Value)gpu::GridDimOp::create(
-                    b, loc(), static_cast<gpu::Dimension>(n.getAxis())));
-    return success();
-  }
-  if (auto dim = dyn_cast<DimOp>(op)) {
-    scalars.map(dim.getResult(), views[dim.getView()].sizes[dim.getAxis()]);
-    return success();
-  }
-  if (auto n = dyn_cast<NumTilesOp>(op)) {
-    scalars.map(n.getResult(),
-                (Value)arith::CeilDivSIOp::create(
-                    b, loc(), views[n.getView()].sizes[n.getAxis()],
-                    idx(n.getTileSize())));
-    return success();
-  }
-  if (auto cdiv = dyn_cast<CdivOp>(op)) {
-    scalars.map(cdiv.getResult(), (Value)arith::CeilDivSIOp::create(
-                                      b, loc(), scalars.lookup(cdiv.getLhs()),
-                                      scalars.lookup(cdiv.getRhs())));
-    return success();
-  }
-  if (auto splat = dyn_cast<SplatOp>(op)) {
-    tiles[splat.getResult()] = SmallVector<Value>(
-        regMap(splat.getResult()).count, scalars.lookup(splat.getValue()));
-    return success();
-  }
-  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
-    auto tile = dyn_cast<RankedTensorType>(cst.getType());
-    if (!tile) {
-      b.clone(*op, scalars);
-      return success();
-    }
-    auto dense = dyn_cast<SplatElementsAttr>(cst.getValue());
-    if (!dense)
-      return fail(op) << "non-splat tile constants are not supported by the "
-                         "GPU backend yet";
-    Value v = arith::ConstantOp::create(
-        b, loc(), cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-    tiles[cst.getResult()] =
-        SmallVector<Value>(regMap(cst.getResult()).count, v);
-    return success();
-  }
-  if (auto iota = dyn_cast<IotaOp>(op)) {
-    RegMap map = regMap(iota.getResult());
-    SmallVector<Value> regs;
-    for (int64_t i = 0; i < map.count; ++i)
-      regs.push_back(arith::IndexCastOp::create(b, loc(), b.getI32Type(),
-                                                coordinates(map, i)[0]));
-    tiles[iota.getResult()] = regs;
-    return success();
-  }
-  if (auto bcast = dyn_cast<BroadcastOp>(op)) {
-    // Same layout: the register of the source at the same offsets, where a
-    // stretched dimension (size 1) is at offset 0.
-    RegMap src = regMap(bcast.getSource()), dst = regMap(bcast.getResult());
-    std::map<SmallVector<int64_t>, int64_t> byOffsets;
-    for (int64_t i = src.count - 1; i >= 0; --i)
-      byOffsets[src.offsets(i)] = i;
-    const SmallVector<Value> &in = tiles[bcast.getSource()];
-    SmallVector<Value> out;
-    for (int64_t i = 0; i < dst.count; ++i) {
-      SmallVector<int64_t> off = dst.offsets(i);
-      for (int64_t d = 0; d < (int64_t)off.size(); ++d)
-        if (src.shape[d] == 1)
-          off[d] = 0;
-      out.push_back(in[byOffsets.at(off)]);
-    }
-    tiles[bcast.getResult()] = out;
-    return success();
-  }
-  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-    RegMap dst = regMap(reshape.getResult());
-    auto from = cast<RankedTensorType>(reshape.getSource().getType());
-    if (tilegpu::movesNoData(from, reshape.getType())) {
-      sameRegisters(reshape.getResult(), reshape.getSource());
-      return success();
-    }
-    // A reshaped iota ([N] to [1, N] or [N, 1]) is its coordinate along the
-    // one dimension of size N, computed in the result's layout: no trip
-    // through shared memory (attention's column indices, every iteration).
-    auto shape = reshape.getType().getShape();
-    if (reshape.getSource().getDefiningOp<IotaOp>() &&
-        llvm::count_if(shape, [](int64_t d) { return d != 1; }) == 1) {
-      int64_t dim = llvm::find_if(shape, [](int64_t d) { return d != 1; }) -
-                    shape.begin();
-      SmallVector<Value> regs;
-      for (int64_t i = 0; i < dst.count; ++i)
-        regs.push_back(arith::IndexCastOp::create(b, loc(), b.getI32Type(),
-                                                  coordinates(dst, i)[dim]));
-      tiles[reshape.getResult()] = regs;
-      return success();
-    }
-    tiles[reshape.getResult()] = convertLayout(
-        op, tiles[reshape.getSource()], regMap(reshape.getSource()), dst, {});
-    return failure(allocationFailed);
-  }
-  if (auto convert = dyn_cast<tilegpu::ConvertLayoutOp>(op)) {
-    if (tilegpu::movesNoData(convert.getSource().getType(),
-                             convert.getType())) {
-      sameRegisters(convert.getResult(), convert.getSource());
-      return success();
-    }
-    tiles[convert.getResult()] = convertLayout(op, tiles[convert.getSource()],
-                                               regMap(convert.getSource()),
-                                               regMap(convert.getResult()), {});
-    return failure(allocationFailed);
-  }
-  if (auto permute = dyn_cast<PermuteOp>(op)) {
-    auto from = cast<RankedTensorType>(permute.getSource().getType());
-    if (tilegpu::movesNoData(from, permute.getType(),
-                             permute.getPermutation())) {
-      sameRegisters(permute.getResult(), permute.getSource());
-      return success();
-    }
-    tiles[permute.getResult()] = convertLayout(
-        op, tiles[permute.getSource()], regMap(permute.getSource()),
-        regMap(permute.getResult()), permute.getPermutation());
-    return failure(allocationFailed);
-  }
-  if (hasTiles(op)) {
-    if (op->hasTrait<OpTrait::Elementwise>())
-      return emitElementwise(op);
-    return fail(op) << "on tiles is not supported by the GPU backend";
-  }
-  if (op->getNumRegions() != 0)
-    return fail(op) << "is not supported by the GPU backend";
-  b.clone(*op, scalars);
-  return success();
-}
-
-/// An elementwise op on tiles becomes the same op on each register; scalar
-/// operands (a select's condition) are shared by all registers.
-LogicalResult KernelEmitter::emitElementwise(Operation *op) {
-  int64_t count = regMap(op->getResult(0)).count;
-  SmallVector<SmallVector<Value>> results(op->getNumResults());
-  // exp and exp2 of f32 use the SFU's ex2.approx (relative error about
-  // 2^-22), as Triton does, instead of libdevice's longer sequences.
-  bool isExp = isa<math::ExpOp>(op), isExp2 = isa<math::Exp2Op>(op);
-  Type elementType =
-      cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
-  if ((isExp || isExp2) && elementType.isF32()) {
-    SmallVector<Value> regs;
-    Value log2e = arith::ConstantOp::create(
-        b, loc(), b.getF32FloatAttr(1.4426950408889634));
-    for (Value x : tiles[op->getOperand(0)]) {
-      if (isExp)
-        x = arith::MulFOp::create(b, loc(), x, log2e);
-      regs.push_back(LLVM::CallIntrinsicOp::create(
-                         b, loc(), b.getF32Type(),
-                         b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"),
-                         ValueRange{x})
-                         .getResult(0));
-    }
-    tiles[op->getResult(0)] = regs;
-    return success();
-  }
-  // f32 -> bf16/f16 truncation by pairs: one cvt.rn.{bf16,f16}x2.f32 per two
-  // elements instead of one cvt each. The NVVM op, not a vector fptrunc:
-  // LLVM splits the latter back into scalar cvts where the halves are used
-  // apart (an edge path), and ptxas serializes every wgmma of a kernel
-  // whose scalar cvts read accumulator registers (C7514: matmul writing
-  // bf16 C ran at 0.65 of cuBLAS, bench/NOTES.md, experiments).
-  if (auto trunc = dyn_cast<arith::TruncFOp>(op);
-      trunc && count % 2 == 0 &&
-      cast<RankedTensorType>(trunc.getIn().getType())
-          .getElementType()
-          .isF32() &&
-      (elementType.isBF16() || elementType.isF16()) &&
-      !trunc.getRoundingmodeAttr()) {
-    auto pairOut = VectorType::get({2}, elementType);
-    const SmallVector<Value> &in = tiles[trunc.getIn()];
-    SmallVector<Value> regs;
-    for (int64_t i = 0; i < count; i += 2) {
-      // Element 0 is the low half: PTX's `b`, the op's src_lo.
-      Value narrow = elementType.isBF16()
-                         ? Value(NVVM::ConvertF32x2ToBF16x2Op::create(
-                               b, loc(), pairOut, in[i + 1], in[i], Value(),
-                               NVVM::FPRoundingMode::RN))
-                         : Value(NVVM::ConvertF32x2ToF16x2Op::create(
-                               b, loc(), pairOut, in[i + 1], in[i], Value(),
-                               NVVM::FPRoundingMode::RN));
-      regs.push_back(LLVM::ExtractElementOp::create(b, loc(), narrow, i32(0)));
-      regs.push_back(LLVM::ExtractElementOp::create(b, loc(), narrow, i32(1)));
-    }
-    tiles[op->getResult(0)] = regs;
-    return success();
-  }
-  // f32 division uses div.full.f32 (2 ulp), as Triton does, instead of the
-  // IEEE div.rn sequence. A divisor shared by several registers (a broadcast
-  // row sum, say) is inverted once and multiplied: rcp + mul per element is
-  // within 2 ulp as well, and several instructions shorter than div.full.
-  if (isa<arith::DivFOp>(op) && elementType.isF32()) {
-    const SmallVector<Value> &num = tiles[op->getOperand(0)];
-    const SmallVector<Value> &den = tiles[op->getOperand(1)];
-    DenseMap<Value, int> uses;
-    for (Value y : den)
-      ++uses[y];
-    DenseMap<Value, Value> reciprocal;
-    Value one = arith::ConstantOp::create(b, loc(), b.getF32FloatAttr(1.0));
-    auto divFull = [&](Value x, Value y) -> Value {
-      return LLVM::CallIntrinsicOp::create(
-                 b, loc(), b.getF32Type(),
-                 b.getStringAttr("llvm.nvvm.div.full"), ValueRange{x, y})
-          .getResult(0);
-    };
-    SmallVector<Value> regs;
-    for (auto [x, y] : llvm::zip(num, den)) {
-      if (uses[y] < 2) {
-        regs.push_back(divFull(x, y));
-        continue;
-      }
-      Value &r = reciprocal[y];
-      if (!r)
-        r = divFull(one, y);
-      regs.push_back(arith::MulFOp::create(b, loc(), x, r));
-    }
-    tiles[op->getResult(0)] = regs;
-    return success();
-  }
-  for (int64_t i = 0; i < count; ++i) {
-    OperationState state(loc(), op->getName());
-    for (Value operand : op->getOperands()) {
-      if (isa<RankedTensorType>(operand.getType()))
-        state.addOperands(tiles[operand][i]);
-      else
-        state.addOperands(scalars.lookup(operand));
-    }
-    for (Type t : op->getResultTypes())
-      state.addTypes(cast<RankedTensorType>(t).getElementType());
-    state.addAttributes(op->getAttrs());
-    Operation *scalarOp = b.create(state);
-    for (auto [r, v] : llvm::zip(results, scalarOp->getResults()))
-      r.push_back(v);
-  }
-  for (auto [old, regs] : llvm::zip(op->getResults(), results))
-    tiles[old] = regs;
-  return success();
-}
-
-LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
-  SmallVector<Value> inits = flatten(op.getInitArgs());
-  auto loop = scf::ForOp::create(b, loc(), scalars.lookup(op.getLowerBound()),
-                                 scalars.lookup(op.getUpperBound()),
-                                 scalars.lookup(op.getStep()), inits);
-  {
-    OpBuilder::InsertionGuard g(b);
-    // Without iter_args the loop comes with a yield; ours replaces it.
-    if (loop.getBody()->mightHaveTerminator())
-      loop.getBody()->getTerminator()->erase();
-    b.setInsertionPointToEnd(loop.getBody());
-    scalars.map(op.getInductionVar(), loop.getInductionVar());
-    bindResults(op.getRegionIterArgs(), loop.getRegionIterArgs());
-    ++loopDepth;
-    LogicalResult body = emitBlock(*op.getBody());
-    --loopDepth;
-    if (failed(body))
-      return failure();
-    auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-    scf::YieldOp::create(b, loc(), flatten(yield.getOperands()));
-  }
-  bindResults(op.getResults(), loop.getResults());
-  return success();
-}
-
-LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
-  SmallVector<Type> types;
-  for (Value r : op.getResults())
-    llvm::append_range(types, carriedTypes(r));
-  bool withElse = !op.getElseRegion().empty();
-  auto branch = scf::IfOp::create(b, loc(), types,
-                                  scalars.lookup(op.getCondition()), withElse);
-  auto emitRegion = [&](Region &from, Block *to) -> LogicalResult {
-    OpBuilder::InsertionGuard g(b);
-    if (to->mightHaveTerminator())
-      to->getTerminator()->erase();
-    b.setInsertionPointToEnd(to);
-    if (failed(emitBlock(from.front())))
-      return failure();
-    auto yield = cast<scf::YieldOp>(from.front().getTerminator());
-    scf::YieldOp::create(b, loc(), flatten(yield.getOperands()));
-    return success();
-  };
-  if (failed(emitRegion(op.getThenRegion(), branch.thenBlock())))
-    return failure();
-  if (withElse && failed(emitRegion(op.getElseRegion(), branch.elseBlock())))
-    return failure();
-  bindResults(op.getResults(), branch.getResults());
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // Kernels
@@ -519,11 +98,21 @@ int64_t KernelEmitter::minBlocksPerSM() {
   return blocks >= 2 ? blocks : 0;
 }
 
-LogicalResult KernelEmitter::emit() {
+/// Whether an op has tiles or tiles in shared memory among its operands
+/// and results: it is lowered to the thread's values.
+static bool hasThreadValues(Operation *op) {
+  auto lowered = [](Type t) {
+    return isa<RankedTensorType, tilegpu::MemDescType>(t);
+  };
+  return llvm::any_of(op->getOperandTypes(), lowered) ||
+         llvm::any_of(op->getResultTypes(), lowered);
+}
+
+LogicalResult KernelEmitter::emitEntry(gpu::GPUFuncOp &func,
+                                       IRMapping &kernelValues,
+                                       SmallVector<Operation *> &viewStandIns) {
   if (auto w = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
     numWarps = w.getInt();
-  if (failed(loadLayouts()))
-    return failure();
   MLIRContext *ctx = kernel.getContext();
   Location l = kernel.getLoc();
 
@@ -538,14 +127,12 @@ LogicalResult KernelEmitter::emit() {
   kernel.walk([&](tilegpu::MmaOp mma) {
     anyWgmma |= mma.getInstruction() == tilegpu::DotInstruction::Wgmma;
   });
-  auto func = gpu::GPUFuncOp::create(b, l, kernel.getSymName(),
-                                     b.getFunctionType(argTypes, {}));
+  func = gpu::GPUFuncOp::create(b, l, kernel.getSymName(),
+                                b.getFunctionType(argTypes, {}));
+  kernelFunc = func;
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
       {static_cast<int32_t>(numWarps * kWarpSize), 1, 1}));
-  if (int64_t blocks = minBlocksPerSM())
-    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  b.getI32IntegerAttr(blocks));
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 
@@ -611,20 +198,140 @@ LogicalResult KernelEmitter::emit() {
                                   idx(w)));
         info.vector[w] = {ok, arith::SubIOp::create(b, l, lastSize, idx(w))};
       }
-      views[arg] = info;
+      // The body's uses of the view, until they are lowered: a stand-in
+      // for the fields, by which they find its ViewInfo.
+      Value view =
+          UnrealizedConversionCastOp::create(
+              b, l, v, entry.getArguments().slice(pos, 3 + 2 * v.getRank()))
+              .getResult(0);
+      viewStandIns.push_back(view.getDefiningOp());
+      views[view] = info;
+      kernelValues.map(arg, view);
       pos += 3 + 2 * v.getRank();
     } else {
       Value a = entry.getArgument(pos++);
       if (arg.getType().isIndex())
         a = arith::IndexCastOp::create(b, l, b.getIndexType(), a);
-      scalars.map(arg, a);
+      kernelValues.map(arg, a);
     }
   }
-  if (failed(emitBlock(kernel.getBody().front())))
+  return success();
+}
+
+LogicalResult KernelEmitter::emit() {
+  IRMapping kernelValues;
+  gpu::GPUFuncOp func;
+  SmallVector<Operation *> viewStandIns;
+  if (failed(emitEntry(func, kernelValues, viewStandIns)))
     return failure();
-  gpu::ReturnOp::create(b, l);
+  // The body, copied: the kernel stays for the host (its grid, its
+  // signature); the copy is lowered in place.
+  for (Operation &op : kernel.getBody().front())
+    b.clone(op, kernelValues);
+  if (failed(loadLayouts(func)))
+    return failure();
+  if (int64_t blocks = minBlocksPerSM())
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(blocks));
+  // Loops and branches other than scf.for and scf.if have no lowering.
+  WalkResult regions = func.getBody().walk([&](Operation *op) {
+    if (op->getNumRegions() == 0 || isa<scf::ForOp, scf::IfOp>(op))
+      return WalkResult::advance();
+    fail(op) << "is not supported by the GPU backend";
+    return WalkResult::interrupt();
+  });
+  if (regions.wasInterrupted())
+    return failure();
+
+  ConversionTarget target(*getContext());
+  target.addIllegalDialect<TileDialect, tilegpu::TileGPUDialect>();
+  target.addIllegalOp<func::ReturnOp>();
+  target.addLegalOp<UnrealizedConversionCastOp>();
+  target.markUnknownOpDynamicallyLegal(
+      [](Operation *op) { return !hasThreadValues(op); });
+  RewritePatternSet patterns(getContext());
+  populateElementwisePatterns(*this, patterns);
+  populateMemoryPatterns(*this, patterns);
+  populateSharedTilePatterns(*this, patterns);
+  populateReducePatterns(*this, patterns);
+  populateDotPatterns(*this, patterns);
+  populateControlFlowPatterns(*this, patterns);
+  ConversionConfig config;
+  // The emitter's output is what it emits: nothing folded on the way.
+  config.foldingMode = DialectConversionFoldingMode::Never;
+  if (failed(
+          applyPartialConversion(func, target, std::move(patterns), config)) ||
+      loweringFailed)
+    return failure();
+  for (Operation *standIn : viewStandIns) {
+    if (!standIn->use_empty())
+      return fail(*standIn->getUsers().begin())
+             << "uses a view the GPU backend did not lower";
+    standIn->erase();
+  }
   if (smemBytes > kStaticSharedBytesLimit)
     func->setAttr(kDynamicSharedBytesAttr, b.getI64IntegerAttr(smemBytes));
+  return success();
+}
+
+SmallVector<Value> KernelEmitter::threadValues(Value v) {
+  if (isa<RankedTensorType>(v.getType()))
+    return tiles.lookup(v);
+  if (isa<tilegpu::MemDescType>(v.getType()))
+    return {sharedTiles.lookup(v), sharedOffsets.lookup(v)};
+  return {scalars.lookupOrDefault(v)};
+}
+
+LogicalResult KernelEmitter::lower(Operation *op, ArrayRef<ValueRange> operands,
+                                   ConversionPatternRewriter &rewriter,
+                                   function_ref<LogicalResult()> emitOp) {
+  if (!loweringFailed) {
+    b.setListener(rewriter.getListener());
+    b.setInsertionPoint(op);
+    currentLoc = op->getLoc();
+    loopDepth = 0;
+    for (Operation *p = op->getParentOp(); p && p != kernelFunc;
+         p = p->getParentOp())
+      loopDepth += isa<scf::ForOp>(p);
+    for (auto [operand, values] : llvm::zip(op->getOperands(), operands)) {
+      if (isa<RankedTensorType>(operand.getType())) {
+        tiles[operand] = llvm::to_vector(values);
+      } else if (isa<tilegpu::MemDescType>(operand.getType())) {
+        sharedTiles[operand] = values[0];
+        sharedOffsets[operand] = values[1];
+      } else if (!isa<ViewType>(operand.getType())) {
+        scalars.map(operand, values.front());
+      }
+    }
+    loweringFailed = failed(emitOp());
+    for (auto &[tile, runs] : pendingLoads)
+      if (!loweringFailed && !tile.use_empty())
+        unpackLoad(tile, runs);
+    pendingLoads.clear();
+  }
+  if (loweringFailed) {
+    // Stand-ins for the results, so that the conversion goes on quietly.
+    SmallVector<SmallVector<Value>> standIns;
+    for (Value r : op->getResults()) {
+      SmallVector<Type> types;
+      if (failed(threadTypes.convertType(r.getType(), types)))
+        types = {r.getType()};
+      auto standIn = UnrealizedConversionCastOp::create(rewriter, op->getLoc(),
+                                                        types, ValueRange{});
+      standIns.emplace_back(standIn.getResults().begin(),
+                            standIn.getResults().end());
+    }
+    rewriter.replaceOpWithMultiple(op, standIns);
+    return success();
+  }
+  if (llvm::all_of(op->getResults(), [](Value r) { return r.use_empty(); })) {
+    rewriter.eraseOp(op);
+    return success();
+  }
+  SmallVector<SmallVector<Value>> results;
+  for (Value r : op->getResults())
+    results.push_back(threadValues(r));
+  rewriter.replaceOpWithMultiple(op, results);
   return success();
 }
 
