@@ -67,6 +67,10 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
       `tilegpu.convert_layout`;
     - `scf.for`/`scf.if` carry the registers of their tiles.
 
+    The lowering is a dialect conversion of the kernel's body, copied into
+    the `gpu.func`: one pattern per op, each family's file exposing its
+    `populate...Patterns` (docs/gpu-backend.md, "How the lowering runs").
+
     Each kernel becomes a `gpu.func` in `gpu.module @tilegym_kernels` with
     `num_warps * 32` threads, taking each view as an expanded memref
     descriptor (allocated pointer, aligned pointer, offset, sizes...,
