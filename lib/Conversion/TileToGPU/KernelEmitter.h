@@ -160,6 +160,10 @@ struct ViewInfo {
   llvm::SmallDenseMap<int64_t, VectorAccess> vector;
 };
 
+/// The element offset of `coords` in `view`.
+Value linearOffset(OpBuilder &b, Location loc, const ViewInfo &view,
+                   ArrayRef<Value> coords);
+
 /// How a tile lies in shared memory: `stride` elements from one row to the
 /// next (padded rows), or, when `swizzledRows` is set, column blocks of 128
 /// bytes of that many rows with the 128-byte swizzle.

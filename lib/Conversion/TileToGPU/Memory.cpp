@@ -1,4 +1,10 @@
-//===- Memory.cpp - loads, stores and shared memory of tile kernels -------===//
+//===- Memory.cpp - tiles to and from global memory -----------------------===//
+//
+// Loads, stores, gathers, scatters and prefetches of tiles in views, the
+// views' sizes, and the kernel's shared buffer as ops ask for their bytes
+// of it.
+//
+//===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"
 
 using namespace mlir;
@@ -42,9 +48,9 @@ Value KernelEmitter::inBounds(const ViewInfo &view, ArrayRef<Value> coords) {
   return ok;
 }
 
-/// The element offset of `coords` in `view`.
-static Value linearOffset(OpBuilder &b, Location loc, const ViewInfo &view,
-                          ArrayRef<Value> coords) {
+Value tilegym::detail::linearOffset(OpBuilder &b, Location loc,
+                                    const ViewInfo &view,
+                                    ArrayRef<Value> coords) {
   Value off;
   for (auto [c, stride] : llvm::zip(coords, view.strides)) {
     Value term = arith::MulIOp::create(b, loc, c, stride);
@@ -166,7 +172,7 @@ KernelEmitter::Runs KernelEmitter::tileRuns(const ViewInfo &view,
 /// alone, predicated on its bounds (edge tiles, unaligned views).
 ///
 /// A load yields its runs as vectors and unpacks them only when the tile is
-/// first used (materialize): unpacking sub-word elements reads the loaded
+/// first used (unpackLoad): unpacking sub-word elements reads the loaded
 /// register, and doing it right after the load would stall the thread there
 /// instead of letting it issue its other loads first.
 LogicalResult KernelEmitter::emitLoad(LoadOp op) {
@@ -227,187 +233,6 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   pendingLoads[op.getResult()] = SmallVector<Value>(branch.getResults().begin(),
                                                     branch.getResults().end());
   return success();
-}
-
-/// Bytes into a swizzled stage of `swizzledRows` rows of element (row, col)
-/// at the start of a 16-byte unit: the 128-byte column block, the row in
-/// it, then the unit xor the row's position in its group of 8 (so that
-/// wgmma's 8-row core matrices, and the copies, spread over all banks).
-Value KernelEmitter::swizzledOffset(int64_t swizzledRows, Value row, Value col,
-                                    int64_t bytes) {
-  int64_t perRow = 128 / bytes, perUnit = 16 / bytes;
-  Value block = arith::DivUIOp::create(b, loc(), col, idx(perRow));
-  Value unit = arith::DivUIOp::create(
-      b, loc(), arith::RemUIOp::create(b, loc(), col, idx(perRow)),
-      idx(perUnit));
-  Value swizzled = arith::XOrIOp::create(
-      b, loc(), unit, arith::RemUIOp::create(b, loc(), row, idx(8)));
-  Value line = arith::AddIOp::create(
-      b, loc(), arith::MulIOp::create(b, loc(), block, idx(swizzledRows)), row);
-  return arith::AddIOp::create(
-      b, loc(), arith::MulIOp::create(b, loc(), line, idx(128)),
-      arith::MulIOp::create(b, loc(), swizzled, idx(16)));
-}
-
-/// Copies a thread's part of the tile of `type` (its registers in `map`) at
-/// tile indices `indices` of `viewValue` into the shared-memory tile at
-/// `base()` (built after the tile's origin) with cp.async, 16 bytes per run: a
-/// run partly or wholly out of bounds copies only its in-bounds prefix (the
-/// rest is zero-filled, no global access). Views that do not allow aligned
-/// 16-byte accesses take the synchronous path, element by element.
-void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
-                                  RankedTensorType type, const RegMap &map,
-                                  function_ref<Value()> makeBase,
-                                  SharedGeometry geometry, bool chained) {
-  const ViewInfo &view = views[viewValue];
-  Type elem = type.getElementType();
-  int64_t bytes = elementBytes(elem);
-  int64_t width = 16 / bytes;
-  SmallVector<Value> origin = tileOriginOf(indices, type);
-  Value base = makeBase();
-  int64_t rank = type.getRank(), last = rank - 1;
-  struct Run {
-    Value dst;
-    SmallVector<Value> local, global; // coordinates in the tile, in the view
-    SmallVector<int64_t> offsets;     // the static part of `local`
-  };
-  SmallVector<Run> runs;
-  // Whether run `r` lies at a fixed distance from `from` along every
-  // dimension: its static offsets differ only along dimensions that do not
-  // wrap.
-  auto fixedDistance = [&](const Run &from, ArrayRef<int64_t> offsets) {
-    for (auto [d, o] : llvm::enumerate(offsets))
-      if (o != from.offsets[d] && map.wraps(d))
-        return false;
-    return true;
-  };
-  for (int64_t i = 0; i < map.count; i += width) {
-    if (map.isRegisterReplica(i))
-      continue;
-    // Leading dimensions are units: rows and columns are the last two.
-    SmallVector<Value> local = coordinates(map, i);
-    SmallVector<int64_t> offsets = map.offsets(i);
-    Value dst;
-    // Chained: a run at a fixed distance from the first, whose distance the
-    // swizzle keeps (whole groups of 8 rows, whole 128-byte column blocks),
-    // is the first run's destination plus a constant, which ptxas folds
-    // into the cp.async's immediate offset.
-    std::optional<int64_t> distance;
-    if (chained && !runs.empty() && fixedDistance(runs.front(), offsets)) {
-      int64_t dr = offsets[last - 1] - runs.front().offsets[last - 1];
-      int64_t dc = offsets[last] - runs.front().offsets[last];
-      if (!geometry.swizzledRows)
-        distance = (dr * geometry.stride + dc) * bytes;
-      else if (dr % 8 == 0 && dc % (128 / bytes) == 0)
-        distance = (dc / (128 / bytes) * geometry.swizzledRows + dr) * 128;
-    }
-    if (distance) {
-      dst =
-          elementPtr(runs.front().dst, b.getI8Type(), idx(*distance), kShared);
-    } else if (geometry.swizzledRows) {
-      dst = elementPtr(base, b.getI8Type(),
-                       swizzledOffset(geometry.swizzledRows, local[last - 1],
-                                      local[last], bytes),
-                       kShared);
-    } else {
-      Value lin =
-          arith::AddIOp::create(b, loc(),
-                                arith::MulIOp::create(b, loc(), local[last - 1],
-                                                      idx(geometry.stride)),
-                                local[last]);
-      dst = elementPtr(base, elem, lin, kShared);
-    }
-    SmallVector<Value> global;
-    for (auto [c, o] : llvm::zip(local, origin))
-      global.push_back(arith::AddIOp::create(b, loc(), c, o));
-    runs.push_back({dst, local, global, offsets});
-  }
-
-  // Only the thread holding the first copy of a run copies it: two copies
-  // in flight to one address would race, and read global memory twice.
-  emitIf(ownsElements(map), [&] {
-    auto branch = scf::IfOp::create(b, loc(), TypeRange{},
-                                    view.vector.find(width)->second.ok, true);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(branch.thenBlock());
-      // A tile wholly in bounds (interior tiles: its first and last elements
-      // are): each run is the tile's address plus the run's offset in it,
-      // which does not change from one iteration to the next, and copies 16
-      // bytes.
-      SmallVector<Value> end;
-      for (auto [d, o] : llvm::enumerate(origin))
-        end.push_back(
-            arith::AddIOp::create(b, loc(), o, idx(type.getDimSize(d) - 1)));
-      Value inside = arith::AndIOp::create(b, loc(), inBounds(view, origin),
-                                           inBounds(view, end));
-      auto interior = scf::IfOp::create(b, loc(), TypeRange{}, inside, true);
-      b.setInsertionPointToStart(interior.thenBlock());
-      // Direct: each run is the tile's address plus the run's offset in
-      // it. Chained: the previous run's plus a uniform step (the distance of
-      // their static offsets times the view's strides).
-      Value tile = elementPtr(view.base, elem,
-                              linearOffset(b, loc(), view, origin), kGlobal);
-      const Run *prev = nullptr;
-      Value src;
-      for (const Run &run : runs) {
-        if (chained && prev && fixedDistance(*prev, run.offsets)) {
-          Value step;
-          for (auto [d, stride] : llvm::enumerate(view.strides)) {
-            int64_t delta = run.offsets[d] - prev->offsets[d];
-            if (!delta)
-              continue;
-            Value term = arith::MulIOp::create(b, loc(), stride, idx(delta));
-            step = step ? Value(arith::AddIOp::create(b, loc(), step, term))
-                        : term;
-          }
-          if (step)
-            src = elementPtr(src, elem, step, kGlobal);
-        } else {
-          src = elementPtr(tile, elem, linearOffset(b, loc(), view, run.local),
-                           kGlobal);
-        }
-        NVVM::CpAsyncOp::create(b, loc(), run.dst, src, 16,
-                                NVVM::LoadCacheModifierKind::CG, Value());
-        prev = &run;
-      }
-      b.setInsertionPointToStart(interior.elseBlock());
-      for (auto &[dst, local, coords, offsets] : runs) {
-        // The row in bounds: every dimension but the last.
-        Value rowOk = inBounds(view, ArrayRef<Value>(coords).drop_back());
-        Value left =
-            arith::SubIOp::create(b, loc(), view.sizes[last], coords[last]);
-        left = arith::MaxSIOp::create(
-            b, loc(), arith::MinSIOp::create(b, loc(), left, idx(width)),
-            idx(0));
-        left = arith::SelectOp::create(b, loc(), rowOk, left, idx(0));
-        Value any = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ne,
-                                          left, idx(0));
-        Value src = arith::SelectOp::create(
-            b, loc(), any,
-            elementPtr(view.base, elem, linearOffset(b, loc(), view, coords),
-                       kGlobal),
-            view.base);
-        Value srcBytes = arith::IndexCastOp::create(
-            b, loc(), b.getI32Type(),
-            arith::MulIOp::create(b, loc(), left, idx(bytes)));
-        NVVM::CpAsyncOp::create(b, loc(), dst, src, 16,
-                                NVVM::LoadCacheModifierKind::CG, srcBytes);
-      }
-      b.setInsertionPointToStart(branch.elseBlock());
-      Value zero = arith::ConstantOp::create(b, loc(), b.getZeroAttr(elem));
-      for (auto &[dst, local, runStart, offsets] : runs) {
-        SmallVector<Value> coords = edgePathCoords(runStart);
-        for (int64_t k = 0; k < width; ++k) {
-          SmallVector<Value> c(coords);
-          c[last] = arith::AddIOp::create(b, loc(), c[last], idx(k));
-          Value v = guardedLoad(view, c, inBounds(view, c), zero);
-          LLVM::StoreOp::create(b, loc(), v,
-                                elementPtr(dst, elem, idx(k), kShared), bytes);
-        }
-      }
-    }
-  });
 }
 
 /// Before the first op after the load that uses the tile (directly or in
