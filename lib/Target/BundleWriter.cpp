@@ -454,9 +454,18 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
 
 llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
                                    llvm::StringRef chip) {
-  chooseCopyAddresses(module, chip, /*remarks=*/false);
+  // The copies' address form from ptxas: the trial that compiled the
+  // module as chosen is its PTX.
+  std::optional<CompiledPtx> chosen =
+      chooseCopyAddresses(module, chip, /*remarks=*/false);
   std::map<std::string, int64_t> sharedBytes;
-  auto ptx = compileTileToGpuBinary(module, chip, "isa", &sharedBytes);
+  mlir::FailureOr<std::string> ptx = mlir::failure();
+  if (chosen) {
+    ptx = std::move(chosen->ptx);
+    sharedBytes = std::move(chosen->dynamicSharedBytes);
+  } else {
+    ptx = compileTileToGpuBinary(module, chip, "isa", &sharedBytes);
+  }
   if (mlir::failed(ptx))
     return llvm::createStringError("GPU compilation failed");
   // Every kernel shares the GPU module's PTX, and its cubin when the toolkit

@@ -35,14 +35,21 @@ using namespace mlir;
 namespace {
 using Spills = std::map<std::string, tilegym::PtxasResources>;
 
-/// What ptxas reports for `module` as it stands; none when it does not
-/// compile (diagnostics of the trial are dropped: the real compile gives
-/// them).
-std::optional<Spills> trialSpills(ModuleOp module, llvm::StringRef chip,
+/// A trial compile: what ptxas reports for each kernel, and the PTX.
+struct Trial {
+  Spills spills;
+  tilegym::CompiledPtx compiled;
+};
+
+/// A trial compile of `module` as it stands; none when it does not compile
+/// (diagnostics of the trial are dropped: the real compile gives them).
+std::optional<Trial> compileTrial(ModuleOp module, llvm::StringRef chip,
                                   llvm::StringRef ptxas) {
   ScopedDiagnosticHandler silence(module.getContext(),
                                   [](Diagnostic &) { return success(); });
-  auto ptx = tilegym::compileTileToGpuBinary(module, chip, "isa");
+  Trial trial;
+  auto ptx = tilegym::compileTileToGpuBinary(
+      module, chip, "isa", &trial.compiled.dynamicSharedBytes);
   if (failed(ptx))
     return std::nullopt;
   auto info = tilegym::runPtxasInfo(ptxas, *ptx, chip);
@@ -50,7 +57,9 @@ std::optional<Spills> trialSpills(ModuleOp module, llvm::StringRef chip,
     llvm::consumeError(info.takeError());
     return std::nullopt;
   }
-  return std::move(*info);
+  trial.spills = std::move(*info);
+  trial.compiled.ptx = std::move(*ptx);
+  return trial;
 }
 
 /// The kernels of `module` that copy into shared memory once the tile-level
@@ -74,8 +83,9 @@ llvm::StringSet<> kernelsWithCopies(ModuleOp module, llvm::StringRef chip) {
 }
 } // namespace
 
-void tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
-                                  bool remarks) {
+std::optional<tilegym::CompiledPtx>
+tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
+                             bool remarks) {
   SmallVector<func::FuncOp> kernels;
   for (auto func : module.getOps<func::FuncOp>())
     if (func->hasAttr(tile::kKernelAttr) &&
@@ -83,16 +93,17 @@ void tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
       kernels.push_back(func);
   std::string ptxas = runtime::findPtxas();
   if (kernels.empty() || ptxas.empty())
-    return;
+    return std::nullopt;
   llvm::StringSet<> copying = kernelsWithCopies(module, chip);
   llvm::erase_if(kernels, [&](func::FuncOp f) {
     return !copying.contains(f.getSymName());
   });
   if (kernels.empty())
-    return;
-  std::optional<Spills> direct = trialSpills(module, chip, ptxas);
-  if (!direct)
-    return;
+    return std::nullopt;
+  std::optional<Trial> directTrial = compileTrial(module, chip, ptxas);
+  if (!directTrial)
+    return std::nullopt;
+  const Spills *direct = &directTrial->spills;
   // A kernel ptxas said nothing of keeps its choice open (direct).
   llvm::erase_if(kernels, [&](func::FuncOp f) {
     return !direct->count(f.getSymName().str());
@@ -108,9 +119,13 @@ void tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
                  BoolAttr::get(module.getContext(), true));
       candidates.push_back(f);
     }
-  std::optional<Spills> chained;
+  std::optional<Trial> chainedTrial;
   if (!candidates.empty())
-    chained = trialSpills(module, chip, ptxas);
+    chainedTrial = compileTrial(module, chip, ptxas);
+  const Spills *chained = chainedTrial ? &chainedTrial->spills : nullptr;
+  // Whether the chained trial is the module as chosen: every kernel tried
+  // keeps the chained form.
+  bool allChained = chainedTrial.has_value();
   for (func::FuncOp f : kernels) {
     int64_t d = spillsOf(*direct, f);
     bool tried = llvm::is_contained(candidates, f);
@@ -119,6 +134,7 @@ void tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
                   d - spillsOf(*chained, f) >= kChainedCopySpillSaving;
     f->setAttr(tilegpu::kChainCopyAddressesAttr,
                BoolAttr::get(module.getContext(), chosen));
+    allChained &= chosen || !tried;
     if (!remarks)
       continue;
     InFlightDiagnostic remark = f.emitRemark();
@@ -140,4 +156,10 @@ void tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
              << " bytes with them, under the " << kChainedCopySpillSaving
              << " that chaining must save";
   }
+  // A kernel without the attribute compiles direct, as with `false`.
+  if (candidates.empty())
+    return std::move(directTrial->compiled);
+  if (allChained)
+    return std::move(chainedTrial->compiled);
+  return std::nullopt;
 }

@@ -264,8 +264,9 @@ static mlir::LogicalResult emitBundle(mlir::ModuleOp module,
 
 /// --remarks: the GPU passes with remarks on, on a copy, so that what the
 /// compile chooses is said once whatever is emitted; then, when ptxas is
-/// found, each kernel's registers and spills, from the PTX it leaves in
-/// `ptx` (which --emit=ptx then prints instead of compiling it again).
+/// found, each kernel's registers and spills, from the module's PTX in
+/// `ptx` (compiled here and left there when it is not yet; --emit=ptx then
+/// prints it instead of compiling it again).
 static mlir::LogicalResult remarkGpuChoices(mlir::ModuleOp module,
                                             llvm::StringRef chip,
                                             std::optional<std::string> &ptx) {
@@ -283,10 +284,12 @@ static mlir::LogicalResult remarkGpuChoices(mlir::ModuleOp module,
            "registers or spills to report";
     return mlir::success();
   }
-  auto compiled = tilegym::compileTileToGpuBinary(module, chip, "isa");
-  if (mlir::failed(compiled))
-    return mlir::failure();
-  ptx = *compiled;
+  if (!ptx) {
+    auto compiled = tilegym::compileTileToGpuBinary(module, chip, "isa");
+    if (mlir::failed(compiled))
+      return mlir::failure();
+    ptx = *compiled;
+  }
   auto info = tilegym::runPtxasInfo(ptxas, *ptx, chip);
   if (!info) {
     mlir::emitWarning(module.getLoc())
@@ -317,9 +320,14 @@ static mlir::LogicalResult emitGpu(mlir::ModuleOp module,
   ctx->appendDialectRegistry(registry);
   std::optional<std::string> ptx;
   // The copies' address form is the pipeline's input from ptxas; the IR
-  // after layout assignment comes before any copy.
-  if (options.emit != EmitKind::Layouts)
-    tilegym::chooseCopyAddresses(module, chip, remarks);
+  // after layout assignment comes before any copy. A trial that compiled
+  // the module as chosen is its PTX.
+  // (compileBundle chooses for itself; with --remarks the choice is said
+  // here.)
+  bool choosesItself = options.emit == EmitKind::Bundle && !remarks;
+  if (options.emit != EmitKind::Layouts && !choosesItself)
+    if (auto chosen = tilegym::chooseCopyAddresses(module, chip, remarks))
+      ptx = std::move(chosen->ptx);
   if (remarks && mlir::failed(remarkGpuChoices(module, chip, ptx)))
     return mlir::failure();
   if (options.emit == EmitKind::Bundle)

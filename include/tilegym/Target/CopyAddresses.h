@@ -12,12 +12,23 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
 
 namespace tilegym {
 
 /// Spill bytes the chained form must save to be chosen: below that, its
 /// slower schedule costs more than the spills (bench/NOTES.md).
 constexpr int64_t kChainedCopySpillSaving = 64;
+
+/// A trial compile that is the module as chosen: its PTX and each kernel's
+/// dynamic shared-memory bytes, as compileTileToGpuBinary gives them, so
+/// that the caller need not compile the module once more.
+struct CompiledPtx {
+  std::string ptx;
+  std::map<std::string, int64_t> dynamicSharedBytes;
+};
 
 /// For each kernel of `module` (tile dialect) that copies into shared memory
 /// (once the tile-level GPU passes have staged its dots' operands) and has
@@ -27,9 +38,12 @@ constexpr int64_t kChainedCopySpillSaving = 64;
 /// saves at least kChainedCopySpillSaving spill bytes (a kernel that has the
 /// attribute is left as it is). `remarks`: says what was chosen and why,
 /// per kernel. Without ptxas, or when a trial compile fails (the real
-/// compile then reports why), nothing is set.
-void chooseCopyAddresses(mlir::ModuleOp module, llvm::StringRef chip,
-                         bool remarks);
+/// compile then reports why), nothing is set. Returns the trial's PTX when
+/// one trial compiled every kernel in the form chosen for it (no kernel
+/// chained, or every kernel tried chained keeping it).
+std::optional<CompiledPtx> chooseCopyAddresses(mlir::ModuleOp module,
+                                               llvm::StringRef chip,
+                                               bool remarks);
 
 } // namespace tilegym
 
