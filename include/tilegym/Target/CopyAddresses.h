@@ -41,9 +41,8 @@ struct CompiledPtx {
 /// compile then reports why), nothing is set. Returns the trial's PTX when
 /// one trial compiled every kernel in the form chosen for it (no kernel
 /// chained, or every kernel tried chained keeping it).
-std::optional<CompiledPtx> chooseCopyAddresses(mlir::ModuleOp module,
-                                               llvm::StringRef chip,
-                                               bool remarks);
+std::optional<CompiledPtx>
+chooseCopyAddresses(mlir::ModuleOp module, llvm::StringRef chip, bool remarks);
 
 } // namespace tilegym
 
