@@ -163,6 +163,10 @@ struct ViewInfo {
 /// The element offset of `coords` in `view`.
 Value linearOffset(OpBuilder &b, Location loc, const ViewInfo &view,
                    ArrayRef<Value> coords);
+/// The same of constant coordinates (a distance between two runs): null
+/// when every one is 0, no term for a 0.
+Value linearOffset(OpBuilder &b, Location loc, const ViewInfo &view,
+                   ArrayRef<int64_t> offsets);
 
 /// How a tile lies in shared memory: `stride` elements from one row to the
 /// next (padded rows), or, when `swizzledRows` is set, column blocks of 128

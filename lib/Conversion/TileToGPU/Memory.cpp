@@ -59,6 +59,20 @@ Value tilegym::detail::linearOffset(OpBuilder &b, Location loc,
   return off;
 }
 
+Value tilegym::detail::linearOffset(OpBuilder &b, Location loc,
+                                    const ViewInfo &view,
+                                    ArrayRef<int64_t> offsets) {
+  Value off;
+  for (auto [c, stride] : llvm::zip(offsets, view.strides)) {
+    if (!c)
+      continue;
+    Value term = arith::MulIOp::create(
+        b, loc, stride, arith::ConstantIndexOp::create(b, loc, c));
+    off = off ? Value(arith::AddIOp::create(b, loc, off, term)) : term;
+  }
+  return off;
+}
+
 /// Element coordinates of a tile's first element from its tile index.
 SmallVector<Value> KernelEmitter::tileOriginOf(ValueRange indices,
                                                RankedTensorType type) {

@@ -277,16 +277,10 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
       Value src;
       for (const Run &run : runs) {
         if (chained && prev && fixedDistance(*prev, run.offsets)) {
-          Value step;
-          for (auto [d, stride] : llvm::enumerate(view.strides)) {
-            int64_t delta = run.offsets[d] - prev->offsets[d];
-            if (!delta)
-              continue;
-            Value term = arith::MulIOp::create(b, loc(), stride, idx(delta));
-            step = step ? Value(arith::AddIOp::create(b, loc(), step, term))
-                        : term;
-          }
-          if (step)
+          SmallVector<int64_t> delta;
+          for (auto [to, from] : llvm::zip(run.offsets, prev->offsets))
+            delta.push_back(to - from);
+          if (Value step = linearOffset(b, loc(), view, delta))
             src = elementPtr(src, elem, step, kGlobal);
         } else {
           src = elementPtr(tile, elem, linearOffset(b, loc(), view, run.local),
