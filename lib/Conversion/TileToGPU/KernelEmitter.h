@@ -264,7 +264,8 @@ public:
   LLVM::GlobalOp smem;
   int64_t smemBytes = 0;
   /// Set when an op needed shared memory the allocation did not give it
-  /// (IR not from the pipeline): the op's error is emitted, emission stops.
+  /// (IR not from the pipeline): the op's error is emitted, it fails to
+  /// lower.
   bool allocationFailed = false;
   int64_t loopDepth = 0; // scf.for loops around the op being lowered
   /// Whether a dot of the kernel runs as wgmma.
