@@ -123,9 +123,9 @@ tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
   if (!candidates.empty())
     chainedTrial = compileTrial(module, chip, ptxas);
   const Spills *chained = chainedTrial ? &chainedTrial->spills : nullptr;
-  // Whether the chained trial is the module as chosen: every kernel tried
-  // keeps the chained form.
-  bool allChained = chainedTrial.has_value();
+  // Whether the chained trial is the module as chosen (every kernel tried
+  // keeps the chained form), or the direct one (none does).
+  bool allChained = chainedTrial.has_value(), noneChained = true;
   for (func::FuncOp f : kernels) {
     int64_t d = spillsOf(*direct, f);
     bool tried = llvm::is_contained(candidates, f);
@@ -135,6 +135,7 @@ tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
     f->setAttr(tilegpu::kChainCopyAddressesAttr,
                BoolAttr::get(module.getContext(), chosen));
     allChained &= chosen || !tried;
+    noneChained &= !chosen;
     if (!remarks)
       continue;
     InFlightDiagnostic remark = f.emitRemark();
@@ -156,8 +157,12 @@ tilegym::chooseCopyAddresses(ModuleOp module, llvm::StringRef chip,
              << " bytes with them, under the " << kChainedCopySpillSaving
              << " that chaining must save";
   }
+  // Without a toolkit the trial's warning (libdevice not linked) was
+  // silenced: the caller's own compile gives it.
+  if (findCudaToolkit().empty())
+    return std::nullopt;
   // A kernel without the attribute compiles direct, as with `false`.
-  if (candidates.empty())
+  if (noneChained)
     return std::move(directTrial->compiled);
   if (allChained)
     return std::move(chainedTrial->compiled);

@@ -40,7 +40,9 @@ struct CompiledPtx {
 /// per kernel. Without ptxas, or when a trial compile fails (the real
 /// compile then reports why), nothing is set. Returns the trial's PTX when
 /// one trial compiled every kernel in the form chosen for it (no kernel
-/// chained, or every kernel tried chained keeping it).
+/// chained, or every kernel tried chained keeping it) and a CUDA toolkit is
+/// found (without one, the caller's compile warns that libdevice is not
+/// linked).
 std::optional<CompiledPtx>
 chooseCopyAddresses(mlir::ModuleOp module, llvm::StringRef chip, bool remarks);
 

@@ -76,9 +76,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op,
   auto loop = scf::ForOp::create(b, loc(), scalars.lookup(op.getLowerBound()),
                                  scalars.lookup(op.getUpperBound()),
                                  scalars.lookup(op.getStep()), inits);
-  // Without iter_args the loop comes with a yield; the body's replaces it.
-  if (loop.getBody()->mightHaveTerminator())
-    rewriter.eraseOp(loop.getBody()->getTerminator());
+  // It carries tiles, so it has iter_args and comes without a yield: the
+  // body's, lowered, is its terminator.
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToEnd(loop.getBody());
@@ -102,14 +101,11 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op,
   bool withElse = !op.getElseRegion().empty();
   auto branch = scf::IfOp::create(b, loc(), types,
                                   scalars.lookup(op.getCondition()), withElse);
-  auto moveRegion = [&](Region &from, Block *to) {
-    if (to->mightHaveTerminator())
-      rewriter.eraseOp(to->getTerminator());
-    rewriter.mergeBlocks(&from.front(), to);
-  };
-  moveRegion(op.getThenRegion(), branch.thenBlock());
+  // With results, its blocks come without yields: the regions' own,
+  // lowered, end them.
+  rewriter.mergeBlocks(&op.getThenRegion().front(), branch.thenBlock());
   if (withElse)
-    moveRegion(op.getElseRegion(), branch.elseBlock());
+    rewriter.mergeBlocks(&op.getElseRegion().front(), branch.elseBlock());
   bindResults(op.getResults(), branch.getResults());
   return success();
 }

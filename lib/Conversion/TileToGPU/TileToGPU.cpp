@@ -259,9 +259,14 @@ LogicalResult KernelEmitter::emit() {
   ConversionConfig config;
   // The emitter's output is what it emits: nothing folded on the way.
   config.foldingMode = DialectConversionFoldingMode::Never;
-  if (failed(
-          applyPartialConversion(func, target, std::move(patterns), config)) ||
-      loweringFailed)
+  // Replaced ops stay in the IR until the end: unpackLoad reads the original
+  // users and order, and the iota and load-order fast paths (emitReshape,
+  // fillsInLoadOrder) the original producers.
+  config.allowPatternRollback = true;
+  LogicalResult converted =
+      applyPartialConversion(func, target, std::move(patterns), config);
+  b.setListener(nullptr); // the conversion's rewriter is gone
+  if (failed(converted) || loweringFailed)
     return failure();
   for (Operation *standIn : viewStandIns) {
     if (!standIn->use_empty())
