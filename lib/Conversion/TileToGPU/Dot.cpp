@@ -460,11 +460,7 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
 
 void tilegym::detail::populateDotPatterns(KernelEmitter &emitter,
                                           RewritePatternSet &patterns) {
-  addEmitPattern<tilegpu::MmaOp>(
-      patterns, emitter,
-      [](KernelEmitter &e, tilegpu::MmaOp op, ConversionPatternRewriter &) {
-        return e.emitDot(op);
-      });
+  addEmitPattern<tilegpu::MmaOp, &KernelEmitter::emitDot>(patterns, emitter);
   addEmitPattern<tilegpu::MmaWaitOp>(
       patterns, emitter,
       [](KernelEmitter &e, tilegpu::MmaWaitOp op,

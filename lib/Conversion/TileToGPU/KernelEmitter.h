@@ -407,6 +407,16 @@ void addEmitPattern(RewritePatternSet &patterns, KernelEmitter &emitter,
   patterns.add<EmitPattern<OpT>>(emitter, emit);
 }
 
+/// Lowers `OpT` by the emitter's member `emit`.
+template <typename OpT, LogicalResult (KernelEmitter::*emit)(OpT)>
+void addEmitPattern(RewritePatternSet &patterns, KernelEmitter &emitter) {
+  addEmitPattern<OpT>(
+      patterns, emitter,
+      [](KernelEmitter &e, OpT op, ConversionPatternRewriter &) {
+        return (e.*emit)(op);
+      });
+}
+
 /// Elementwise ops on tiles, tile constants, splats, iotas, broadcasts, and
 /// the grid's scalars (block ids, block counts, cdiv).
 void populateElementwisePatterns(KernelEmitter &emitter,

@@ -591,26 +591,10 @@ LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
 
 void tilegym::detail::populateMemoryPatterns(KernelEmitter &emitter,
                                              RewritePatternSet &patterns) {
-  addEmitPattern<LoadOp>(
-      patterns, emitter,
-      [](KernelEmitter &e, LoadOp op, ConversionPatternRewriter &) {
-        return e.emitLoad(op);
-      });
-  addEmitPattern<StoreOp>(
-      patterns, emitter,
-      [](KernelEmitter &e, StoreOp op, ConversionPatternRewriter &) {
-        return e.emitStore(op);
-      });
-  addEmitPattern<GatherOp>(
-      patterns, emitter,
-      [](KernelEmitter &e, GatherOp op, ConversionPatternRewriter &) {
-        return e.emitGather(op);
-      });
-  addEmitPattern<ScatterOp>(
-      patterns, emitter,
-      [](KernelEmitter &e, ScatterOp op, ConversionPatternRewriter &) {
-        return e.emitScatter(op);
-      });
+  addEmitPattern<LoadOp, &KernelEmitter::emitLoad>(patterns, emitter);
+  addEmitPattern<StoreOp, &KernelEmitter::emitStore>(patterns, emitter);
+  addEmitPattern<GatherOp, &KernelEmitter::emitGather>(patterns, emitter);
+  addEmitPattern<ScatterOp, &KernelEmitter::emitScatter>(patterns, emitter);
   addEmitPattern<PrefetchOp>(
       patterns, emitter,
       [](KernelEmitter &e, PrefetchOp op, ConversionPatternRewriter &) {

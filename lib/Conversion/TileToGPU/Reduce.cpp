@@ -353,16 +353,8 @@ SmallVector<Value> KernelEmitter::convertLayout(Operation *owner,
 
 void tilegym::detail::populateReducePatterns(KernelEmitter &emitter,
                                              RewritePatternSet &patterns) {
-  addEmitPattern<ReduceOp>(
-      patterns, emitter,
-      [](KernelEmitter &e, ReduceOp op, ConversionPatternRewriter &) {
-        return e.emitReduce(op);
-      });
-  addEmitPattern<ReshapeOp>(
-      patterns, emitter,
-      [](KernelEmitter &e, ReshapeOp op, ConversionPatternRewriter &) {
-        return e.emitReshape(op);
-      });
+  addEmitPattern<ReduceOp, &KernelEmitter::emitReduce>(patterns, emitter);
+  addEmitPattern<ReshapeOp, &KernelEmitter::emitReshape>(patterns, emitter);
   addEmitPattern<tilegpu::ConvertLayoutOp>(
       patterns, emitter,
       [](KernelEmitter &e, tilegpu::ConvertLayoutOp op,
