@@ -127,6 +127,9 @@ void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 32;
   gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // Math ops libdevice has no function for (math.trunc) become LLVM
+  // intrinsics, which the NVPTX backend selects (cvt.rzi).
+  gpu.addPass(createConvertMathToLLVMPass());
   // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
   gpu.addPass(createConvertNVVMToLLVMPass());
   gpu.addPass(createReconcileUnrealizedCastsPass());

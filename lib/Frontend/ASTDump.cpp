@@ -44,6 +44,16 @@ llvm::StringRef tilegym::stringifyBinaryOp(BinaryOp op) {
     return "&&";
   case BinaryOp::Or:
     return "||";
+  case BinaryOp::BitAnd:
+    return "&";
+  case BinaryOp::BitOr:
+    return "|";
+  case BinaryOp::BitXor:
+    return "^";
+  case BinaryOp::Shl:
+    return "<<";
+  case BinaryOp::Shr:
+    return ">>";
   }
   llvm_unreachable("unknown binary operator");
 }
@@ -200,6 +210,17 @@ private:
           dump(forStmt->getStep(), "step");
           dump(forStmt->getBody(), "Body");
         })
+        .Case([&](const WhileStmtAST *whileStmt) {
+          line() << "While";
+          printLoc(whileStmt->getLoc());
+          Indent scope(*this);
+          dump(whileStmt->getCond(), "cond");
+          dump(whileStmt->getBody(), "Body");
+        })
+        .Case([&](const JumpStmtAST *jump) {
+          line() << (jump->isBreak() ? "Break" : "Continue");
+          printLoc(jump->getLoc());
+        })
         .Case([&](const IfStmtAST *ifStmt) {
           line() << "If";
           printLoc(ifStmt->getLoc());
@@ -249,7 +270,10 @@ private:
           printLoc(ref->getLoc());
         })
         .Case([&](const UnaryExprAST *unary) {
-          os << "Unary " << (unary->getOp() == UnaryOp::Neg ? "-" : "!");
+          os << "Unary "
+             << (unary->getOp() == UnaryOp::Neg   ? "-"
+                 : unary->getOp() == UnaryOp::Not ? "!"
+                                                  : "~");
           printLoc(unary->getLoc());
           Indent scope(*this);
           dump(unary->getOperand());

@@ -114,18 +114,22 @@ Token Lexer::lex() {
   case '!':
     return makeToken(follows('=') ? Token::not_equal : Token::exclaim, start);
   case '<':
+    if (follows('<'))
+      return makeToken(Token::less_less, start);
     return makeToken(follows('=') ? Token::less_equal : Token::less, start);
   case '>':
+    if (follows('>'))
+      return makeToken(Token::greater_greater, start);
     return makeToken(follows('=') ? Token::greater_equal : Token::greater,
                      start);
   case '&':
-    if (follows('&'))
-      return makeToken(Token::amp_amp, start);
-    break;
+    return makeToken(follows('&') ? Token::amp_amp : Token::amp, start);
   case '|':
-    if (follows('|'))
-      return makeToken(Token::pipe_pipe, start);
-    break;
+    return makeToken(follows('|') ? Token::pipe_pipe : Token::pipe, start);
+  case '^':
+    return makeToken(Token::caret, start);
+  case '~':
+    return makeToken(Token::tilde, start);
   default:
     break;
   }
@@ -150,6 +154,9 @@ Token Lexer::lexIdentifierOrKeyword(const char *start) {
                          .Case("warps", Token::kw_warps)
                          .Case("stages", Token::kw_stages)
                          .Case("return", Token::kw_return)
+                         .Case("while", Token::kw_while)
+                         .Case("break", Token::kw_break)
+                         .Case("continue", Token::kw_continue)
                          .Case("true", Token::kw_true)
                          .Case("false", Token::kw_false)
                          .Case("view", Token::kw_view)

@@ -49,27 +49,44 @@ std::unique_ptr<ExprAST> Parser::parseExpr() {
 
 namespace {
 /// Binding strength of the binary operators, loosest first.
-enum Precedence { Or = 1, And, Compare, Additive, Multiplicative };
+/// Bitwise operators bind tighter than comparisons, as in Python (and
+/// Triton): `x & mask == 0` is `(x & mask) == 0`.
+enum Precedence {
+  Or = 1,
+  And,
+  Compare,
+  BitOr,
+  BitXor,
+  BitAnd,
+  Shift,
+  Additive,
+  Multiplicative
+};
 } // namespace
 
 /// The precedence of `t` as a binary operator, or -1 if it is none.
 static int getPrecedence(const Token &t, BinaryOp &op) {
   switch (t.kind) {
     // clang-format off
-  case Token::pipe_pipe:     op = BinaryOp::Or;     return Or;
-  case Token::amp_amp:       op = BinaryOp::And;    return And;
-  case Token::equal_equal:   op = BinaryOp::Eq;     return Compare;
-  case Token::not_equal:     op = BinaryOp::Ne;     return Compare;
-  case Token::less:          op = BinaryOp::Lt;     return Compare;
-  case Token::less_equal:    op = BinaryOp::Le;     return Compare;
-  case Token::greater:       op = BinaryOp::Gt;     return Compare;
-  case Token::greater_equal: op = BinaryOp::Ge;     return Compare;
-  case Token::plus:          op = BinaryOp::Add;    return Additive;
-  case Token::minus:         op = BinaryOp::Sub;    return Additive;
-  case Token::star:          op = BinaryOp::Mul;    return Multiplicative;
-  case Token::slash:         op = BinaryOp::Div;    return Multiplicative;
-  case Token::percent:       op = BinaryOp::Rem;    return Multiplicative;
-  case Token::at:            op = BinaryOp::MatMul; return Multiplicative;
+  case Token::pipe_pipe:        op = BinaryOp::Or;     return Or;
+  case Token::amp_amp:          op = BinaryOp::And;    return And;
+  case Token::equal_equal:      op = BinaryOp::Eq;     return Compare;
+  case Token::not_equal:        op = BinaryOp::Ne;     return Compare;
+  case Token::less:             op = BinaryOp::Lt;     return Compare;
+  case Token::less_equal:       op = BinaryOp::Le;     return Compare;
+  case Token::greater:          op = BinaryOp::Gt;     return Compare;
+  case Token::greater_equal:    op = BinaryOp::Ge;     return Compare;
+  case Token::pipe:             op = BinaryOp::BitOr;  return BitOr;
+  case Token::caret:            op = BinaryOp::BitXor; return BitXor;
+  case Token::amp:              op = BinaryOp::BitAnd; return BitAnd;
+  case Token::less_less:        op = BinaryOp::Shl;    return Shift;
+  case Token::greater_greater:  op = BinaryOp::Shr;    return Shift;
+  case Token::plus:             op = BinaryOp::Add;    return Additive;
+  case Token::minus:            op = BinaryOp::Sub;    return Additive;
+  case Token::star:             op = BinaryOp::Mul;    return Multiplicative;
+  case Token::slash:            op = BinaryOp::Div;    return Multiplicative;
+  case Token::percent:          op = BinaryOp::Rem;    return Multiplicative;
+  case Token::at:               op = BinaryOp::MatMul; return Multiplicative;
   // clang-format on
   default:
     return -1;
@@ -78,7 +95,11 @@ static int getPrecedence(const Token &t, BinaryOp &op) {
 
 // or  ::= and ('||' and)*
 // and ::= cmp ('&&' cmp)*
-// cmp ::= add [('=='|'!='|'<'|'<='|'>'|'>=') add]
+// cmp ::= bor [('=='|'!='|'<'|'<='|'>'|'>=') bor]
+// bor ::= bxor ('|' bxor)*
+// bxor ::= band ('^' band)*
+// band ::= shift ('&' shift)*
+// shift ::= add (('<<'|'>>') add)*
 // add ::= mul (('+'|'-') mul)*
 // mul ::= unary (('*'|'/'|'%'|'@') unary)*
 //
@@ -125,17 +146,19 @@ std::unique_ptr<ExprAST> Parser::parseBinaryRHS(int minPrecedence,
   }
 }
 
-// unary ::= ('-' | '!') unary | postfix
+// unary ::= ('-' | '!' | '~') unary | postfix
 // postfix ::= primary
 std::unique_ptr<ExprAST> Parser::parseUnary() {
-  if (!tok.is(Token::minus) && !tok.is(Token::exclaim))
+  if (!tok.is(Token::minus) && !tok.is(Token::exclaim) && !tok.is(Token::tilde))
     return parsePrimary();
 
   NestingScope scope(exprDepth);
   if (!checkExprDepth())
     return nullptr;
   mlir::Location loc = getLoc();
-  UnaryOp op = tok.is(Token::minus) ? UnaryOp::Neg : UnaryOp::Not;
+  UnaryOp op = tok.is(Token::minus)   ? UnaryOp::Neg
+               : tok.is(Token::tilde) ? UnaryOp::BitNot
+                                      : UnaryOp::Not;
   consume();
   std::unique_ptr<ExprAST> operand = parseUnary();
   if (!operand)

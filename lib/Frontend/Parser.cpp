@@ -409,8 +409,9 @@ bool Parser::parseBlock(StmtList &stmts) {
 //        | 'const' IDENT '=' (type | expr) ';'
 //        | IDENT '=' expr ';'
 //        | 'for' IDENT 'in' 'range' '(' expr [',' expr [',' expr]] ')' block
+//        | 'while' expr block
 //        | 'if' expr block ['else' (block | if-stmt)]
-//        | 'return' ';'
+//        | 'return' ';' | 'break' ';' | 'continue' ';'
 //        | expr ';'
 std::unique_ptr<StmtAST> Parser::parseStmt() {
   switch (tok.kind) {
@@ -429,6 +430,19 @@ std::unique_ptr<StmtAST> Parser::parseStmt() {
     return parseIf();
   case Token::kw_return:
     return parseReturn();
+  case Token::kw_while:
+    return parseWhile();
+  case Token::kw_break:
+  case Token::kw_continue: {
+    mlir::Location loc = getLoc();
+    bool isBreak = tok.is(Token::kw_break);
+    consume();
+    if (!expect(Token::semi,
+                isBreak ? "';' after 'break'" : "';' after 'continue'"))
+      return nullptr;
+    return std::make_unique<JumpStmtAST>(
+        isBreak ? StmtAST::Kind::Break : StmtAST::Kind::Continue, loc);
+  }
   case Token::identifier:
     if (peek().is(Token::equal))
       return parseAssign();
@@ -518,6 +532,19 @@ std::unique_ptr<StmtAST> Parser::parseFor() {
   return std::make_unique<ForStmtAST>(std::move(inductionVar), std::move(lo),
                                       std::move(hi), std::move(step),
                                       std::move(body), loc);
+}
+
+// 'while' expr block
+std::unique_ptr<StmtAST> Parser::parseWhile() {
+  mlir::Location loc = getLoc();
+  consume(); // 'while'
+  std::unique_ptr<ExprAST> cond = parseExpr();
+  if (!cond)
+    return nullptr;
+  StmtList body;
+  if (!parseBlock(body))
+    return nullptr;
+  return std::make_unique<WhileStmtAST>(std::move(cond), std::move(body), loc);
 }
 
 // if-stmt ::= 'if' expr block ['else' (block | if-stmt)]

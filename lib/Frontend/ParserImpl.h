@@ -264,6 +264,7 @@ private:
   std::unique_ptr<StmtAST> parseFor();
   std::unique_ptr<StmtAST> parseIf();
   std::unique_ptr<StmtAST> parseReturn();
+  std::unique_ptr<StmtAST> parseWhile();
   std::unique_ptr<ExprAST> parseExpr();
   std::unique_ptr<ExprAST> parseBinaryRHS(int minPrecedence,
                                           std::unique_ptr<ExprAST> lhs);

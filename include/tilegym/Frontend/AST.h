@@ -161,9 +161,9 @@ private:
   std::string name;
 };
 
-enum class UnaryOp { Neg, Not };
+enum class UnaryOp { Neg, Not, BitNot };
 
-/// `-x`, `!x`.
+/// `-x`, `!x`, `~x`.
 class UnaryExprAST : public ExprAST {
 public:
   UnaryExprAST(UnaryOp op, std::unique_ptr<ExprAST> operand, mlir::Location loc)
@@ -190,8 +190,13 @@ enum class BinaryOp {
   Le,
   Gt,
   Ge,
-  And, // &&
-  Or,  // ||
+  And,    // &&
+  Or,     // ||
+  BitAnd, // &
+  BitOr,  // |
+  BitXor, // ^
+  Shl,    // <<
+  Shr,    // >> (arithmetic)
 };
 
 /// The operator as written in source, e.g. "+" or "&&".
@@ -334,7 +339,19 @@ private:
 
 class StmtAST {
 public:
-  enum class Kind { Let, Var, Const, Assign, For, If, Return, Expr };
+  enum class Kind {
+    Let,
+    Var,
+    Const,
+    Assign,
+    For,
+    While,
+    If,
+    Return,
+    Break,
+    Continue,
+    Expr
+  };
 
   StmtAST(Kind kind, mlir::Location loc) : kind(kind), loc(loc) {}
   virtual ~StmtAST() = default;
@@ -433,6 +450,21 @@ private:
   StmtList body;
 };
 
+/// `while cond { body }`.
+class WhileStmtAST : public StmtAST {
+public:
+  WhileStmtAST(std::unique_ptr<ExprAST> cond, StmtList body, mlir::Location loc)
+      : StmtAST(Kind::While, loc), cond(std::move(cond)),
+        body(std::move(body)) {}
+  const ExprAST &getCond() const { return *cond; }
+  const StmtList &getBody() const { return body; }
+  static bool classof(const StmtAST *s) { return s->getKind() == Kind::While; }
+
+private:
+  std::unique_ptr<ExprAST> cond;
+  StmtList body;
+};
+
 /// `if cond { then } else { else }`. `else if` is an else block holding a
 /// single IfStmtAST.
 class IfStmtAST : public StmtAST {
@@ -460,6 +492,16 @@ class ReturnStmtAST : public StmtAST {
 public:
   explicit ReturnStmtAST(mlir::Location loc) : StmtAST(Kind::Return, loc) {}
   static bool classof(const StmtAST *s) { return s->getKind() == Kind::Return; }
+};
+
+/// `break;` or `continue;`: leaves the innermost loop, or its iteration.
+class JumpStmtAST : public StmtAST {
+public:
+  JumpStmtAST(Kind kind, mlir::Location loc) : StmtAST(kind, loc) {}
+  bool isBreak() const { return getKind() == Kind::Break; }
+  static bool classof(const StmtAST *s) {
+    return s->getKind() == Kind::Break || s->getKind() == Kind::Continue;
+  }
 };
 
 /// `expr;`, e.g. a `store(...)` call.

@@ -44,6 +44,9 @@ struct Token {
     kw_warps,
     kw_stages,
     kw_return,
+    kw_while,
+    kw_break,
+    kw_continue,
     kw_true,
     kw_false,
     kw_view,
@@ -78,6 +81,12 @@ struct Token {
     amp_amp,
     pipe_pipe,
     exclaim,
+    amp,             // bitwise and
+    pipe,            // bitwise or
+    caret,           // bitwise xor
+    tilde,           // bitwise not
+    less_less,       // shift left
+    greater_greater, // arithmetic shift right
 
     // The 'x' between the sizes of a view shape (only from lexViewSeparator).
     view_x,

@@ -1,6 +1,7 @@
 //===- ControlFlow.cpp - loops and branches that carry tiles --------------===//
 //
-// scf.for and scf.if whose iteration arguments or results are tiles become
+// scf.for, scf.while and scf.if whose iteration arguments or results are
+// tiles become
 // the same ops carrying the thread's registers: 16-bit floats as pairs in
 // 32-bit registers (ptxas gives each 16-bit phi a register of its own), so
 // a loop that loads its operands ahead keeps half as many live. The bodies
@@ -93,6 +94,39 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op,
   return success();
 }
 
+/// Both regions move into a loop whose blocks take the carried registers;
+/// each unpacks them first, and the condition and yield (lowered with them)
+/// pack them again.
+LogicalResult KernelEmitter::emitWhile(scf::WhileOp op,
+                                       ConversionPatternRewriter &rewriter) {
+  SmallVector<Value> inits = flatten(op.getInits());
+  auto flatTypes = [&](ValueRange values) {
+    SmallVector<Type> types;
+    for (Value v : values)
+      llvm::append_range(types, carriedTypes(v));
+    return types;
+  };
+  SmallVector<Type> beforeTypes = flatTypes(op.getBeforeArguments());
+  SmallVector<Type> afterTypes = flatTypes(op.getAfterArguments());
+  auto loop = scf::WhileOp::create(b, loc(), flatTypes(op.getResults()), inits);
+  auto moveRegion = [&](Region &from, Region &to, ArrayRef<Type> types) {
+    OpBuilder::InsertionGuard g(b);
+    SmallVector<Location> locs(types.size(), loc());
+    Block *block = b.createBlock(&to, {}, types, locs);
+    Block *old = &from.front();
+    bindResults(old->getArguments(), block->getArguments());
+    TypeConverter::SignatureConversion conversion(old->getNumArguments());
+    for (auto [i, arg] : llvm::enumerate(old->getArguments()))
+      conversion.remapInput(i, threadValues(arg));
+    Block *moved = rewriter.applySignatureConversion(old, conversion);
+    rewriter.mergeBlocks(moved, block);
+  };
+  moveRegion(op.getBefore(), loop.getBefore(), beforeTypes);
+  moveRegion(op.getAfter(), loop.getAfter(), afterTypes);
+  bindResults(op.getResults(), loop.getResults());
+  return success();
+}
+
 LogicalResult KernelEmitter::emitIf(scf::IfOp op,
                                     ConversionPatternRewriter &rewriter) {
   SmallVector<Type> types;
@@ -116,6 +150,19 @@ void tilegym::detail::populateControlFlowPatterns(KernelEmitter &emitter,
       patterns, emitter,
       [](KernelEmitter &e, scf::ForOp op, ConversionPatternRewriter &rewriter) {
         return e.emitFor(op, rewriter);
+      });
+  addEmitPattern<scf::WhileOp>(patterns, emitter,
+                               [](KernelEmitter &e, scf::WhileOp op,
+                                  ConversionPatternRewriter &rewriter) {
+                                 return e.emitWhile(op, rewriter);
+                               });
+  addEmitPattern<scf::ConditionOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, scf::ConditionOp op, ConversionPatternRewriter &) {
+        scf::ConditionOp::create(e.b, e.loc(),
+                                 e.scalars.lookupOrDefault(op.getCondition()),
+                                 e.flatten(op.getArgs()));
+        return success();
       });
   addEmitPattern<scf::IfOp>(
       patterns, emitter,

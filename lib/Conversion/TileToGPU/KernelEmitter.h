@@ -267,7 +267,7 @@ public:
   /// (IR not from the pipeline): the op's error is emitted, it fails to
   /// lower.
   bool allocationFailed = false;
-  int64_t loopDepth = 0; // scf.for loops around the op being lowered
+  int64_t loopDepth = 0; // loops (scf.for, scf.while) around the op lowered
   /// Whether a dot of the kernel runs as wgmma.
   bool anyWgmma = false;
 
@@ -366,6 +366,7 @@ public:
                                    const RegMap &src, const RegMap &dst,
                                    ArrayRef<int64_t> permutation);
   LogicalResult emitFor(scf::ForOp op, ConversionPatternRewriter &rewriter);
+  LogicalResult emitWhile(scf::WhileOp op, ConversionPatternRewriter &rewriter);
   LogicalResult emitIf(scf::IfOp op, ConversionPatternRewriter &rewriter);
   /// A value as scf.for/scf.if carry it: scalars as they are, tiles as
   /// their registers, 16-bit floats in pairs (ThreadTypeConverter), and
@@ -432,7 +433,8 @@ void populateReducePatterns(KernelEmitter &emitter,
                             RewritePatternSet &patterns);
 /// Dots on mma.sync and wgmma, and wgmma's waits.
 void populateDotPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
-/// scf.for, scf.if and their yields carrying tiles; the kernel's return.
+/// scf.for, scf.while, scf.if and their yields and conditions carrying
+/// tiles; the kernel's return.
 void populateControlFlowPatterns(KernelEmitter &emitter,
                                  RewritePatternSet &patterns);
 

@@ -233,9 +233,11 @@ LogicalResult KernelEmitter::emit() {
   if (int64_t blocks = minBlocksPerSM())
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(blocks));
-  // Loops and branches other than scf.for and scf.if have no lowering.
+  // Loops and branches other than scf.for, scf.while and scf.if have no
+  // lowering.
   WalkResult regions = func.getBody().walk([&](Operation *op) {
-    if (op->getNumRegions() == 0 || isa<scf::ForOp, scf::IfOp>(op))
+    if (op->getNumRegions() == 0 ||
+        isa<scf::ForOp, scf::WhileOp, scf::IfOp>(op))
       return WalkResult::advance();
     fail(op) << "is not supported by the GPU backend";
     return WalkResult::interrupt();
@@ -297,7 +299,7 @@ LogicalResult KernelEmitter::lower(Operation *op, ArrayRef<ValueRange> operands,
     loopDepth = 0;
     for (Operation *p = op->getParentOp(); p && p != kernelFunc;
          p = p->getParentOp())
-      loopDepth += isa<scf::ForOp>(p);
+      loopDepth += isa<LoopLikeOpInterface>(p);
     for (auto [operand, values] : llvm::zip(op->getOperands(), operands)) {
       if (isa<RankedTensorType>(operand.getType())) {
         tiles[operand] = llvm::to_vector(values);

@@ -42,15 +42,10 @@ func.func @tensor_op(%x: !tile.view<?xf32>, %i: index) attributes {tile.kernel, 
 }
 // -----
 
-func.func @while_loop(%n: index) attributes {tile.kernel, tile.num_warps = 1 : i64} {
-  %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'scf.while' op is not supported by the GPU backend}}
-  %r = scf.while (%i = %c0) : (index) -> index {
-    %c = arith.cmpi slt, %i, %n : index
-    scf.condition(%c) %i : index
-  } do {
-  ^bb0(%i: index):
-    scf.yield %i : index
+func.func @execute_region(%n: index) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  // expected-error @+1 {{'scf.execute_region' op is not supported by the GPU backend}}
+  %r = scf.execute_region -> index {
+    scf.yield %n : index
   }
   return
 }

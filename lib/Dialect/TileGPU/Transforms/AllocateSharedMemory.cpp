@@ -55,8 +55,8 @@ private:
   /// The last position of the outermost loop around `op`, or op's own.
   int64_t endOfOutermostLoop(Operation *op) {
     int64_t end = lastPosition.lookup(op);
-    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
-         loop = loop->getParentOfType<scf::ForOp>())
+    for (auto loop = op->getParentOfType<LoopLikeOpInterface>(); loop;
+         loop = loop->getParentOfType<LoopLikeOpInterface>())
       end = lastPosition.lookup(loop);
     return end;
   }

@@ -80,8 +80,9 @@ bool onlyDotOperands(const Classes &classes, const ClassLeader &leader) {
       return false;
     for (OpOperand &use : (*m).getUses()) {
       Operation *user = use.getOwner();
-      bool operand = isa<scf::YieldOp, scf::ForOp>(user) ||
-                     (isa<tile::DotOp>(user) && use.getOperandNumber() < 2);
+      bool operand =
+          isa<scf::YieldOp, scf::ForOp, scf::WhileOp, scf::ConditionOp>(user) ||
+          (isa<tile::DotOp>(user) && use.getOperandNumber() < 2);
       if (!operand)
         return false;
     }
@@ -171,6 +172,21 @@ LogicalResult LayoutAssigner::collect() {
         tie(init, arg);
         tie(arg, next);
         tie(next, result);
+      }
+    } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      // One layout through both regions: inits, the condition's block,
+      // what it forwards (the body's block and the results), the yield.
+      for (auto [init, arg, next] :
+           llvm::zip(loop.getInits(), loop.getBeforeArguments(),
+                     loop.getYieldOp().getOperands())) {
+        tie(init, arg);
+        tie(arg, next);
+      }
+      for (auto [forwarded, arg, result] :
+           llvm::zip(loop.getConditionOp().getArgs(), loop.getAfterArguments(),
+                     loop.getResults())) {
+        tie(forwarded, arg);
+        tie(arg, result);
       }
     } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
       for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})

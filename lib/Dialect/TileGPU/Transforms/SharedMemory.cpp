@@ -99,7 +99,7 @@ static Scratch reductionScratch(ReduceOp op, int64_t numWarps) {
     for (int64_t d : kept)
       numel *= d;
     s.bytes = numWarps * numel * wideBytes(srcType.getElementType());
-    s.writesWithoutBarrier = !op->getParentOfType<scf::ForOp>();
+    s.writesWithoutBarrier = !op->getParentOfType<LoopLikeOpInterface>();
   }
   // Dropping the axis moves the result to its own layout, through shared
   // memory where that is not a renaming (after a barrier).

@@ -1,0 +1,269 @@
+//===- BuiltinsMath.cpp - math and reductions
+//-------------------------------===//
+//
+// Elementwise math functions (a table: name, operand rule, the op built),
+// reductions along an axis, and min/max of two operands.
+//
+//===----------------------------------------------------------------------===//
+#include "MLIRGenImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::mlirgen;
+
+namespace {
+/// An elementwise math function: its name, its number of operands, whether
+/// integer operands are allowed (all operands share one element type), and
+/// the ops it builds on operands of that type.
+struct MathFunction {
+  StringLiteral name;
+  unsigned arity;
+  bool acceptsIntegers;
+  Value (*build)(OpBuilder &, Location, ArrayRef<Value>);
+};
+
+template <typename Op>
+Value unary(OpBuilder &b, Location loc, ArrayRef<Value> x) {
+  return Op::create(b, loc, x[0]);
+}
+template <typename Op>
+Value binary(OpBuilder &b, Location loc, ArrayRef<Value> x) {
+  return Op::create(b, loc, x[0], x[1]);
+}
+
+Value constantLike(OpBuilder &b, Location loc, Value like, double v) {
+  Type type = like.getType();
+  auto element = cast<FloatType>(elementTypeOf(type));
+  TypedAttr scalar = b.getFloatAttr(element, v);
+  if (auto tile = dyn_cast<RankedTensorType>(type))
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(tile, scalar));
+  return arith::ConstantOp::create(b, loc, scalar);
+}
+
+Value buildAbs(OpBuilder &b, Location loc, ArrayRef<Value> x) {
+  if (isa<FloatType>(elementTypeOf(x[0].getType())))
+    return math::AbsFOp::create(b, loc, x[0]);
+  return math::AbsIOp::create(b, loc, x[0]);
+}
+
+/// 1 / (1 + exp(-x)): saturates to 0 and 1 without NaNs (exp(-x) overflows
+/// to inf for very negative x, and 1 / inf is 0).
+Value buildSigmoid(OpBuilder &b, Location loc, ArrayRef<Value> x) {
+  Value one = constantLike(b, loc, x[0], 1.0);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x[0]));
+  return arith::DivFOp::create(b, loc, one,
+                               arith::AddFOp::create(b, loc, one, e));
+}
+
+Value buildFma(OpBuilder &b, Location loc, ArrayRef<Value> x) {
+  return math::FmaOp::create(b, loc, x[0], x[1], x[2]);
+}
+
+/// min(max(x, lo), hi); a NaN x stays NaN, as in max and min.
+Value buildClamp(OpBuilder &b, Location loc, ArrayRef<Value> x) {
+  if (isa<FloatType>(elementTypeOf(x[0].getType())))
+    return arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, x[0], x[1]), x[2]);
+  return arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, x[0], x[1]), x[2]);
+}
+
+// clang-format off
+const MathFunction kMathFunctions[] = {
+    {"exp",     1, false, unary<math::ExpOp>},
+    {"exp2",    1, false, unary<math::Exp2Op>},
+    {"expm1",   1, false, unary<math::ExpM1Op>},
+    {"log",     1, false, unary<math::LogOp>},
+    {"log2",    1, false, unary<math::Log2Op>},
+    {"log1p",   1, false, unary<math::Log1pOp>},
+    {"sqrt",    1, false, unary<math::SqrtOp>},
+    {"rsqrt",   1, false, unary<math::RsqrtOp>},
+    {"sin",     1, false, unary<math::SinOp>},
+    {"cos",     1, false, unary<math::CosOp>},
+    {"tan",     1, false, unary<math::TanOp>},
+    {"tanh",    1, false, unary<math::TanhOp>},
+    {"erf",     1, false, unary<math::ErfOp>},
+    {"sigmoid", 1, false, buildSigmoid},
+    {"floor",   1, false, unary<math::FloorOp>},
+    {"ceil",    1, false, unary<math::CeilOp>},
+    {"round",   1, false, unary<math::RoundOp>},
+    {"trunc",   1, false, unary<math::TruncOp>},
+    {"abs",     1, true,  buildAbs},
+    {"pow",     2, false, binary<math::PowFOp>},
+    {"fma",     3, false, buildFma},
+    {"clamp",   3, true,  buildClamp},
+};
+// clang-format on
+
+const MathFunction *lookupMath(StringRef name) {
+  for (const MathFunction &f : kMathFunctions)
+    if (f.name == name)
+      return &f;
+  return nullptr;
+}
+} // namespace
+
+bool tilegym::mlirgen::isMathFunction(StringRef name) {
+  return lookupMath(name) != nullptr;
+}
+
+Val MLIRGenImpl::genMath(const CallExprAST &call) {
+  Location loc = call.getLoc();
+  StringRef name = call.getCallee();
+  const MathFunction &fn = *lookupMath(name);
+  if (failed(checkArgs(call, fn.arity, fn.arity, {})))
+    return Val::failure();
+  SmallVector<Val> vals;
+  for (const auto &arg : call.getArgs()) {
+    Val v = genExpr(*arg);
+    if (v.failed())
+      return v;
+    if (!v.isConst() && isa<t::ViewType>(v.value.getType())) {
+      error(arg->getLoc()) << "'" << name
+                           << "' cannot take a view; load a tile first";
+      return Val::failure();
+    }
+    vals.push_back(v);
+  }
+  // Every operand to one element type and shape: the first two meet, then
+  // each further one meets the result and the earlier ones follow its shape.
+  SmallVector<Value> xs;
+  if (vals.size() == 1) {
+    Value x = materializeDefault(vals[0], loc);
+    if (!x)
+      return Val::failure();
+    xs.push_back(x);
+  } else {
+    Value a, b;
+    if (failed(unify(vals[0], vals[1], loc, a, b)))
+      return Val::failure();
+    xs = {a, b};
+    for (size_t i = 2; i < vals.size(); ++i) {
+      Val joined{xs[0], {}};
+      Value c;
+      if (failed(unify(joined, vals[i], loc, a, c)))
+        return Val::failure();
+      for (Value &x : xs)
+        x = broadcastTo(x, shapeOf(a.getType()), loc);
+      xs.push_back(c);
+    }
+  }
+  Type type = xs[0].getType();
+  Type element = elementTypeOf(type);
+  bool isFloat = isa<FloatType>(element);
+  if (element.isInteger(1) || (!isFloat && !fn.acceptsIntegers)) {
+    error(loc) << "'" << name << "' needs "
+               << (fn.acceptsIntegers ? "numbers" : "a float operand")
+               << ", got " << describe(type)
+               << (fn.acceptsIntegers ? "" : "; use cast");
+    return Val::failure();
+  }
+  // f16 and bf16 compute in f32 and round once: the same result on the CPU
+  // and the GPU, whose math library has f32 and f64 functions only.
+  bool narrow = isFloat && cast<FloatType>(element).getWidth() == 16;
+  if (narrow)
+    for (Value &x : xs)
+      x = castTo(x, builder.getF32Type(), loc);
+  Value r = fn.build(builder, loc, xs);
+  if (narrow)
+    r = castTo(r, element, loc);
+  return Val{r, {}};
+}
+
+Val MLIRGenImpl::genReduce(const CallExprAST &call) {
+  return genReduce(call, t::ReduceKind::Sum);
+}
+
+Val MLIRGenImpl::genReduce(const CallExprAST &call, t::ReduceKind kind) {
+  Location loc = call.getLoc();
+  StringRef name = call.getCallee();
+  if (failed(checkArgs(call, 1, 1, {"axis", "keepdims"})))
+    return Val::failure();
+  Value x = tileArg(*call.getArgs()[0], name, "its operand");
+  if (!x)
+    return Val::failure();
+  auto type = cast<RankedTensorType>(x.getType());
+  const ExprAST *axisExpr = keyword(call, "axis");
+  if (!axisExpr) {
+    error(loc) << "'" << name << "' of a tile needs axis = <dim>";
+    return Val::failure();
+  }
+  std::optional<int64_t> axis = constInt(*axisExpr, "axis");
+  if (!axis)
+    return Val::failure();
+  if (*axis < 0)
+    *axis += type.getRank();
+  if (*axis < 0 || *axis >= type.getRank()) {
+    error(axisExpr->getLoc())
+        << "axis is out of range for a tile of rank " << type.getRank();
+    return Val::failure();
+  }
+  bool keep = true;
+  if (const ExprAST *k = keyword(call, "keepdims")) {
+    Val kv = genExpr(*k);
+    if (kv.failed())
+      return kv;
+    if (!kv.isConst() || kv.cst->kind != Const::Kind::Bool) {
+      error(k->getLoc()) << "keepdims must be true or false";
+      return Val::failure();
+    }
+    keep = kv.cst->b;
+  }
+  if (kind == t::ReduceKind::Sum && type.getElementType().isInteger(1)) {
+    error(loc) << "'sum' cannot take an i1 tile; cast it first";
+    return Val::failure();
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  if (keep)
+    shape[*axis] = 1;
+  else
+    shape.erase(shape.begin() + *axis);
+  auto result = RankedTensorType::get(shape, type.getElementType());
+  auto op = t::ReduceOp::create(builder, loc, result, kind, x, *axis, keep);
+  return Val{op, {}};
+}
+
+Val MLIRGenImpl::genMinMax(const CallExprAST &call) {
+  Location loc = call.getLoc();
+  bool isMax = call.getCallee() == "max";
+  // max(t, axis = k) reduces; max(a, b) is elementwise.
+  if (call.getArgs().size() == 1)
+    return genReduce(call, isMax ? t::ReduceKind::Max : t::ReduceKind::Min);
+  if (failed(checkArgs(call, 2, 2, {})))
+    return Val::failure();
+  Val a = genExpr(*call.getArgs()[0]);
+  if (a.failed())
+    return a;
+  Val b = genExpr(*call.getArgs()[1]);
+  if (b.failed())
+    return b;
+  if (a.isConst() && b.isConst()) {
+    if (!a.cst->isNumber() || !b.cst->isNumber()) {
+      error(loc) << "'" << call.getCallee() << "' needs numbers";
+      return Val::failure();
+    }
+    bool pickA = isMax ? a.cst->asDouble() >= b.cst->asDouble()
+                       : a.cst->asDouble() <= b.cst->asDouble();
+    return pickA ? a : b;
+  }
+  Value x, y;
+  if (failed(unify(a, b, loc, x, y)))
+    return Val::failure();
+  Type element = elementTypeOf(x.getType());
+  if (element.isInteger(1)) {
+    error(loc) << "'" << call.getCallee() << "' needs numbers, got i1";
+    return Val::failure();
+  }
+  Value r;
+  if (isa<FloatType>(element))
+    r = isMax ? Value(arith::MaximumFOp::create(builder, loc, x, y))
+              : Value(arith::MinimumFOp::create(builder, loc, x, y));
+  else
+    r = isMax ? Value(arith::MaxSIOp::create(builder, loc, x, y))
+              : Value(arith::MinSIOp::create(builder, loc, x, y));
+  return Val{r, {}};
+}
