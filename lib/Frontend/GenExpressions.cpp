@@ -366,8 +366,16 @@ Value MLIRGenImpl::genShift(bool left, Value a, Value n, Location loc) {
   Type type = a.getType();
   if (type.isIndex()) {
     Type i32 = builder.getI32Type();
-    Value r = genShift(left, castTo(a, i32, loc), castTo(n, i32, loc), loc);
-    return castTo(r, type, loc);
+    // A constant amount stays one (every amount out of range acts as 32).
+    APInt constant;
+    Value n32;
+    if (matchPattern(n, m_ConstantInt(&constant))) {
+      int64_t c = constant.getSExtValue();
+      n32 = materialize(Const::ofInt(c < 0 || c > 32 ? 32 : c), i32, loc);
+    } else {
+      n32 = castTo(n, i32, loc);
+    }
+    return castTo(genShift(left, castTo(a, i32, loc), n32, loc), type, loc);
   }
   unsigned width = cast<IntegerType>(elementTypeOf(type)).getWidth();
   APInt amount;
@@ -384,12 +392,13 @@ Value MLIRGenImpl::genShift(bool left, Value a, Value n, Location loc) {
   Value inRange =
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, n,
                             materialize(Const::ofInt(width), type, loc));
-  Value zero = materialize(Const::ofInt(0), type, loc);
-  Value safe = arith::SelectOp::create(builder, loc, inRange, n, zero);
-  if (left)
+  if (left) {
+    Value zero = materialize(Const::ofInt(0), type, loc);
+    Value safe = arith::SelectOp::create(builder, loc, inRange, n, zero);
     return arith::SelectOp::create(builder, loc, inRange,
                                    arith::ShLIOp::create(builder, loc, a, safe),
                                    zero);
+  }
   // Out of range, shifting by width - 1 gives the sign in every bit.
   Value last = materialize(Const::ofInt(width - 1), type, loc);
   return arith::ShRSIOp::create(

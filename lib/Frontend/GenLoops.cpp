@@ -146,6 +146,19 @@ LogicalResult MLIRGenImpl::genForAsWhile(const ForStmtAST &stmt, Value lo,
 
 LogicalResult MLIRGenImpl::genWhile(const WhileStmtAST &stmt) {
   Location loc = stmt.getLoc();
+  // A condition false at compile time skips the loop, body unchecked, as
+  // `if false` does. It is evaluated once here, into a scratch block that
+  // takes whatever ops a runtime condition builds with it.
+  {
+    Block scratch;
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&scratch);
+    Val cond = genExpr(stmt.getCond());
+    if (cond.failed())
+      return failure();
+    if (cond.isConst() && cond.cst->kind == Const::Kind::Bool && !cond.cst->b)
+      return success();
+  }
   unsigned jumps = jumpsOf(stmt.getBody());
   Scope loopScope(*this);
   if ((jumps & kBreak) && failed(declareFlag(kBreakFlag, loc)))

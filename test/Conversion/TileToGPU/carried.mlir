@@ -39,3 +39,31 @@ func.func @branch(%x: !tile.view<?xf16>, %c: i1) attributes {tile.kernel, tile.n
   tile.store %r, %x[%c0] : tensor<256xf16>, !tile.view<?xf16>
   return
 }
+
+// -----
+
+// scf.while carries them the same way through both regions: the condition
+// forwards the pairs, the body unpacks them first.
+// CHECK-LABEL: gpu.func @while_loop
+// CHECK: scf.while ({{.*}}) : (index, vector<2xbf16>, vector<2xbf16>, vector<2xbf16>, vector<2xbf16>) -> (index, vector<2xbf16>, vector<2xbf16>, vector<2xbf16>, vector<2xbf16>)
+// CHECK: scf.condition(%{{.*}}) %{{.*}} : index, vector<2xbf16>, vector<2xbf16>, vector<2xbf16>, vector<2xbf16>
+// CHECK: } do {
+// CHECK: ^bb0(%{{.*}}: index, %{{.*}}: vector<2xbf16>, %{{.*}}: vector<2xbf16>, %{{.*}}: vector<2xbf16>, %{{.*}}: vector<2xbf16>):
+// CHECK-COUNT-8: llvm.extractelement
+// CHECK: scf.yield {{.*}} : index, vector<2xbf16>, vector<2xbf16>, vector<2xbf16>, vector<2xbf16>
+func.func @while_loop(%x: !tile.view<?xbf16>, %n: index) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t0 = tile.load %x[%c0] : !tile.view<?xbf16> -> tensor<256xbf16>
+  %r:2 = scf.while (%i = %c0, %t = %t0) : (index, tensor<256xbf16>) -> (index, tensor<256xbf16>) {
+    %go = arith.cmpi slt, %i, %n : index
+    scf.condition(%go) %i, %t : index, tensor<256xbf16>
+  } do {
+  ^bb0(%i: index, %t: tensor<256xbf16>):
+    %d = arith.addf %t, %t : tensor<256xbf16>
+    %next = arith.addi %i, %c1 : index
+    scf.yield %next, %d : index, tensor<256xbf16>
+  }
+  tile.store %r#1, %x[%c0] : tensor<256xbf16>, !tile.view<?xbf16>
+  return
+}

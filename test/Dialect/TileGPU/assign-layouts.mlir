@@ -95,6 +95,37 @@ func.func @matmul(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.
 
 // -----
 
+// A while loop ties its inits, both regions' arguments, what the condition
+// forwards, the yield and the results: the accumulator keeps #mma through
+// all of them, as in scf.for.
+// CHECK: #mma = #tilegpu.mma<warps = [4, 1]>
+// CHECK: func.func @while_dot
+// CHECK: scf.while ({{.*}}) : (index, tensor<128x128xf32, #mma>) -> (index, tensor<128x128xf32, #mma>)
+// CHECK: scf.condition({{.*}}) {{.*}} : index, tensor<128x128xf32, #mma>
+// CHECK: tile.dot {{.*}}, tensor<128x128xf32, #mma>
+// CHECK: scf.yield {{.*}} : index, tensor<128x128xf32, #mma>
+// CHECK: tile.store {{.*}} : tensor<128x128xf32, #mma>, !tile.view<?x?xf32>
+func.func @while_dot(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %r:2 = scf.while (%k = %c0, %acc = %z) : (index, tensor<128x128xf32>) -> (index, tensor<128x128xf32>) {
+    %go = arith.cmpi slt, %k, %n : index
+    scf.condition(%go) %k, %acc : index, tensor<128x128xf32>
+  } do {
+  ^bb0(%k: index, %acc: tensor<128x128xf32>):
+    %at = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<128x64xbf16>
+    %bt = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %d = tile.dot %at, %bt, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+    %next = arith.addi %k, %c1 : index
+    scf.yield %next, %d : index, tensor<128x128xf32>
+  }
+  tile.store %r#1, %c[%c0, %c0] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
 // Rows of a dot result that are reduced stay within a warp: warps along M,
 // whatever the chip.
 // CHECK: #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
