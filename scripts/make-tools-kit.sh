@@ -10,7 +10,10 @@
 #                                user kernel of examples/ on the GPU against
 #                                its .tile reference and against the CPU JIT,
 #                                and the wrong kernels of test/Examples, which
-#                                must FAIL; then random kernels on the GPU
+#                                must FAIL; the language's constructs
+#                                (test/Examples/language.test's kernels) on
+#                                the GPU against the CPU JIT and numpy; then
+#                                random kernels on the GPU
 #                                against the CPU JIT (scripts/differential.sh);
 #                                ends "N passed, N failed"
 #   OUT_DIR/sanitize.sh          compute-sanitizer over the same user kernels
@@ -116,6 +119,37 @@ for wrong in "layernorm|--size M=37,N=777" "colsum|--size M=300,N=130" \
   check "wrong_$k" ref+cpu FAIL "$kit/logs/wrong_$k.both.log" "$run" \
     "test/Examples/Inputs/wrong_$k.tile" --ref "examples/reference/$k.tile" \
     --compare=cpu --backend=gpu $args
+done
+# The language's constructs: the GPU against the CPU JIT of the same kernel,
+# and the GPU's own outputs against numpy (float64).
+L=test/Examples/Inputs/language
+lang() { # label T numpy-check tilegym-run-args...
+  local label=$1 t=$2 np=$3; shift 3
+  check "$label" cpu PASS "$kit/logs/$label.log" "$run" "$@" --backend=gpu \
+    --compare=cpu --dump "$kit/logs/$label"
+  [ -z "$np" ] || check "$label" numpy PASS "$kit/logs/$label.numpy.log" \
+    python3 "$L/$np" "$kit/logs/$label" $t
+}
+for t in f32 f16 bf16; do
+  lang "math.$t" $t check_math.py "$L/math.tile" -D T=$t --size N=5000 \
+    --init 'x=uniform(-2,2)' --init 'y=uniform(-2,2)'
+done
+lang bits "" check_bits.py "$L/bits.tile" --size N=5000 \
+  --init 'x=randint(-100000,100000)' --init 'y=randint(-100000,100000)' \
+  --init 'n=randint(-3,40)'
+lang loops 12 check_loops.py "$L/loops.tile" --size M=37
+lang loops.limit3 3 check_loops.py "$L/loops.tile" --size M=11 --arg limit=3
+for shape in M=5,N=3000 M=64,N=1 M=3,N=20000; do
+  lang "while_rowsum.$shape" "" "" "$L/while_rowsum.tile" --size "$shape"
+  check "while_rowsum.$shape" ref PASS "$kit/logs/while_rowsum.$shape.ref.log" \
+    "$run" "$L/while_rowsum.tile" --size "$shape" --backend=gpu \
+    --ref "$L/while_rowsum_ref.tile"
+done
+for shape in M=130,N=70,K=200 M=512,N=384,K=1000 M=1,N=1,K=1; do
+  lang "while_matmul.$shape" "" "" "$L/while_matmul.tile" --size "$shape"
+  check "while_matmul.$shape" ref PASS "$kit/logs/while_matmul.$shape.ref.log" \
+    "$run" "$L/while_matmul.tile" --size "$shape" --backend=gpu \
+    --ref "$L/while_matmul_ref.tile"
 done
 echo
 echo "user kernels: $pass passed, $fail failed"

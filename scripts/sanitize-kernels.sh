@@ -34,6 +34,15 @@ matmul tf32 ragged|examples/matmul.tile -D T=f32 -D BK=32 --size M=129,N=77,K=65
 attention d64 ragged|examples/attention.tile --size B=1,H=2,S=200
 attention d128 causal ragged|examples/attention.tile -D D=128 -D CAUSAL=1 --reference attention_causal --size B=1,H=2,S=130,D=128
 FLAGSHIP
+# The language's constructs (test/Examples/language.test's kernels).
+L=test/Examples/Inputs/language
+cat >>"$cmds" <<LANGUAGE
+while_rowsum ragged|$L/while_rowsum.tile --ref $L/while_rowsum_ref.tile --size M=5,N=3000
+while_matmul ragged|$L/while_matmul.tile --ref $L/while_matmul_ref.tile --size M=130,N=70,K=200
+loops|$L/loops.tile --compare=cpu --size M=23
+math bf16|$L/math.tile -D T=bf16 --compare=cpu --size N=1000
+bits|$L/bits.tile --compare=cpu --size N=1000
+LANGUAGE
 one() { # TOOL NAME ARGS: one sanitized run, one line
   local tool=$1 name=$2 log rc verdict errors
   log=$(mktemp)
