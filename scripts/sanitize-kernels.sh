@@ -42,6 +42,7 @@ while_matmul ragged|$L/while_matmul.tile --ref $L/while_matmul_ref.tile --size M
 loops|$L/loops.tile --compare=cpu --size M=23
 math bf16|$L/math.tile -D T=bf16 --compare=cpu --size N=1000
 bits|$L/bits.tile --compare=cpu --size N=1000
+reductions|$L/reductions.tile --compare=cpu --size M=50,C=4
 LANGUAGE
 one() { # TOOL NAME ARGS: one sanitized run, one line
   local tool=$1 name=$2 log rc verdict errors

@@ -187,6 +187,11 @@ const Builtin *MLIRGenImpl::lookupBuiltin(StringRef name) {
       {"cast", true, &G::genCast},
       // Math and reductions (BuiltinsMath.cpp).
       {"sum", true, &G::genReduce},
+      {"prod", true, &G::genReduce},
+      {"any", true, &G::genReduce},
+      {"all", true, &G::genReduce},
+      {"argmax", true, &G::genArgReduce},
+      {"argmin", true, &G::genArgReduce},
       {"max", true, &G::genMinMax},
       {"min", true, &G::genMinMax},
   };

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace tilegym;
@@ -174,57 +175,136 @@ Val MLIRGenImpl::genMath(const CallExprAST &call) {
   return Val{r, {}};
 }
 
+/// sum, prod, any, all: one reduction each. `any` and `all` are max and min
+/// of an i1 tile (or, and: both backends reduce i1 as unsigned).
 Val MLIRGenImpl::genReduce(const CallExprAST &call) {
-  return genReduce(call, t::ReduceKind::Sum);
+  StringRef name = call.getCallee();
+  auto kind = llvm::StringSwitch<t::ReduceKind>(name)
+                  .Case("prod", t::ReduceKind::Prod)
+                  .Case("any", t::ReduceKind::Max)
+                  .Case("all", t::ReduceKind::Min)
+                  .Default(t::ReduceKind::Sum);
+  return genReduce(call, kind);
 }
 
-Val MLIRGenImpl::genReduce(const CallExprAST &call, t::ReduceKind kind) {
+std::optional<MLIRGenImpl::ReduceArgs>
+MLIRGenImpl::reduceArgs(const CallExprAST &call) {
   Location loc = call.getLoc();
   StringRef name = call.getCallee();
   if (failed(checkArgs(call, 1, 1, {"axis", "keepdims"})))
-    return Val::failure();
+    return std::nullopt;
   Value x = tileArg(*call.getArgs()[0], name, "its operand");
   if (!x)
-    return Val::failure();
+    return std::nullopt;
   auto type = cast<RankedTensorType>(x.getType());
   const ExprAST *axisExpr = keyword(call, "axis");
   if (!axisExpr) {
     error(loc) << "'" << name << "' of a tile needs axis = <dim>";
-    return Val::failure();
+    return std::nullopt;
   }
   std::optional<int64_t> axis = constInt(*axisExpr, "axis");
   if (!axis)
-    return Val::failure();
+    return std::nullopt;
   if (*axis < 0)
     *axis += type.getRank();
   if (*axis < 0 || *axis >= type.getRank()) {
     error(axisExpr->getLoc())
         << "axis is out of range for a tile of rank " << type.getRank();
-    return Val::failure();
+    return std::nullopt;
   }
   bool keep = true;
   if (const ExprAST *k = keyword(call, "keepdims")) {
     Val kv = genExpr(*k);
     if (kv.failed())
-      return kv;
+      return std::nullopt;
     if (!kv.isConst() || kv.cst->kind != Const::Kind::Bool) {
       error(k->getLoc()) << "keepdims must be true or false";
-      return Val::failure();
+      return std::nullopt;
     }
     keep = kv.cst->b;
   }
-  if (kind == t::ReduceKind::Sum && type.getElementType().isInteger(1)) {
-    error(loc) << "'sum' cannot take an i1 tile; cast it first";
+  return ReduceArgs{x, *axis, keep};
+}
+
+Val MLIRGenImpl::genReduce(const CallExprAST &call, t::ReduceKind kind) {
+  Location loc = call.getLoc();
+  StringRef name = call.getCallee();
+  std::optional<ReduceArgs> args = reduceArgs(call);
+  if (!args)
+    return Val::failure();
+  auto type = cast<RankedTensorType>(args->x.getType());
+  bool isBool = type.getElementType().isInteger(1);
+  bool logical = name == "any" || name == "all";
+  if (logical != isBool) {
+    if (logical)
+      error(loc) << "'" << name << "' needs an i1 tile, got " << describe(type)
+                 << "; compare it first";
+    else
+      error(loc) << "'" << name << "' cannot take an i1 tile; cast it first";
     return Val::failure();
   }
+  return Val{reduce(kind, args->x, args->axis, args->keep, loc), {}};
+}
+
+Value MLIRGenImpl::reduce(t::ReduceKind kind, Value x, int64_t axis, bool keep,
+                          Location loc) {
+  auto type = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> shape(type.getShape());
   if (keep)
-    shape[*axis] = 1;
+    shape[axis] = 1;
   else
-    shape.erase(shape.begin() + *axis);
+    shape.erase(shape.begin() + axis);
   auto result = RankedTensorType::get(shape, type.getElementType());
-  auto op = t::ReduceOp::create(builder, loc, result, kind, x, *axis, keep);
-  return Val{op, {}};
+  return t::ReduceOp::create(builder, loc, result, kind, x, axis, keep);
+}
+
+/// argmax and argmin: the first index along the axis of the maximum
+/// (minimum), as an i32 tile. Two reductions: the extreme m, then the least
+/// index where the element equals m. max and min propagate NaN, so a NaN is
+/// the extreme of its row and its first index is the answer, as in numpy.
+Val MLIRGenImpl::genArgReduce(const CallExprAST &call) {
+  Location loc = call.getLoc();
+  bool isMax = call.getCallee() == "argmax";
+  std::optional<ReduceArgs> args = reduceArgs(call);
+  if (!args)
+    return Val::failure();
+  Value x = args->x;
+  auto type = cast<RankedTensorType>(x.getType());
+  Type element = type.getElementType();
+  if (element.isInteger(1)) {
+    error(loc) << "'" << call.getCallee()
+               << "' cannot take an i1 tile; cast it first";
+    return Val::failure();
+  }
+  int64_t axis = args->axis, n = type.getDimSize(axis);
+  Value m = reduce(isMax ? t::ReduceKind::Max : t::ReduceKind::Min, x, axis,
+                   /*keep=*/true, loc);
+  m = broadcastTo(m, type.getShape(), loc);
+  Value hit;
+  if (isa<FloatType>(element)) {
+    hit = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ, x, m);
+    Value nanM =
+        arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNO, m, m);
+    Value nanX =
+        arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNO, x, x);
+    hit = arith::OrIOp::create(builder, loc, hit,
+                               arith::AndIOp::create(builder, loc, nanM, nanX));
+  } else {
+    hit = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, x, m);
+  }
+  // Each element's index along the axis: an iota shaped [1, .., n, .., 1].
+  Type i32 = builder.getI32Type();
+  SmallVector<int64_t> iotaShape(type.getRank(), 1);
+  iotaShape[axis] = n;
+  Value index =
+      t::IotaOp::create(builder, loc, RankedTensorType::get({n}, i32));
+  if (type.getRank() > 1)
+    index = t::ReshapeOp::create(builder, loc,
+                                 RankedTensorType::get(iotaShape, i32), index);
+  index = broadcastTo(index, type.getShape(), loc);
+  Value past = materialize(Const::ofInt(n), type.clone(i32), loc);
+  Value candidates = arith::SelectOp::create(builder, loc, hit, index, past);
+  return Val{reduce(t::ReduceKind::Min, candidates, axis, args->keep, loc), {}};
 }
 
 Val MLIRGenImpl::genMinMax(const CallExprAST &call) {

@@ -227,6 +227,16 @@ private:
   Val genMath(const CallExprAST &call);
   Val genReduce(const CallExprAST &call);
   Val genReduce(const CallExprAST &call, t::ReduceKind kind);
+  Val genArgReduce(const CallExprAST &call);
+  /// The operand, axis (in range) and keepdims of a reduction's call.
+  struct ReduceArgs {
+    Value x;
+    int64_t axis;
+    bool keep;
+  };
+  std::optional<ReduceArgs> reduceArgs(const CallExprAST &call);
+  Value reduce(t::ReduceKind kind, Value x, int64_t axis, bool keep,
+               Location loc);
   Val genMinMax(const CallExprAST &call);
   Val genLoad(const CallExprAST &call);
   Val genStore(const CallExprAST &call);

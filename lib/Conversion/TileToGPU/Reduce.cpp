@@ -35,6 +35,9 @@ Value KernelEmitter::combine(ReduceKind kind, Value x, Value y) {
   case ReduceKind::Sum:
     return isFloat ? Value(arith::AddFOp::create(b, loc(), x, y))
                    : Value(arith::AddIOp::create(b, loc(), x, y));
+  case ReduceKind::Prod:
+    return isFloat ? Value(arith::MulFOp::create(b, loc(), x, y))
+                   : Value(arith::MulIOp::create(b, loc(), x, y));
   case ReduceKind::Max:
     return isFloat ? Value(arith::MaximumFOp::create(b, loc(), x, y))
                    : Value(arith::MaxSIOp::create(b, loc(), x, y));

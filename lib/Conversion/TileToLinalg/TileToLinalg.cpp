@@ -557,13 +557,17 @@ struct PermuteOpLowering : OpConversionPattern<PermuteOp> {
 // Reductions and contractions
 //===----------------------------------------------------------------------===//
 
-/// The identity of a reduction: 0 for sums, -inf/+inf for float max/min,
+/// The identity of a reduction: 0 for sums, 1 for products, -inf/+inf for
+/// float max/min,
 /// the extreme value for integers (unsigned for i1, where max is `or` and min
 /// is `and`).
 static TypedAttr reductionIdentity(ReduceKind kind, Type type) {
   Builder b(type.getContext());
   if (kind == ReduceKind::Sum)
     return cast<TypedAttr>(b.getZeroAttr(type));
+  if (kind == ReduceKind::Prod)
+    return isa<FloatType>(type) ? TypedAttr(b.getFloatAttr(type, 1.0))
+                                : TypedAttr(b.getIntegerAttr(type, 1));
   bool isMax = kind == ReduceKind::Max;
   if (auto floatType = dyn_cast<FloatType>(type))
     return b.getFloatAttr(
@@ -585,6 +589,9 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
   case ReduceKind::Sum:
     return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
                    : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
+  case ReduceKind::Prod:
+    return isFloat ? arith::MulFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MulIOp::create(b, loc, lhs, rhs).getResult();
   case ReduceKind::Max:
     if (isFloat)
       return arith::MaximumFOp::create(b, loc, lhs, rhs);

@@ -104,3 +104,23 @@ func.func @row_max(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>)
   tile.store %s, %y[%i, %c0] : tensor<1x1xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// A product reduction combines by multiplying, within the thread and
+// across lanes (the shuffles), as a sum adds.
+// CHECK-LABEL: gpu.func @prod_rows
+// CHECK: arith.mulf
+// CHECK: gpu.shuffle  xor
+// CHECK: arith.mulf
+// CHECK-NOT: arith.addf
+// CHECK: gpu.return
+func.func @prod_rows(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>)
+    attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %i = tile.block_id 0
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%i, %c0] : !tile.view<?x?xf32> -> tensor<1x128xf32>
+  %p = tile.reduce prod %t {axis = 1, keep_dims} : tensor<1x128xf32> -> tensor<1x1xf32>
+  tile.store %p, %y[%i, %c0] : tensor<1x1xf32>, !tile.view<?x?xf32>
+  return
+}

@@ -185,8 +185,8 @@ func.func @shapes(%t: tensor<1x128xf32>, %q: tensor<2x3x4xbf16>, %v: tensor<8xf3
   return %b, %r, %p, %w : tensor<64x128xf32>, tensor<4x6xbf16>, tensor<6x4xbf16>, tensor<2x4xf32>
 }
 
-// Identities: -inf for max, +inf for min, 0 for sum, the signed extremes for
-// i32, false/true for i1 max/min. Float max/min propagate NaN.
+// Identities: -inf for max, +inf for min, 0 for sum, 1 for prod, the signed
+// extremes for i32, false/true for i1 max/min. Float max/min propagate NaN.
 // CHECK-LABEL: func.func @reductions(
 // CHECK-SAME: %[[T:[^:]*]]: tensor<4x16xf32>, %[[I:[^:]*]]: tensor<4x8xi32>, %[[M:[^:]*]]: tensor<8xi1>)
 // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
@@ -208,16 +208,24 @@ func.func @shapes(%t: tensor<1x128xf32>, %q: tensor<2x3x4xbf16>, %v: tensor<8xf3
 // CHECK: arith.constant true
 // CHECK: %[[ALL:.*]] = linalg.reduce ins(%[[M]] : tensor<8xi1>) outs(%{{.*}} : tensor<i1>) dimensions = [0]
 // CHECK:   arith.minui
-// CHECK: return %[[MXK]], %[[S]], %[[MNK]], %[[IMAX]], %[[ALL]]
+// CHECK: arith.constant 1.000000e+00 : f32
+// CHECK: %[[P:.*]] = linalg.reduce ins(%[[T]] : tensor<4x16xf32>) outs(%{{.*}} : tensor<4xf32>) dimensions = [1]
+// CHECK:   arith.mulf
+// CHECK: arith.constant 1 : i32
+// CHECK: %[[IP:.*]] = linalg.reduce ins(%[[I]] : tensor<4x8xi32>) outs(%{{.*}} : tensor<8xi32>) dimensions = [0]
+// CHECK:   arith.muli
+// CHECK: return %[[MXK]], %[[S]], %[[MNK]], %[[IMAX]], %[[ALL]], %[[P]], %[[IP]]
 func.func @reductions(%t: tensor<4x16xf32>, %i: tensor<4x8xi32>, %m: tensor<8xi1>)
-    -> (tensor<4x1xf32>, tensor<4xf32>, tensor<1x16xf32>, tensor<8xi32>, tensor<i1>) {
+    -> (tensor<4x1xf32>, tensor<4xf32>, tensor<1x16xf32>, tensor<8xi32>, tensor<i1>, tensor<4xf32>, tensor<8xi32>) {
   %mx = tile.reduce max %t {axis = 1 : i64, keep_dims} : tensor<4x16xf32> -> tensor<4x1xf32>
   %s = tile.reduce sum %t {axis = 1 : i64} : tensor<4x16xf32> -> tensor<4xf32>
   %mn = tile.reduce min %t {axis = 0 : i64, keep_dims} : tensor<4x16xf32> -> tensor<1x16xf32>
   %imax = tile.reduce max %i {axis = 0 : i64} : tensor<4x8xi32> -> tensor<8xi32>
   %all = tile.reduce min %m {axis = 0 : i64} : tensor<8xi1> -> tensor<i1>
-  return %mx, %s, %mn, %imax, %all
-      : tensor<4x1xf32>, tensor<4xf32>, tensor<1x16xf32>, tensor<8xi32>, tensor<i1>
+  %p = tile.reduce prod %t {axis = 1 : i64} : tensor<4x16xf32> -> tensor<4xf32>
+  %ip = tile.reduce prod %i {axis = 0 : i64} : tensor<4x8xi32> -> tensor<8xi32>
+  return %mx, %s, %mn, %imax, %all, %p, %ip
+      : tensor<4x1xf32>, tensor<4xf32>, tensor<1x16xf32>, tensor<8xi32>, tensor<i1>, tensor<4xf32>, tensor<8xi32>
 }
 
 // bf16 inputs go to linalg.matmul as they are (it extends them to f32); f32

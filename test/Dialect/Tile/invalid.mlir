@@ -294,6 +294,14 @@ func.func @reduce_i1(%t: tensor<2x4xi1>) {
 
 // -----
 
+func.func @reduce_prod_i1(%t: tensor<2x4xi1>) {
+  // expected-error @+1 {{'tile.reduce' op cannot multiply an i1 tile}}
+  %0 = tile.reduce prod %t {axis = 1 : i64} : tensor<2x4xi1> -> tensor<2xi1>
+  return
+}
+
+// -----
+
 func.func @reduce_keep(%t: tensor<2x4xf32>) {
   // expected-error @+1 {{'tile.reduce' op result shape must be [2, 1] with keep_dims}}
   %0 = tile.reduce sum %t {axis = 1 : i64, keep_dims} : tensor<2x4xf32> -> tensor<2xf32>

@@ -72,6 +72,8 @@ func.func @reductions(%t: tensor<4x1024xf32>, %i: tensor<4x8xi32>) -> (tensor<4x
   %s = tile.reduce sum %t {axis = 1 : i64} : tensor<4x1024xf32> -> tensor<4xf32>
   // CHECK: tile.reduce min %{{.*}} {axis = 0 : i64} : tensor<4x8xi32> -> tensor<8xi32>
   %n = tile.reduce min %i {axis = 0 : i64} : tensor<4x8xi32> -> tensor<8xi32>
+  // CHECK: tile.reduce prod %{{.*}} {axis = 0 : i64} : tensor<4x8xi32> -> tensor<8xi32>
+  %pr = tile.reduce prod %i {axis = 0 : i64} : tensor<4x8xi32> -> tensor<8xi32>
   return %m, %s, %n : tensor<4x1xf32>, tensor<4xf32>, tensor<8xi32>
 }
 

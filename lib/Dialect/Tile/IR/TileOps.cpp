@@ -368,6 +368,8 @@ LogicalResult ReduceOp::verify() {
                          << src.getElementType();
   if (getKind() == ReduceKind::Sum && src.getElementType().isInteger(1))
     return emitOpError() << "cannot sum an i1 tile";
+  if (getKind() == ReduceKind::Prod && src.getElementType().isInteger(1))
+    return emitOpError() << "cannot multiply an i1 tile";
   SmallVector<int64_t> expected(src.getShape());
   if (getKeepDims())
     expected[getAxis()] = 1;

@@ -34,7 +34,8 @@ def Tile_Dialect : Dialect {
 def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "reduction combiner", [
     I32EnumAttrCase<"Sum", 0, "sum">,
     I32EnumAttrCase<"Max", 1, "max">,
-    I32EnumAttrCase<"Min", 2, "min">]> {
+    I32EnumAttrCase<"Min", 2, "min">,
+    I32EnumAttrCase<"Prod", 3, "prod">]> {
   let cppNamespace = "::tilegym::tile";
 }
 

@@ -312,11 +312,13 @@ def Tile_PermuteOp : Tile_Op<"permute", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
-  let summary = "reduce a tile along one axis with sum, max or min";
+  let summary = "reduce a tile along one axis with sum, prod, max or min";
   let description = [{
     With `keep_dims` the reduced axis stays with size 1 (the shape a
     following broadcast against the source needs); without it the axis is
-    dropped. Float max/min propagate NaN.
+    dropped. Float max/min propagate NaN. On i1 tiles max is `or` and min
+    is `and` (the language's `any` and `all`); sum and prod of i1 are
+    errors.
 
     ```mlir
     %m = tile.reduce max %t {axis = 1 : i64, keep_dims}
