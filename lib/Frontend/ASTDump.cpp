@@ -72,6 +72,8 @@ public:
         dump(*constDecl);
       else if (auto *program = llvm::dyn_cast<ProgramDeclAST>(decl.get()))
         dump(*program);
+      else if (auto *function = llvm::dyn_cast<FunctionAST>(decl.get()))
+        dump(*function);
       else
         dump(llvm::cast<KernelAST>(*decl));
     }
@@ -158,6 +160,21 @@ private:
     }
   }
 
+  void dump(const FunctionAST &function) {
+    line() << "Function " << function.getName();
+    printLoc(function.getLoc());
+    Indent scope(*this);
+    for (const FunctionAST::Param &param : function.getParams()) {
+      line() << "Param " << param.name;
+      if (param.type) {
+        os << ": ";
+        printType(*param.type);
+      }
+      printLoc(param.loc);
+    }
+    dump(function.getBody(), "Body");
+  }
+
   void dump(const KernelAST &kernel) {
     line() << "Kernel " << kernel.getName();
     printLoc(kernel.getLoc());
@@ -233,6 +250,10 @@ private:
         .Case([&](const ReturnStmtAST *ret) {
           line() << "Return";
           printLoc(ret->getLoc());
+          if (const ExprAST *value = ret->getValue()) {
+            Indent scope(*this);
+            dump(*value);
+          }
         })
         .Case([&](const ExprStmtAST *exprStmt) {
           line() << "ExprStmt";

@@ -1,9 +1,8 @@
-//===- Builtins.cpp - the builtin table and argument rules
-//------------------===//
+//===- Builtins.cpp - the builtin table and argument rules ----------------===//
 //
-// A call names a builtin of the table below (user functions do not exist
-// yet); its generator checks the arguments with the helpers here, whose
-// diagnostics name the callee and what was expected.
+// A call names a builtin of the table below or a user function
+// (GenFunctions.cpp); a builtin's generator checks the arguments with the
+// helpers here, whose diagnostics name the callee and what was expected.
 //
 //===----------------------------------------------------------------------===//
 #include "MLIRGenImpl.h"
@@ -208,6 +207,8 @@ const Builtin *MLIRGenImpl::lookupBuiltin(StringRef name) {
 Val MLIRGenImpl::genCall(const CallExprAST &call) {
   if (const Builtin *b = lookupBuiltin(call.getCallee()))
     return (this->*b->gen)(call);
+  if (const FunctionAST *fn = functions.lookup(call.getCallee()))
+    return genUserCall(call, *fn);
   error(call.getLoc()) << "unknown function '" << call.getCallee() << "'";
   return Val::failure();
 }

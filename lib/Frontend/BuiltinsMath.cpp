@@ -1,5 +1,4 @@
-//===- BuiltinsMath.cpp - math and reductions
-//-------------------------------===//
+//===- BuiltinsMath.cpp - math and reductions -----------------------------===//
 //
 // Elementwise math functions (a table: name, operand rule, the op built),
 // reductions along an axis, and min/max of two operands.

@@ -1,5 +1,4 @@
-//===- BuiltinsMemory.cpp - loads, stores and their kin
-//---------------------===//
+//===- BuiltinsMemory.cpp - loads, stores and their kin -------------------===//
 //
 // Tile loads and stores by tile index, prefetches, and element gathers and
 // scatters; their padding values and index lists.

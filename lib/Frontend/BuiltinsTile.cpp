@@ -1,5 +1,4 @@
-//===- BuiltinsTile.cpp - tiles and their shapes
-//----------------------------===//
+//===- BuiltinsTile.cpp - tiles and their shapes --------------------------===//
 //
 // Builtins that make tiles (zeros, full, arange), combine them (dot, where)
 // or change their shape (broadcast, reshape, permute, transpose,

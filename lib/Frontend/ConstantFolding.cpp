@@ -1,5 +1,4 @@
-//===- ConstantFolding.cpp - compile-time arithmetic
-//------------------------===//
+//===- ConstantFolding.cpp - compile-time arithmetic ----------------------===//
 //
 // Operators on two constants fold to a constant, checked for overflow and
 // division by zero as the compiler's own arithmetic (int64 and double).

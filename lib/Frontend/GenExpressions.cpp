@@ -1,5 +1,4 @@
-//===- GenExpressions.cpp - expressions
-//-------------------------------------===//
+//===- GenExpressions.cpp - expressions -----------------------------------===//
 //
 // Names, literals, unary, binary and conditional operators. Builtin calls
 // are the builtin table's (Builtins.cpp).
@@ -29,7 +28,7 @@ Val MLIRGenImpl::genExpr(const ExprAST &expr) {
     return Val{{}, Const::ofBool(cast<BoolLitExprAST>(expr).getValue())};
   case ExprAST::Kind::VarRef: {
     StringRef name = cast<VarRefExprAST>(expr).getName();
-    if (Binding *b = symbols.lookup(name))
+    if (Binding *b = lookup(name))
       return b->val;
     for (StringRef ty : {"f32", "f16", "bf16", "i32", "i1", "index"})
       if (name == ty)
@@ -45,6 +44,12 @@ Val MLIRGenImpl::genExpr(const ExprAST &expr) {
     return genTernary(cast<TernaryExprAST>(expr));
   case ExprAST::Kind::Call: {
     auto &call = cast<CallExprAST>(expr);
+    if (const FunctionAST *fn = functions.lookup(call.getCallee());
+        fn && !lookupBuiltin(call.getCallee()) && !returnsValue(*fn)) {
+      error(expr.getLoc()) << "'" << call.getCallee()
+                           << "' returns no value; call it as a statement";
+      return Val::failure();
+    }
     if (const Builtin *b = lookupBuiltin(call.getCallee()); b && !b->hasValue) {
       error(expr.getLoc()) << "'" << call.getCallee()
                            << "' has no value; call it as a statement";

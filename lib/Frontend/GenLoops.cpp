@@ -1,4 +1,4 @@
-//===- GenLoops.cpp - for and while loops -------------------------------===//
+//===- GenLoops.cpp - for and while loops ---------------------------------===//
 //
 // A `for` becomes scf.for, carrying the vars its body assigns; one whose
 // body may break or return becomes scf.while, so that it stops as soon as

@@ -1,5 +1,4 @@
-//===- GenStatements.cpp - statements
-//---------------------------------------===//
+//===- GenStatements.cpp - statements -------------------------------------===//
 //
 // let, var, const, assignment, if, and the jumps (break, continue, return).
 // Vars assigned in a branch are yielded from scf.if; loops are
@@ -68,6 +67,17 @@ LogicalResult MLIRGenImpl::genBlock(Stmts stmts, bool kernelBody) {
       if (i + 1 != stmts.size())
         return error(stmt.getLoc())
                << "unreachable code after '" << spelling(stmt) << "'";
+      if (auto *ret = dyn_cast<ReturnStmtAST>(&stmt)) {
+        // A function's return, its last statement, is genUserCall's.
+        if (!callStack.empty())
+          return error(stmt.getLoc())
+                 << "a function returns only at its end: this 'return' "
+                    "is not the last statement of '"
+                 << callStack.back().fn->getName() << "'";
+        if (ret->getValue())
+          return error(ret->getValue()->getLoc())
+                 << "a kernel returns no value";
+      }
       if (kernelBody && isa<ReturnStmtAST>(&stmt))
         return success(); // the kernel ends here anyway
       return genJump(stmt);
@@ -92,7 +102,7 @@ Value MLIRGenImpl::jumpTaken(unsigned jumps, Location loc) {
   for (auto [jump, name] :
        {std::pair{kBreak, kBreakFlag}, std::pair{kContinue, kContinueFlag},
         std::pair{kReturn, kReturnFlag}}) {
-    Binding *b = (jumps & jump) ? symbols.lookup(name) : nullptr;
+    Binding *b = (jumps & jump) ? lookup(name) : nullptr;
     if (!b)
       continue;
     taken = taken
@@ -106,7 +116,7 @@ LogicalResult MLIRGenImpl::genJump(const StmtAST &stmt) {
   StringRef flag = stmt.getKind() == StmtAST::Kind::Break      ? kBreakFlag
                    : stmt.getKind() == StmtAST::Kind::Continue ? kContinueFlag
                                                                : kReturnFlag;
-  Binding *b = symbols.lookup(flag);
+  Binding *b = lookup(flag);
   if (!b)
     return error(stmt.getLoc())
            << "'" << spelling(stmt) << "' is only allowed inside a loop";
@@ -165,7 +175,7 @@ LogicalResult MLIRGenImpl::genStmt(const StmtAST &stmt) {
 }
 
 LogicalResult MLIRGenImpl::genAssign(const AssignStmtAST &stmt) {
-  Binding *b = symbols.lookup(stmt.getName());
+  Binding *b = lookup(stmt.getName());
   if (!b)
     return error(stmt.getLoc())
            << "assignment to undeclared name '" << stmt.getName() << "'";
@@ -219,7 +229,7 @@ void MLIRGenImpl::collectAssigned(Stmts stmts, llvm::StringSet<> &locals,
                                                             : kReturnFlag;
       if (locals.contains(name))
         continue;
-      if (Binding *b = symbols.lookup(name); b && b->isVar)
+      if (Binding *b = lookup(name); b && b->isVar)
         out.insert(b);
     } else if (auto *loop = dyn_cast<ForStmtAST>(stmt.get())) {
       llvm::StringSet<> inner = locals;

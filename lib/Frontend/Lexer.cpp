@@ -143,6 +143,7 @@ Token Lexer::lexIdentifierOrKeyword(const char *start) {
   Token::Kind kind = llvm::StringSwitch<Token::Kind>(spelling)
                          .Case("const", Token::kw_const)
                          .Case("kernel", Token::kw_kernel)
+                         .Case("fn", Token::kw_fn)
                          .Case("let", Token::kw_let)
                          .Case("var", Token::kw_var)
                          .Case("for", Token::kw_for)

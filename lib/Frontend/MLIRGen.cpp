@@ -1,5 +1,4 @@
-//===- MLIRGen.cpp - .tile AST to the tile dialect
-//--------------------------===//
+//===- MLIRGen.cpp - .tile AST to the tile dialect ------------------------===//
 //
 // Walks the AST with a scoped symbol table and emits `tile` ops, upstream
 // `arith`/`math` ops on tiles (ranked tensors) and scalars, and `scf` loops.
@@ -29,8 +28,10 @@ LogicalResult MLIRGenImpl::declare(StringRef name, Val val, bool isVar,
                                    Location loc) {
   if (!declared.back().insert(name).second)
     return error(loc) << "redefinition of '" << name << "' in the same scope";
-  bindings.push_back({val, isVar});
+  bindings.push_back({val, isVar, declared.size()});
   symbols.insert(name, &bindings.back());
+  if (declared.size() == 1)
+    globals[name] = &bindings.back();
   return success();
 }
 
@@ -136,7 +137,7 @@ Type MLIRGenImpl::resolveTypeAsWritten(StringRef name, Location loc) {
     return IntegerType::get(ctx, 1);
   if (name == "index")
     return IndexType::get(ctx);
-  Binding *b = symbols.lookup(name);
+  Binding *b = lookup(name);
   if (b && b->val.isConst() && b->val.cst->kind == Const::Kind::Type)
     return b->val.cst->type;
   if (b)
@@ -170,7 +171,7 @@ Type MLIRGenImpl::genType(const TypeAST &type) {
       continue;
     }
     // A name is a const (the size is static) or a size the launch gives.
-    Binding *b = symbols.lookup(name);
+    Binding *b = lookup(name);
     if (!b) {
       shape.push_back(ShapedType::kDynamic);
       continue;
@@ -455,6 +456,10 @@ OwningOpRef<ModuleOp> MLIRGenImpl::generate(const ModuleAST &ast) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
 
   Scope global(*this);
+  // Functions first: a kernel may call one defined after it.
+  for (const auto &decl : ast.getDecls())
+    if (auto *fn = dyn_cast<FunctionAST>(decl.get()))
+      (void)declareFunction(*fn);
   llvm::StringSet<> kernelNames;
   for (const auto &decl : ast.getDecls()) {
     if (auto *c = dyn_cast<ConstDeclAST>(decl.get())) {
@@ -467,8 +472,8 @@ OwningOpRef<ModuleOp> MLIRGenImpl::generate(const ModuleAST &ast) {
       (void)genConstDecl(*c);
       continue;
     }
-    if (isa<ProgramDeclAST>(decl.get()))
-      continue; // After every kernel: programs may name later ones.
+    if (isa<ProgramDeclAST, FunctionAST>(decl.get()))
+      continue; // Programs after every kernel: they may name later ones.
     auto *k = cast<KernelAST>(decl.get());
     if (!kernelNames.insert(k->getName()).second) {
       error(k->getLoc()) << "redefinition of kernel '" << k->getName() << "'";

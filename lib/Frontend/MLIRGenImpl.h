@@ -69,6 +69,8 @@ struct Val {
 struct Binding {
   Val val;
   bool isVar = false;
+  /// The scope it was declared in: 1 is the file's.
+  size_t depth = 0;
 };
 
 StringRef kindName(const Const &c);
@@ -121,10 +123,34 @@ private:
     llvm::ScopedHashTableScope<StringRef, Binding *> scope;
   };
 
+  /// An error; inside an inlined function, with a note at each call on
+  /// the way there, innermost first.
   InFlightDiagnostic error(Location loc) {
     ++numErrors;
-    return emitError(loc);
+    InFlightDiagnostic diag = emitError(loc);
+    for (const Call &c : llvm::reverse(callStack))
+      diag.attachNote(c.loc)
+          << "in the call of '" << c.fn->getName() << "' here";
+    return diag;
   }
+
+  // User functions (GenFunctions.cpp): inlined at each call, in a frame
+  // that sees its parameters, its own names and the file's, nothing of the
+  // caller's.
+  struct Call {
+    const FunctionAST *fn;
+    Location loc;
+  };
+  llvm::StringMap<const FunctionAST *> functions;
+  SmallVector<Call> callStack;
+  /// The first scope of the innermost function frame; 0 outside functions.
+  size_t frameFloor = 0;
+  llvm::StringMap<Binding *> globals; // names declared at file level
+  /// The binding of `name` visible here (the frame rule above).
+  Binding *lookup(StringRef name);
+  LogicalResult declareFunction(const FunctionAST &fn);
+  Val genUserCall(const CallExprAST &call, const FunctionAST &fn);
+  static bool returnsValue(const FunctionAST &fn);
 
   // Declarations.
   Attribute constAttr(const Const &c);

@@ -36,7 +36,7 @@ static bool isBuiltinScalarType(llvm::StringRef name) {
 // Declarations
 //===----------------------------------------------------------------------===//
 
-// file ::= (const-decl | tune-decl | kernel | program)* EOF
+// file ::= (const-decl | tune-decl | kernel | function | program)* EOF
 std::unique_ptr<ModuleAST> Parser::parseModule() {
   std::vector<std::unique_ptr<DeclAST>> decls;
   while (!tok.is(Token::eof)) {
@@ -47,10 +47,12 @@ std::unique_ptr<ModuleAST> Parser::parseModule() {
       decl = parseTuneDecl();
     else if (tok.is(Token::kw_kernel))
       decl = parseKernel();
+    else if (tok.is(Token::kw_fn))
+      decl = parseFunction();
     else if (isProgramKeyword())
       decl = parseProgram();
     else
-      expected("'kernel', 'const', 'tune' or 'program' at top level");
+      expected("'kernel', 'fn', 'const', 'tune' or 'program' at top level");
 
     if (decl)
       decls.push_back(std::move(decl));
@@ -238,6 +240,45 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
   return std::make_unique<KernelAST>(std::move(name), std::move(params),
                                      std::move(grid), std::move(warps),
                                      std::move(stages), std::move(body), loc);
+}
+
+// function ::= 'fn' IDENT '(' [fparam (',' fparam)*] ')' block
+// fparam   ::= IDENT [':' type]
+std::unique_ptr<FunctionAST> Parser::parseFunction() {
+  mlir::Location loc = getLoc();
+  consume(); // 'fn'
+  if (!tok.is(Token::identifier)) {
+    expected("function name after 'fn'");
+    return nullptr;
+  }
+  std::string name = tok.spelling.str();
+  consume();
+  if (!expect(Token::l_paren, "'(' after function name"))
+    return nullptr;
+  std::vector<FunctionAST::Param> params;
+  if (!tok.is(Token::r_paren)) {
+    do {
+      if (!tok.is(Token::identifier)) {
+        expected("parameter name");
+        return nullptr;
+      }
+      FunctionAST::Param param{tok.spelling.str(), std::nullopt, getLoc()};
+      consume();
+      if (consumeIf(Token::colon)) {
+        param.type = parseType();
+        if (!param.type)
+          return nullptr;
+      }
+      params.push_back(std::move(param));
+    } while (consumeIf(Token::comma));
+  }
+  if (!expect(Token::r_paren, "')' to close parameter list"))
+    return nullptr;
+  StmtList body;
+  if (!parseBlock(body))
+    return nullptr;
+  return std::make_unique<FunctionAST>(std::move(name), std::move(params),
+                                       std::move(body), loc);
 }
 
 // param ::= IDENT ':' type ['=' expr]
@@ -582,13 +623,16 @@ std::unique_ptr<StmtAST> Parser::parseIf() {
                                      std::move(elseBody), loc);
 }
 
-// 'return' ';'
+// 'return' [expr] ';'
 std::unique_ptr<StmtAST> Parser::parseReturn() {
   mlir::Location loc = getLoc();
   consume(); // 'return'
+  std::unique_ptr<ExprAST> value;
+  if (!tok.is(Token::semi) && !(value = parseExpr()))
+    return nullptr;
   if (!expect(Token::semi, "';' after 'return'"))
     return nullptr;
-  return std::make_unique<ReturnStmtAST>(loc);
+  return std::make_unique<ReturnStmtAST>(loc, std::move(value));
 }
 
 std::unique_ptr<ModuleAST> tilegym::parseModule(llvm::SourceMgr &sourceMgr,

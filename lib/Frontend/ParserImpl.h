@@ -155,7 +155,8 @@ private:
   /// '}' closing the enclosing block.
   void skipStatement() {
     unsigned depth = 0;
-    while (!tok.is(Token::eof) && !tok.is(Token::kw_kernel)) {
+    while (!tok.is(Token::eof) && !tok.is(Token::kw_kernel) &&
+           !tok.is(Token::kw_fn)) {
       if (tok.is(Token::r_brace)) {
         if (depth == 0)
           return;
@@ -178,8 +179,9 @@ private:
   void skipToTopLevel() {
     unsigned depth = 0;
     while (!tok.is(Token::eof)) {
-      if (depth == 0 && (tok.is(Token::kw_kernel) || tok.is(Token::kw_const) ||
-                         isTuneKeyword() || isProgramKeyword()))
+      if (depth == 0 &&
+          (tok.is(Token::kw_kernel) || tok.is(Token::kw_fn) ||
+           tok.is(Token::kw_const) || isTuneKeyword() || isProgramKeyword()))
         return;
       if (tok.is(Token::l_brace))
         ++depth;
@@ -265,6 +267,7 @@ private:
   std::unique_ptr<StmtAST> parseIf();
   std::unique_ptr<StmtAST> parseReturn();
   std::unique_ptr<StmtAST> parseWhile();
+  std::unique_ptr<FunctionAST> parseFunction();
   std::unique_ptr<ExprAST> parseExpr();
   std::unique_ptr<ExprAST> parseBinaryRHS(int minPrecedence,
                                           std::unique_ptr<ExprAST> lhs);

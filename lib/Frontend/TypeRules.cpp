@@ -1,5 +1,4 @@
-//===- TypeRules.cpp - the language's type rules
-//----------------------------===//
+//===- TypeRules.cpp - the language's type rules --------------------------===//
 //
 // Constants take the type of the value they meet; index scalars and i32
 // meet implicitly, every other mix needs a cast; shapes broadcast as

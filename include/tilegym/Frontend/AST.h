@@ -285,7 +285,7 @@ private:
 /// A top-level declaration: a const, a kernel or a program.
 class DeclAST {
 public:
-  enum class Kind { Const, Kernel, Program };
+  enum class Kind { Const, Kernel, Program, Function };
 
   DeclAST(Kind kind, std::string name, mlir::Location loc)
       : kind(kind), name(std::move(name)), loc(loc) {}
@@ -490,8 +490,15 @@ private:
 /// `return;`
 class ReturnStmtAST : public StmtAST {
 public:
-  explicit ReturnStmtAST(mlir::Location loc) : StmtAST(Kind::Return, loc) {}
+  explicit ReturnStmtAST(mlir::Location loc,
+                         std::unique_ptr<ExprAST> value = nullptr)
+      : StmtAST(Kind::Return, loc), value(std::move(value)) {}
+  /// `return e;` in a function; null for `return;`.
+  const ExprAST *getValue() const { return value.get(); }
   static bool classof(const StmtAST *s) { return s->getKind() == Kind::Return; }
+
+private:
+  std::unique_ptr<ExprAST> value;
 };
 
 /// `break;` or `continue;`: leaves the innermost loop, or its iteration.
@@ -580,7 +587,33 @@ private:
   std::vector<KernelRef> kernels;
 };
 
-/// A whole .tile file: consts, kernels and programs in source order.
+/// `fn name(a, b: T, ...) { body }`: a function, inlined at each call. A
+/// parameter without a type takes any value (a tile, a scalar, a constant,
+/// a type); one with a type must match it.
+class FunctionAST : public DeclAST {
+public:
+  struct Param {
+    std::string name;
+    std::optional<TypeAST> type;
+    mlir::Location loc;
+  };
+  FunctionAST(std::string name, std::vector<Param> params, StmtList body,
+              mlir::Location loc)
+      : DeclAST(Kind::Function, std::move(name), loc),
+        params(std::move(params)), body(std::move(body)) {}
+  const std::vector<Param> &getParams() const { return params; }
+  const StmtList &getBody() const { return body; }
+  static bool classof(const DeclAST *d) {
+    return d->getKind() == Kind::Function;
+  }
+
+private:
+  std::vector<Param> params;
+  StmtList body;
+};
+
+/// A whole .tile file: consts, kernels, functions and programs in source
+/// order.
 class ModuleAST {
 public:
   explicit ModuleAST(std::vector<std::unique_ptr<DeclAST>> decls)

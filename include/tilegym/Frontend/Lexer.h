@@ -33,6 +33,7 @@ struct Token {
     // Keywords.
     kw_const,
     kw_kernel,
+    kw_fn,
     kw_let,
     kw_var,
     kw_for,
