@@ -139,6 +139,7 @@ lang bits "" check_bits.py "$L/bits.tile" --size N=5000 \
   --init 'n=randint(-3,40)'
 lang reductions "" check_reductions.py "$L/reductions.tile" --size M=77,C=5 \
   --init 'x=uniform(-2,2)' --init 'y=randint(-3,4)'
+lang stdlib "" check_stdlib.py "$L/stdlib.tile" --size M=33 --init 'x=uniform(-6,6)'
 lang loops 12 check_loops.py "$L/loops.tile" --size M=37
 lang loops.limit3 3 check_loops.py "$L/loops.tile" --size M=11 --arg limit=3
 for shape in M=5,N=3000 M=64,N=1 M=3,N=20000; do

@@ -74,7 +74,10 @@ public:
         dump(*program);
       else if (auto *function = llvm::dyn_cast<FunctionAST>(decl.get()))
         dump(*function);
-      else
+      else if (auto *import = llvm::dyn_cast<ImportDeclAST>(decl.get())) {
+        line() << "Import \"" << import->getName() << "\"";
+        printLoc(import->getLoc());
+      } else
         dump(llvm::cast<KernelAST>(*decl));
     }
   }

@@ -51,8 +51,13 @@ LogicalResult MLIRGenImpl::declareFunction(const FunctionAST &fn) {
   if (lookupBuiltin(name))
     return error(fn.getLoc())
            << "function '" << name << "' has the name of a builtin";
-  if (!functions.try_emplace(name, &fn).second)
-    return error(fn.getLoc()) << "redefinition of function '" << name << "'";
+  auto [it, inserted] = functions.try_emplace(name, &fn);
+  if (!inserted) {
+    InFlightDiagnostic diag = error(fn.getLoc())
+                              << "redefinition of function '" << name << "'";
+    diag.attachNote(it->second->getLoc()) << "'" << name << "' is defined here";
+    return diag;
+  }
   llvm::StringSet<> seen;
   for (const FunctionAST::Param &p : fn.getParams())
     if (!seen.insert(p.name).second)

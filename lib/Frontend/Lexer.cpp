@@ -75,6 +75,14 @@ Token Lexer::lex() {
     return true;
   };
   switch (c) {
+  case '"':
+    while (cur != end && *cur != '"' && *cur != '\n')
+      ++cur;
+    if (cur == end || *cur != '"')
+      return makeError(start, "unterminated string: expected '\"' before "
+                              "the end of the line");
+    ++cur;
+    return makeToken(Token::string, start);
   case '(':
     return makeToken(Token::l_paren, start);
   case ')':

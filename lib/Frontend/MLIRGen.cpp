@@ -472,7 +472,7 @@ OwningOpRef<ModuleOp> MLIRGenImpl::generate(const ModuleAST &ast) {
       (void)genConstDecl(*c);
       continue;
     }
-    if (isa<ProgramDeclAST, FunctionAST>(decl.get()))
+    if (isa<ProgramDeclAST, FunctionAST, ImportDeclAST>(decl.get()))
       continue; // Programs after every kernel: they may name later ones.
     auto *k = cast<KernelAST>(decl.get());
     if (!kernelNames.insert(k->getName()).second) {

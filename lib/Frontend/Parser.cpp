@@ -36,7 +36,7 @@ static bool isBuiltinScalarType(llvm::StringRef name) {
 // Declarations
 //===----------------------------------------------------------------------===//
 
-// file ::= (const-decl | tune-decl | kernel | function | program)* EOF
+// file ::= (import | const-decl | tune-decl | kernel | function | program)* EOF
 std::unique_ptr<ModuleAST> Parser::parseModule() {
   std::vector<std::unique_ptr<DeclAST>> decls;
   while (!tok.is(Token::eof)) {
@@ -51,8 +51,11 @@ std::unique_ptr<ModuleAST> Parser::parseModule() {
       decl = parseFunction();
     else if (isProgramKeyword())
       decl = parseProgram();
+    else if (isImportKeyword())
+      decl = parseImport();
     else
-      expected("'kernel', 'fn', 'const', 'tune' or 'program' at top level");
+      expected("'kernel', 'fn', 'const', 'tune', 'program' or 'import' at "
+               "top level");
 
     if (decl)
       decls.push_back(std::move(decl));
@@ -240,6 +243,25 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
   return std::make_unique<KernelAST>(std::move(name), std::move(params),
                                      std::move(grid), std::move(warps),
                                      std::move(stages), std::move(body), loc);
+}
+
+// import ::= 'import' STRING ';'
+std::unique_ptr<ImportDeclAST> Parser::parseImport() {
+  mlir::Location loc = getLoc();
+  consume(); // 'import'
+  if (!tok.is(Token::string)) {
+    expected("a file to import, in quotes: import \"std\";");
+    return nullptr;
+  }
+  std::string path = tok.spelling.drop_front().drop_back().str();
+  consume();
+  if (path.empty()) {
+    error(loc, "import of an empty path");
+    return nullptr;
+  }
+  if (!expect(Token::semi, "';' after import"))
+    return nullptr;
+  return std::make_unique<ImportDeclAST>(std::move(path), loc);
 }
 
 // function ::= 'fn' IDENT '(' [fparam (',' fparam)*] ')' block

@@ -179,9 +179,9 @@ private:
   void skipToTopLevel() {
     unsigned depth = 0;
     while (!tok.is(Token::eof)) {
-      if (depth == 0 &&
-          (tok.is(Token::kw_kernel) || tok.is(Token::kw_fn) ||
-           tok.is(Token::kw_const) || isTuneKeyword() || isProgramKeyword()))
+      if (depth == 0 && (tok.is(Token::kw_kernel) || tok.is(Token::kw_fn) ||
+                         tok.is(Token::kw_const) || isTuneKeyword() ||
+                         isProgramKeyword() || isImportKeyword()))
         return;
       if (tok.is(Token::l_brace))
         ++depth;
@@ -249,6 +249,11 @@ private:
   bool isProgramKeyword() {
     return tok.is(Token::identifier) && tok.spelling == "program";
   }
+  /// `import` is contextual as `program` is: a top-level word.
+  bool isImportKeyword() {
+    return tok.is(Token::identifier) && tok.spelling == "import";
+  }
+  std::unique_ptr<ImportDeclAST> parseImport();
   std::optional<ParamAST> parseParam();
   std::optional<TypeAST> parseNamedViewType(mlir::Location loc);
   std::optional<TypeAST> parseViewElementType(mlir::Location loc,

@@ -285,7 +285,7 @@ private:
 /// A top-level declaration: a const, a kernel or a program.
 class DeclAST {
 public:
-  enum class Kind { Const, Kernel, Program, Function };
+  enum class Kind { Const, Kernel, Program, Function, Import };
 
   DeclAST(Kind kind, std::string name, mlir::Location loc)
       : kind(kind), name(std::move(name)), loc(loc) {}
@@ -612,8 +612,17 @@ private:
   StmtList body;
 };
 
-/// A whole .tile file: consts, kernels, functions and programs in source
-/// order.
+/// `import "path";`: the functions of another file. The name is the path
+/// as written (without quotes).
+class ImportDeclAST : public DeclAST {
+public:
+  ImportDeclAST(std::string path, mlir::Location loc)
+      : DeclAST(Kind::Import, std::move(path), loc) {}
+  static bool classof(const DeclAST *d) { return d->getKind() == Kind::Import; }
+};
+
+/// A whole .tile file: consts, kernels, functions, programs and imports in
+/// source order.
 class ModuleAST {
 public:
   explicit ModuleAST(std::vector<std::unique_ptr<DeclAST>> decls)
@@ -621,6 +630,14 @@ public:
   const std::vector<std::unique_ptr<DeclAST>> &getDecls() const {
     return decls;
   }
+  /// Puts an imported file's declarations before the importer's
+  /// (loadTileModule), so that a clash is reported at the importer's.
+  void prependDecls(std::vector<std::unique_ptr<DeclAST>> imported) {
+    imported.insert(imported.end(), std::make_move_iterator(decls.begin()),
+                    std::make_move_iterator(decls.end()));
+    decls = std::move(imported);
+  }
+  std::vector<std::unique_ptr<DeclAST>> takeDecls() { return std::move(decls); }
 
 private:
   std::vector<std::unique_ptr<DeclAST>> decls;

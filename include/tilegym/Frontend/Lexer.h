@@ -29,6 +29,7 @@ struct Token {
     identifier,
     integer,  // 123, 0x1F
     floating, // 1.0, .5, 1e-3, inf, nan
+    string,   // "std", "lib/helpers.tile" (no escapes, one line)
 
     // Keywords.
     kw_const,
