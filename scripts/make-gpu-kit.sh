@@ -108,6 +108,10 @@ USER_CASES=(
   "fullsum: both, in sequence|fullsum.tile|partial_sums,total||--size N=1000003,P=977"
   "fullsum: both (bf16, ragged)|fullsum.tile|partial_sums,total|-D T=bf16|--size N=3001,P=3"
   "fullsum: program fullsum|fullsum.tile|fullsum||--size N=100003,P=98"
+  "norms: layernorm (ragged)|norms.tile|layernorm|-D T=bf16|--size M=37,N=777"
+  "norms: layernorm|norms.tile|layernorm||--size M=64,N=4096"
+  "norms: rmsnorm (ragged)|norms.tile|rmsnorm||--size M=37,N=777"
+  "norms: rmsnorm (1 element)|norms.tile|rmsnorm|-D T=bf16|--size M=1,N=1"
 )
 RUN_TOOL="$BUILD/bin/tilegym-run"
 [ -n "${NO_BUILD:-}" ] || ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-run || exit 1
