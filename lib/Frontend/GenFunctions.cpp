@@ -23,6 +23,10 @@ using namespace tilegym::mlirgen;
 /// functions calling each other could otherwise grow the compiler's stack
 /// without bound.
 static constexpr size_t kMaxCallDepth = 64;
+/// A module inlines at most this many calls: functions that each call the
+/// next twice double the work at every level, and twenty levels would
+/// otherwise take the compiler a million bodies.
+static constexpr unsigned kMaxInlinedCalls = 100000;
 
 Binding *MLIRGenImpl::lookup(StringRef name) {
   Binding *b = symbols.lookup(name);
@@ -112,6 +116,11 @@ Val MLIRGenImpl::genUserCall(const CallExprAST &call, const FunctionAST &fn) {
   }
   if (callStack.size() >= kMaxCallDepth) {
     error(loc) << "calls nest deeper than " << kMaxCallDepth;
+    return Val::failure();
+  }
+  if (++inlinedCalls > kMaxInlinedCalls) {
+    error(loc) << "more than " << kMaxInlinedCalls
+               << " function calls to inline in this file";
     return Val::failure();
   }
   // Arguments in the caller's scope.

@@ -143,6 +143,7 @@ private:
   };
   llvm::StringMap<const FunctionAST *> functions;
   SmallVector<Call> callStack;
+  unsigned inlinedCalls = 0;
   /// The first scope of the innermost function frame; 0 outside functions.
   size_t frameFloor = 0;
   llvm::StringMap<Binding *> globals; // names declared at file level
