@@ -162,7 +162,7 @@ Val MLIRGenImpl::genUserCall(const CallExprAST &call, const FunctionAST &fn) {
   }
   // Errors from here on are in the body: they name this call.
   callStack.push_back({&fn, loc});
-  auto pop = llvm::make_scope_exit([&] { callStack.pop_back(); });
+  llvm::scope_exit pop([&] { callStack.pop_back(); });
   const ReturnStmtAST *ret = finalReturn(fn);
   Stmts body = fn.getBody();
   if (ret)

@@ -456,9 +456,10 @@ bool Parser::parseBlock(StmtList &stmts) {
     return false;
   if (!expect(Token::l_brace, "'{' to begin block"))
     return false;
-  // A `kernel` keyword cannot appear in a block: the '}' is missing.
+  // A `kernel` or `fn` keyword cannot appear in a block: the '}' is
+  // missing. (skipStatement stops at both, so the loop must too.)
   while (!tok.is(Token::r_brace) && !tok.is(Token::eof) &&
-         !tok.is(Token::kw_kernel)) {
+         !tok.is(Token::kw_kernel) && !tok.is(Token::kw_fn)) {
     if (std::unique_ptr<StmtAST> stmt = parseStmt())
       stmts.push_back(std::move(stmt));
     else
