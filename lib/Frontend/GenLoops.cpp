@@ -70,17 +70,6 @@ LogicalResult MLIRGenImpl::genFor(const ForStmtAST &stmt) {
   return success();
 }
 
-namespace {
-/// The carried values of a loop lowered to scf.while, and the types and
-/// locations of its blocks' arguments.
-struct WhileCarried {
-  llvm::SetVector<Binding *> vars;
-  SmallVector<Value> inits;
-  SmallVector<Type> types;
-  SmallVector<Location> locs;
-};
-} // namespace
-
 /// `go && !break && !return`, with the flags in scope.
 static Value andNoJump(OpBuilder &b, Location loc, Value go, Value taken) {
   if (!taken)
@@ -90,58 +79,85 @@ static Value andNoJump(OpBuilder &b, Location loc, Value go, Value taken) {
                                arith::XOrIOp::create(b, loc, taken, yes));
 }
 
-LogicalResult MLIRGenImpl::genForAsWhile(const ForStmtAST &stmt, Value lo,
-                                         Value hi, Value step) {
-  Location loc = stmt.getLoc();
-  unsigned jumps = jumpsOf(stmt.getBody());
+LogicalResult MLIRGenImpl::genWhileLoop(Location loc, Stmts body,
+                                        const WhileCounter *counter,
+                                        function_ref<Value()> condition) {
+  unsigned jumps = jumpsOf(body);
   Scope loopScope(*this);
   if ((jumps & kBreak) && failed(declareFlag(kBreakFlag, loc)))
     return failure();
   llvm::StringSet<> locals;
-  locals.insert(stmt.getInductionVar());
   locals.insert(kContinueFlag);
-  WhileCarried c;
-  collectAssigned(stmt.getBody(), locals, c.vars);
-  c.inits.push_back(lo);
-  for (Binding *b : c.vars)
-    c.inits.push_back(b->val.value);
-  for (Value v : c.inits) {
-    c.types.push_back(v.getType());
-    c.locs.push_back(loc);
-  }
-  auto loop = scf::WhileOp::create(builder, loc, c.types, c.inits);
+  if (counter)
+    locals.insert(counter->name);
+  llvm::SetVector<Binding *> carried;
+  collectAssigned(body, locals, carried);
+  // The counter first, then the vars the body assigns.
+  SmallVector<Value> inits;
+  if (counter)
+    inits.push_back(counter->init);
+  for (Binding *b : carried)
+    inits.push_back(b->val.value);
+  SmallVector<Type> types(ValueRange(inits).getTypes());
+  SmallVector<Location> locs(inits.size(), loc);
+  unsigned skip = counter ? 1 : 0;
+  auto loop = scf::WhileOp::create(builder, loc, types, inits);
   OpBuilder::InsertionGuard guard(builder);
-  // Before: iv < hi, and no break or return taken.
-  Block *before = builder.createBlock(&loop.getBefore(), {}, c.types, c.locs);
-  {
-    Scope scope(*this);
-    for (auto [b, arg] : llvm::zip(c.vars, before->getArguments().drop_front()))
+  // Each region's block binds the carried vars to its arguments.
+  auto enter = [&](Region &region) {
+    Block *block = builder.createBlock(&region, {}, types, locs);
+    for (auto [b, arg] :
+         llvm::zip(carried, block->getArguments().drop_front(skip)))
       b->val = Val{arg, {}};
-    Value go = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                     before->getArgument(0), hi);
+    return block;
+  };
+  // Before: the condition on this iteration's values, and no break or
+  // return taken.
+  {
+    Block *before = enter(loop.getBefore());
+    Scope scope(*this);
+    if (counter && failed(declare(counter->name,
+                                  Val{before->getArgument(0), {}}, false, loc)))
+      return failure();
+    Value go = condition();
+    if (!go)
+      return failure();
     go =
         andNoJump(builder, loc, go, jumpTaken(jumps & (kBreak | kReturn), loc));
     scf::ConditionOp::create(builder, loc, go, before->getArguments());
   }
-  // After: the body, then the next iv (continue skips only the body's rest).
-  Block *after = builder.createBlock(&loop.getAfter(), {}, c.types, c.locs);
+  // After: the body, then the counter's next value (continue skips only the
+  // body's rest).
   {
+    Block *after = enter(loop.getAfter());
     Scope scope(*this);
-    for (auto [b, arg] : llvm::zip(c.vars, after->getArguments().drop_front()))
-      b->val = Val{arg, {}};
-    Value iv = after->getArgument(0);
-    if (failed(declare(stmt.getInductionVar(), Val{iv, {}}, false, loc)) ||
+    Value iv = counter ? after->getArgument(0) : Value();
+    if ((counter && failed(declare(counter->name, Val{iv, {}}, false, loc))) ||
         ((jumps & kContinue) && failed(declareFlag(kContinueFlag, loc))) ||
-        failed(genBlock(stmt.getBody())))
+        failed(genBlock(body)))
       return failure();
-    SmallVector<Value> yields{arith::AddIOp::create(builder, loc, iv, step)};
-    for (Binding *b : c.vars)
+    SmallVector<Value> yields;
+    if (counter)
+      yields.push_back(arith::AddIOp::create(builder, loc, iv, counter->step));
+    for (Binding *b : carried)
       yields.push_back(b->val.value);
     scf::YieldOp::create(builder, loc, yields);
   }
-  for (auto [b, result] : llvm::zip(c.vars, loop.getResults().drop_front()))
+  for (auto [b, result] :
+       llvm::zip(carried, loop.getResults().drop_front(skip)))
     b->val = Val{result, {}};
   return success();
+}
+
+LogicalResult MLIRGenImpl::genForAsWhile(const ForStmtAST &stmt, Value lo,
+                                         Value hi, Value step) {
+  Location loc = stmt.getLoc();
+  WhileCounter counter{stmt.getInductionVar(), lo, step};
+  return genWhileLoop(loc, stmt.getBody(), &counter, [&]() -> Value {
+    Value iv = lookup(stmt.getInductionVar())->val.value;
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, iv,
+                                 hi);
+  });
 }
 
 LogicalResult MLIRGenImpl::genWhile(const WhileStmtAST &stmt) {
@@ -159,63 +175,24 @@ LogicalResult MLIRGenImpl::genWhile(const WhileStmtAST &stmt) {
     if (cond.isConst() && cond.cst->kind == Const::Kind::Bool && !cond.cst->b)
       return success();
   }
-  unsigned jumps = jumpsOf(stmt.getBody());
-  Scope loopScope(*this);
-  if ((jumps & kBreak) && failed(declareFlag(kBreakFlag, loc)))
-    return failure();
-  llvm::StringSet<> locals;
-  locals.insert(kContinueFlag);
-  WhileCarried c;
-  collectAssigned(stmt.getBody(), locals, c.vars);
-  for (Binding *b : c.vars) {
-    c.inits.push_back(b->val.value);
-    c.types.push_back(b->val.value.getType());
-    c.locs.push_back(loc);
-  }
-  auto loop = scf::WhileOp::create(builder, loc, c.types, c.inits);
-  OpBuilder::InsertionGuard guard(builder);
-  // Before: the condition, evaluated on the carried values of this
-  // iteration, and no break or return taken.
-  Block *before = builder.createBlock(&loop.getBefore(), {}, c.types, c.locs);
-  {
-    Scope scope(*this);
-    for (auto [b, arg] : llvm::zip(c.vars, before->getArguments()))
-      b->val = Val{arg, {}};
+  return genWhileLoop(loc, stmt.getBody(), nullptr, [&]() -> Value {
     Val cond = genExpr(stmt.getCond());
     if (cond.failed())
-      return failure();
-    Value go;
+      return {};
     if (cond.isConst()) {
-      if (cond.cst->kind != Const::Kind::Bool)
-        return error(stmt.getCond().getLoc())
-               << "while condition must be a boolean, got "
-               << kindName(*cond.cst);
-      go = materialize(*cond.cst, builder.getI1Type(), loc);
-    } else if (!cond.value.getType().isInteger(1)) {
-      return error(stmt.getCond().getLoc())
-             << "while condition must be a scalar i1, got "
-             << describe(cond.value.getType());
-    } else {
-      go = cond.value;
+      if (cond.cst->kind != Const::Kind::Bool) {
+        error(stmt.getCond().getLoc())
+            << "while condition must be a boolean, got " << kindName(*cond.cst);
+        return {};
+      }
+      return materialize(*cond.cst, builder.getI1Type(), loc);
     }
-    go =
-        andNoJump(builder, loc, go, jumpTaken(jumps & (kBreak | kReturn), loc));
-    scf::ConditionOp::create(builder, loc, go, before->getArguments());
-  }
-  Block *after = builder.createBlock(&loop.getAfter(), {}, c.types, c.locs);
-  {
-    Scope scope(*this);
-    for (auto [b, arg] : llvm::zip(c.vars, after->getArguments()))
-      b->val = Val{arg, {}};
-    if (((jumps & kContinue) && failed(declareFlag(kContinueFlag, loc))) ||
-        failed(genBlock(stmt.getBody())))
-      return failure();
-    SmallVector<Value> yields;
-    for (Binding *b : c.vars)
-      yields.push_back(b->val.value);
-    scf::YieldOp::create(builder, loc, yields);
-  }
-  for (auto [b, result] : llvm::zip(c.vars, loop.getResults()))
-    b->val = Val{result, {}};
-  return success();
+    if (!cond.value.getType().isInteger(1)) {
+      error(stmt.getCond().getLoc())
+          << "while condition must be a scalar i1, got "
+          << describe(cond.value.getType());
+      return {};
+    }
+    return cond.value;
+  });
 }

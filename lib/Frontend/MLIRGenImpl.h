@@ -193,6 +193,17 @@ private:
   LogicalResult genForAsWhile(const ForStmtAST &stmt, Value lo, Value hi,
                               Value step);
   LogicalResult genWhile(const WhileStmtAST &stmt);
+  /// A counter a loop carries ahead of its vars: `for`'s induction variable.
+  struct WhileCounter {
+    StringRef name;
+    Value init, step;
+  };
+  /// An scf.while over `body`, carrying `counter` (if any) and the vars the
+  /// body assigns; `condition` (with the counter in scope) says whether
+  /// to run the body again, null after an error.
+  LogicalResult genWhileLoop(Location loc, Stmts body,
+                             const WhileCounter *counter,
+                             function_ref<Value()> condition);
   LogicalResult genIf(const IfStmtAST &stmt);
   LogicalResult genBranches(Value cond, Location loc, Stmts thenBody,
                             std::optional<Stmts> elseBody);

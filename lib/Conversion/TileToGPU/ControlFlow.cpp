@@ -1,13 +1,12 @@
 //===- ControlFlow.cpp - loops and branches that carry tiles --------------===//
 //
 // scf.for, scf.while and scf.if whose iteration arguments or results are
-// tiles become
-// the same ops carrying the thread's registers: 16-bit floats as pairs in
-// 32-bit registers (ptxas gives each 16-bit phi a register of its own), so
-// a loop that loads its operands ahead keeps half as many live. The bodies
-// move into the new ops and are lowered there, op by op. Loops and
-// branches on scalars alone stay as they are; their bodies are lowered in
-// place.
+// tiles become the same ops carrying the thread's registers: 16-bit floats
+// as pairs in 32-bit registers (ptxas gives each 16-bit phi a register of
+// its own), so a loop that loads its operands ahead keeps half as many
+// live. The bodies move into the new ops and are lowered there, op by op.
+// Loops and branches on scalars alone stay as they are; their bodies are
+// lowered in place.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"
@@ -107,8 +106,9 @@ LogicalResult KernelEmitter::emitWhile(scf::WhileOp op,
     return types;
   };
   SmallVector<Type> beforeTypes = flatTypes(op.getBeforeArguments());
+  // The results are what the condition forwards: the after block's types.
   SmallVector<Type> afterTypes = flatTypes(op.getAfterArguments());
-  auto loop = scf::WhileOp::create(b, loc(), flatTypes(op.getResults()), inits);
+  auto loop = scf::WhileOp::create(b, loc(), afterTypes, inits);
   auto moveRegion = [&](Region &from, Region &to, ArrayRef<Type> types) {
     OpBuilder::InsertionGuard g(b);
     SmallVector<Location> locs(types.size(), loc());

@@ -558,9 +558,8 @@ struct PermuteOpLowering : OpConversionPattern<PermuteOp> {
 //===----------------------------------------------------------------------===//
 
 /// The identity of a reduction: 0 for sums, 1 for products, -inf/+inf for
-/// float max/min,
-/// the extreme value for integers (unsigned for i1, where max is `or` and min
-/// is `and`).
+/// float max/min, the extreme value for integers (unsigned for i1, where max
+/// is `or` and min is `and`).
 static TypedAttr reductionIdentity(ReduceKind kind, Type type) {
   Builder b(type.getContext());
   if (kind == ReduceKind::Sum)
