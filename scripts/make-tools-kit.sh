@@ -142,6 +142,16 @@ lang reductions "" check_reductions.py "$L/reductions.tile" --size M=77,C=5 \
 lang stdlib "" check_stdlib.py "$L/stdlib.tile" --size M=33 --init 'x=uniform(-6,6)'
 lang loops 12 check_loops.py "$L/loops.tile" --size M=37
 lang loops.limit3 3 check_loops.py "$L/loops.tile" --size M=11 --arg limit=3
+# Atomics race by design (float sums in any order, tickets in any order):
+# the GPU's outputs against numpy only.
+for t in f32 f16 bf16; do
+  check "atomics.$t" gpu PASS "$kit/logs/atomics.$t.log" "$run" \
+    "$L/atomics.tile" -D T=$t --size N=20000 --init 'x=uniform(-2,2)' \
+    --init 'k=randint(-2,18)' --init 'w=randint(-5000,5000)' --backend=gpu \
+    --dump "$kit/logs/atomics.$t"
+  check "atomics.$t" numpy PASS "$kit/logs/atomics.$t.numpy.log" \
+    python3 "$L/check_atomics.py" "$kit/logs/atomics.$t" $t
+done
 for shape in M=5,N=3000 M=64,N=1 M=3,N=20000; do
   lang "while_rowsum.$shape" "" "" "$L/while_rowsum.tile" --size "$shape"
   check "while_rowsum.$shape" ref PASS "$kit/logs/while_rowsum.$shape.ref.log" \

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -209,10 +210,37 @@ struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
 };
 } // namespace
 
+namespace {
+/// The memory effects of an LLVM atomic, which the LLVM dialect leaves
+/// unknown: it reads and writes what its pointer points to. The CPU
+/// backend's atomics (tile.atomic_rmw, tile.atomic_cas) are LLVM atomics
+/// amid memrefs, and the buffer deallocation pipeline refuses ops of unknown
+/// effects.
+template <typename AtomicOp>
+struct AtomicMemoryEffects
+    : MemoryEffectOpInterface::ExternalModel<AtomicMemoryEffects<AtomicOp>,
+                                             AtomicOp> {
+  void
+  getEffects(Operation *op,
+             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                 &effects) const {
+    OpOperand &ptr = op->getOpOperand(0);
+    effects.emplace_back(MemoryEffects::Read::get(), &ptr);
+    effects.emplace_back(MemoryEffects::Write::get(), &ptr);
+  }
+};
+} // namespace
+
 void tilegym::registerPipelineDependencies(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
+  registry.addExtension(+[](MLIRContext *ctx, LLVM::LLVMDialect *) {
+    LLVM::AtomicRMWOp::attachInterface<AtomicMemoryEffects<LLVM::AtomicRMWOp>>(
+        *ctx);
+    LLVM::AtomicCmpXchgOp::attachInterface<
+        AtomicMemoryEffects<LLVM::AtomicCmpXchgOp>>(*ctx);
+  });
 }
 
 void tilegym::registerTileGymPipelines() {

@@ -172,6 +172,11 @@ const Builtin *MLIRGenImpl::lookupBuiltin(StringRef name) {
       {"prefetch", false, &G::genPrefetch},
       {"gather", true, &G::genGatherScatter},
       {"scatter", false, &G::genGatherScatter},
+      {"atomic_add", true, &G::genAtomic},
+      {"atomic_max", true, &G::genAtomic},
+      {"atomic_min", true, &G::genAtomic},
+      {"atomic_xchg", true, &G::genAtomic},
+      {"atomic_cas", true, &G::genAtomic},
       // Tiles and their shapes (BuiltinsTile.cpp).
       {"zeros", true, &G::genFill},
       {"full", true, &G::genFill},

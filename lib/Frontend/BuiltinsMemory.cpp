@@ -150,90 +150,163 @@ Val MLIRGenImpl::genStore(const CallExprAST &call) {
   return Val::failure(); // no value: only statements call store
 }
 
-Val MLIRGenImpl::genGatherScatter(const CallExprAST &call) {
-  Location loc = call.getLoc();
+/// The view, coordinates, values and mask of an access at element
+/// coordinates (gather, scatter, the atomics): arguments 0 and 1, the
+/// `values` after them, and `mask =`, broadcast together. Atomics take
+/// scalars too (coordinates i32 or index, values of the view's type,
+/// constants adapting); gather and scatter take tiles.
+std::optional<ElementAccessArgs>
+MLIRGenImpl::elementAccessArgs(const CallExprAST &call, unsigned values,
+                               bool scalars) {
   StringRef name = call.getCallee();
-  bool isScatter = name == "scatter";
-  if (failed(checkArgs(call, isScatter ? 3 : 2, isScatter ? 3 : 2,
-                       isScatter ? ArrayRef<StringRef>{"mask"}
-                                 : ArrayRef<StringRef>{"mask", "pad"})))
-    return Val::failure();
-  Value view = viewArg(*call.getArgs()[0], name);
-  if (!view)
-    return Val::failure();
-  auto viewType = cast<t::ViewType>(view.getType());
+  ElementAccessArgs out;
+  out.view = viewArg(*call.getArgs()[0], name);
+  if (!out.view)
+    return std::nullopt;
+  auto viewType = cast<t::ViewType>(out.view.getType());
+  Type elem = viewType.getElementType();
   auto *list = dyn_cast<ListExprAST>(call.getArgs()[1].get());
   if (!list ||
       static_cast<int64_t>(list->getElements().size()) != viewType.getRank()) {
     error(call.getArgs()[1]->getLoc())
         << "'" << name << "' expects a list of " << viewType.getRank()
         << " coordinate tiles, one per view dimension";
-    return Val::failure();
+    return std::nullopt;
   }
-  // Coordinates, value and mask broadcast to one shape.
-  SmallVector<Value> coords;
-  SmallVector<int64_t> shape;
+  auto addShape = [&](Value v, Location loc) -> LogicalResult {
+    auto s = broadcastShapes(out.shape, shapeOf(v.getType()), loc);
+    if (!s)
+      return failure();
+    out.shape = *s;
+    return success();
+  };
+  // A scalar operand of an atomic, `type` or (coordinates) index too.
+  auto scalarArg = [&](const ExprAST &e, Type type, StringRef what) -> Value {
+    Val v = genExpr(e);
+    if (v.failed())
+      return {};
+    if (!v.isConst() && isa<t::ViewType>(v.value.getType())) {
+      error(e.getLoc()) << "'" << name << "' expects a tile or a scalar as "
+                        << what << ", got " << describe(v.value.getType());
+      return {};
+    }
+    if (!v.isConst() && isa<RankedTensorType>(v.value.getType()))
+      return v.value;
+    return convertScalarTo(v, type, e.getLoc());
+  };
   for (const auto &e : list->getElements()) {
-    Value c = tileArg(*e, name, "a coordinate");
+    Value c = scalars ? scalarArg(*e, builder.getI32Type(), "a coordinate")
+                      : tileArg(*e, name, "a coordinate");
     if (!c)
-      return Val::failure();
+      return std::nullopt;
     if (!elementTypeOf(c.getType()).isInteger(32)) {
       error(e->getLoc()) << "coordinates must be i32 tiles, got "
                          << describe(c.getType());
-      return Val::failure();
+      return std::nullopt;
     }
-    auto s = broadcastShapes(shape, shapeOf(c.getType()), e->getLoc());
-    if (!s)
-      return Val::failure();
-    shape = *s;
-    coords.push_back(c);
+    if (failed(addShape(c, e->getLoc())))
+      return std::nullopt;
+    out.coords.push_back(c);
   }
-  Value value;
-  if (isScatter) {
-    value = tileArg(*call.getArgs()[2], name, "the value");
-    if (!value)
-      return Val::failure();
-    auto s = broadcastShapes(shape, shapeOf(value.getType()), loc);
-    if (!s)
-      return Val::failure();
-    shape = *s;
-    if (elementTypeOf(value.getType()) != viewType.getElementType()) {
-      error(call.getArgs()[2]->getLoc())
-          << "cannot scatter " << describe(value.getType()) << " into "
-          << describe(viewType) << "; use cast";
-      return Val::failure();
+  for (unsigned k = 0; k < values; ++k) {
+    const ExprAST &e = *call.getArgs()[2 + k];
+    Value v =
+        scalars ? scalarArg(e, elem, "a value") : tileArg(e, name, "the value");
+    if (!v)
+      return std::nullopt;
+    if (elementTypeOf(v.getType()) != elem) {
+      error(e.getLoc()) << "cannot " << name << " " << describe(v.getType())
+                        << " into " << describe(viewType) << "; use cast";
+      return std::nullopt;
     }
+    if (failed(addShape(v, call.getLoc())))
+      return std::nullopt;
+    out.values.push_back(v);
   }
-  Value mask;
   if (const ExprAST *m = keyword(call, "mask")) {
     Val mv = genExpr(*m);
     if (mv.failed())
-      return mv;
-    mask = materializeDefault(mv, m->getLoc());
-    if (!mask)
-      return Val::failure();
-    if (!elementTypeOf(mask.getType()).isInteger(1)) {
-      error(m->getLoc()) << "mask must be i1, got " << describe(mask.getType());
-      return Val::failure();
+      return std::nullopt;
+    out.mask = materializeDefault(mv, m->getLoc());
+    if (!out.mask)
+      return std::nullopt;
+    if (!elementTypeOf(out.mask.getType()).isInteger(1)) {
+      error(m->getLoc()) << "mask must be i1, got "
+                         << describe(out.mask.getType());
+      return std::nullopt;
     }
-    auto s = broadcastShapes(shape, shapeOf(mask.getType()), m->getLoc());
-    if (!s)
-      return Val::failure();
-    shape = *s;
+    if (failed(addShape(out.mask, m->getLoc())))
+      return std::nullopt;
   }
-  for (Value &c : coords)
-    c = broadcastTo(c, shape, loc);
-  if (mask)
-    mask = broadcastTo(mask, shape, loc);
+  // Scalars alone address one element: a tile of one.
+  if (out.shape.empty())
+    out.shape.push_back(1);
+  for (Value &c : out.coords)
+    c = broadcastTo(c, out.shape, call.getLoc());
+  for (Value &v : out.values)
+    v = broadcastTo(v, out.shape, call.getLoc());
+  if (out.mask)
+    out.mask = broadcastTo(out.mask, out.shape, call.getLoc());
+  return out;
+}
+
+Val MLIRGenImpl::genGatherScatter(const CallExprAST &call) {
+  Location loc = call.getLoc();
+  bool isScatter = call.getCallee() == "scatter";
+  if (failed(checkArgs(call, isScatter ? 3 : 2, isScatter ? 3 : 2,
+                       isScatter ? ArrayRef<StringRef>{"mask"}
+                                 : ArrayRef<StringRef>{"mask", "pad"})))
+    return Val::failure();
+  auto args = elementAccessArgs(call, isScatter ? 1 : 0, /*scalars=*/false);
+  if (!args)
+    return Val::failure();
   if (isScatter) {
-    t::ScatterOp::create(builder, loc, broadcastTo(value, shape, loc), view,
-                         coords, mask);
+    t::ScatterOp::create(builder, loc, args->values[0], args->view,
+                         args->coords, args->mask);
     return Val::failure();
   }
-  auto pad = paddingAttr(call, viewType.getElementType());
+  Type elem = cast<t::ViewType>(args->view.getType()).getElementType();
+  auto pad = paddingAttr(call, elem);
   if (!pad)
     return Val::failure();
-  auto type = RankedTensorType::get(shape, viewType.getElementType());
-  return Val{t::GatherOp::create(builder, loc, type, view, coords, mask, *pad),
+  auto type = RankedTensorType::get(args->shape, elem);
+  return Val{t::GatherOp::create(builder, loc, type, args->view, args->coords,
+                                 args->mask, *pad),
+             {}};
+}
+
+/// atomic_add, atomic_max, atomic_min, atomic_xchg (view, coordinates,
+/// value) and atomic_cas (view, coordinates, expected, desired): the old
+/// values.
+Val MLIRGenImpl::genAtomic(const CallExprAST &call) {
+  StringRef name = call.getCallee();
+  bool isCas = name == "atomic_cas";
+  unsigned values = isCas ? 2 : 1;
+  if (failed(checkArgs(call, 2 + values, 2 + values, {"mask"})))
+    return Val::failure();
+  auto args = elementAccessArgs(call, values, /*scalars=*/true);
+  if (!args)
+    return Val::failure();
+  auto viewType = cast<t::ViewType>(args->view.getType());
+  Type elem = viewType.getElementType();
+  if (!isa<FloatType>(elem) && !elem.isInteger(32)) {
+    error(call.getArgs()[0]->getLoc())
+        << "'" << name << "' takes a view of f32, f16, bf16 or i32, got "
+        << describe(viewType);
+    return Val::failure();
+  }
+  Location loc = call.getLoc();
+  if (isCas)
+    return Val{t::AtomicCASOp::create(builder, loc, args->values[0],
+                                      args->values[1], args->view, args->coords,
+                                      args->mask),
+               {}};
+  t::AtomicKind kind = llvm::StringSwitch<t::AtomicKind>(name)
+                           .Case("atomic_add", t::AtomicKind::Add)
+                           .Case("atomic_max", t::AtomicKind::Max)
+                           .Case("atomic_min", t::AtomicKind::Min)
+                           .Default(t::AtomicKind::Xchg);
+  return Val{t::AtomicRMWOp::create(builder, loc, kind, args->values[0],
+                                    args->view, args->coords, args->mask),
              {}};
 }

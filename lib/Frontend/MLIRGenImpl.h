@@ -88,6 +88,14 @@ bool isMathFunction(StringRef name);
 
 struct Builtin;
 
+/// The operands of an access at element coordinates, broadcast to `shape`.
+struct ElementAccessArgs {
+  Value view;
+  SmallVector<Value> coords, values;
+  Value mask;
+  SmallVector<int64_t> shape;
+};
+
 class MLIRGenImpl {
 public:
   MLIRGenImpl(MLIRContext &context, const Defines &defines,
@@ -279,7 +287,10 @@ private:
   Val genLoad(const CallExprAST &call);
   Val genStore(const CallExprAST &call);
   Val genPrefetch(const CallExprAST &call);
+  std::optional<ElementAccessArgs>
+  elementAccessArgs(const CallExprAST &call, unsigned values, bool scalars);
   Val genGatherScatter(const CallExprAST &call);
+  Val genAtomic(const CallExprAST &call);
   Val genDot(Value a, Value b, Value acc, Location loc);
   Val genCast(const CallExprAST &call);
   Val genWhere(const CallExprAST &call);

@@ -24,10 +24,9 @@ int main(int argc, char **argv) {
   tilegym::tilegpu::registerTileGPUTransformsPasses();
   tilegym::registerTileGymPipelines();
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary translates GPU modules to LLVM IR.
-  mlir::registerAllToLLVMIRTranslations(registry);
+  // Upstream dialects, their interfaces and the LLVM IR translations
+  // (gpu-module-to-binary translates GPU modules to LLVM IR).
+  tilegym::registerPipelineDependencies(registry);
   registry
       .insert<tilegym::tile::TileDialect, tilegym::tilegpu::TileGPUDialect>();
   return mlir::asMainReturnCode(

@@ -25,6 +25,9 @@ def ConvertTileToLinalgPass
     - `tile.prefetch` (an L2 hint) is dropped;
     - `tile.gather`/`tile.scatter` become `scf.for` nests that check bounds
       and mask before each `memref.load`/`memref.store`;
+    - `tile.atomic_rmw`/`tile.atomic_cas` become the same nests around
+      `llvm.atomicrmw`/`llvm.cmpxchg` (relaxed) at the element's address
+      (`memref.extract_strided_metadata`), yielding the old values;
     - `tile.splat`, `tile.iota`, `tile.broadcast`, `tile.permute`,
       `tile.reduce` and `tile.dot` become `linalg` ops; `tile.reshape`
       becomes `tensor.collapse_shape`/`tensor.expand_shape`.
@@ -37,6 +40,7 @@ def ConvertTileToLinalgPass
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",

@@ -5,10 +5,11 @@
 // one kernel's lowering state (its layouts, thread ids, views and shared
 // buffer) and emits each op. The ops are lowered by MLIR's dialect
 // conversion, one pattern per op family, each file exposing its
-// populate...Patterns: Elementwise.cpp, Memory.cpp, SharedTiles.cpp,
-// Reduce.cpp (reductions and layout conversions), Dot.cpp, ControlFlow.cpp.
-// TileToGPU.cpp builds each kernel's gpu.func and runs the conversion;
-// Layouts.cpp reads the layouts; ThreadTypes.cpp is the type converter.
+// populate...Patterns: Elementwise.cpp, Memory.cpp, Atomics.cpp,
+// SharedTiles.cpp, Reduce.cpp (reductions and layout conversions), Dot.cpp,
+// ControlFlow.cpp. TileToGPU.cpp builds each kernel's gpu.func and runs the
+// conversion; Layouts.cpp reads the layouts; ThreadTypes.cpp is the type
+// converter.
 //
 // Layouts come from the tiles' types (tilegpu's #blocked, #mma, #linear) as
 // their linear bases (Triton's linear layouts restricted to power-of-two
@@ -365,6 +366,17 @@ public:
   SmallVector<Value> convertLayout(Operation *owner, ArrayRef<Value> regs,
                                    const RegMap &src, const RegMap &dst,
                                    ArrayRef<int64_t> permutation);
+  SmallVector<Value> throughShared(Operation *owner, ArrayRef<Value> regs,
+                                   const RegMap &src, const RegMap &dst,
+                                   ArrayRef<int64_t> permutation);
+  LogicalResult emitAtomicRMW(AtomicRMWOp op);
+  LogicalResult emitAtomicCAS(AtomicCASOp op);
+  SmallVector<Value>
+  emitAtomicElements(Operation *op, Value view, ValueRange indices, Value mask,
+                     Value result,
+                     function_ref<Value(Value ptr, int64_t reg)> atomic);
+  Value atomicAt(Value ptr, AtomicKind kind, Value value);
+  Value casLoop16(Value ptr, Type type, function_ref<Value(Value)> update);
   LogicalResult emitFor(scf::ForOp op, ConversionPatternRewriter &rewriter);
   LogicalResult emitWhile(scf::WhileOp op, ConversionPatternRewriter &rewriter);
   LogicalResult emitIf(scf::IfOp op, ConversionPatternRewriter &rewriter);
@@ -430,6 +442,9 @@ void populateSharedTilePatterns(KernelEmitter &emitter,
                                 RewritePatternSet &patterns);
 /// Reductions, reshapes, permutes and layout conversions.
 void populateReducePatterns(KernelEmitter &emitter,
+                            RewritePatternSet &patterns);
+/// Atomic read-modify-writes and compare-and-swaps.
+void populateAtomicPatterns(KernelEmitter &emitter,
                             RewritePatternSet &patterns);
 /// Dots on mma.sync and wgmma, and wgmma's waits.
 void populateDotPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);

@@ -298,7 +298,17 @@ SmallVector<Value> KernelEmitter::convertLayout(Operation *owner,
       sameBits(src.layout->lane, src, dst.layout->lane, dst) &&
       sameBits(src.layout->warp, src, dst.layout->warp, dst))
     return SmallVector<Value>(regs);
+  return throughShared(owner, regs, src, dst, perm);
+}
 
+/// Each element of `regs` (in `src`) goes to shared memory, row-major in the
+/// source shape, written once by the thread and register holding its first
+/// copy; then every thread reads its elements in `dst`.
+SmallVector<Value> KernelEmitter::throughShared(Operation *owner,
+                                                ArrayRef<Value> regs,
+                                                const RegMap &src,
+                                                const RegMap &dst,
+                                                ArrayRef<int64_t> perm) {
   Type elem = regs.front().getType();
   Type stored = elem.isInteger(1) ? b.getI8Type() : elem;
   int64_t bytes = elementBytes(stored);
@@ -320,8 +330,6 @@ SmallVector<Value> KernelEmitter::convertLayout(Operation *owner,
           b, loc(), arith::MulIOp::create(b, loc(), lin, idx(s)), co);
     return lin;
   };
-  // Each element is written once: by the thread and register holding its
-  // first copy.
   emitIf(ownsElements(src), [&] {
     for (int64_t i = 0; i < src.count; ++i) {
       if (src.isRegisterReplica(i))

@@ -113,6 +113,11 @@ LogicalResult KernelEmitter::emitEntry(gpu::GPUFuncOp &func,
                                        SmallVector<Operation *> &viewStandIns) {
   if (auto w = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
     numWarps = w.getInt();
+  // A tile has no registers before the kernel starts.
+  for (Type t : kernel.getArgumentTypes())
+    if (isa<RankedTensorType>(t))
+      return kernel.emitOpError()
+             << "GPU kernels take views and scalars, not tiles: " << t;
   MLIRContext *ctx = kernel.getContext();
   Location l = kernel.getLoc();
 
@@ -254,6 +259,7 @@ LogicalResult KernelEmitter::emit() {
   RewritePatternSet patterns(getContext());
   populateElementwisePatterns(*this, patterns);
   populateMemoryPatterns(*this, patterns);
+  populateAtomicPatterns(*this, patterns);
   populateSharedTilePatterns(*this, patterns);
   populateReducePatterns(*this, patterns);
   populateDotPatterns(*this, patterns);

@@ -16,11 +16,14 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+#include "LoweringUtils.h"
 
 namespace tilegym {
 #define GEN_PASS_DEF_CONVERTTILETOLINALGPASS
@@ -30,6 +33,7 @@ namespace tilegym {
 using namespace mlir;
 using namespace tilegym;
 using namespace tilegym::tile;
+using namespace tilegym::tolinalg;
 
 /// A memref with dynamic strides and offset: a view's strides and offset are
 /// runtime values, as it may be any strided slice of a larger tensor.
@@ -51,10 +55,6 @@ TileToLinalgTypeConverter::TileToLinalgTypeConverter() {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
 static Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(),
                                  type.getElementType());
@@ -62,22 +62,6 @@ static Value emptyLike(OpBuilder &b, Location loc, RankedTensorType type) {
 
 static Value fill(OpBuilder &b, Location loc, Value value, Value init) {
   return linalg::FillOp::create(b, loc, value, init).getResult(0);
-}
-
-/// A tile that is only partly written in place (a load's window, a gather's
-/// elements). bufferization.alloc_tensor, unlike tensor.empty, is never
-/// merged by CSE, which would make two such tiles share one buffer and force
-/// one-shot-bufferize into copies.
-static Value allocTile(OpBuilder &b, Location loc, RankedTensorType type) {
-  return bufferization::AllocTensorOp::create(b, loc, type, ValueRange{});
-}
-
-/// The padding value of a load or gather: its `padding` attribute, or zero.
-static Value paddingValue(OpBuilder &b, Location loc, Attribute padding,
-                          Type elementType) {
-  auto value = padding ? cast<TypedAttr>(padding)
-                       : cast<TypedAttr>(b.getZeroAttr(elementType));
-  return arith::ConstantOp::create(b, loc, value);
 }
 
 namespace {
@@ -116,49 +100,6 @@ static TileWindow computeWindow(OpBuilder &b, Location loc, Value memref,
     window.strides.push_back(b.getIndexAttr(1));
   }
   return window;
-}
-
-/// Coordinates of element `ivs` of a gather/scatter in the view, and whether
-/// that element may be accessed: unmasked and in bounds along every dim.
-static Value elementAccess(OpBuilder &b, Location loc, ValueRange dims,
-                           ValueRange coordinateTiles, Value mask,
-                           ValueRange ivs, SmallVectorImpl<Value> &coords) {
-  Value ok =
-      mask ? tensor::ExtractOp::create(b, loc, mask, ivs).getResult() : Value();
-  for (auto [dim, tile] : llvm::zip_equal(dims, coordinateTiles)) {
-    Value coord = arith::IndexCastOp::create(
-        b, loc, b.getIndexType(), tensor::ExtractOp::create(b, loc, tile, ivs));
-    // index_cast sign-extends, so a negative coordinate is a huge unsigned
-    // value and one unsigned comparison checks both bounds.
-    Value inBounds =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, coord, dim);
-    ok =
-        ok ? arith::AndIOp::create(b, loc, ok, inBounds).getResult() : inBounds;
-    coords.push_back(coord);
-  }
-  return ok;
-}
-
-static SmallVector<Value> viewDims(OpBuilder &b, Location loc, Value memref) {
-  SmallVector<Value> dims;
-  for (int64_t d = 0, e = cast<MemRefType>(memref.getType()).getRank(); d < e;
-       ++d)
-    dims.push_back(memref::DimOp::create(b, loc, memref, d));
-  return dims;
-}
-
-/// Loop bounds that visit every element of a tile.
-static void tileLoopBounds(OpBuilder &b, Location loc, RankedTensorType type,
-                           SmallVectorImpl<Value> &lbs,
-                           SmallVectorImpl<Value> &ubs,
-                           SmallVectorImpl<Value> &steps) {
-  Value zero = indexConstant(b, loc, 0);
-  Value one = indexConstant(b, loc, 1);
-  for (int64_t size : type.getShape()) {
-    lbs.push_back(zero);
-    ubs.push_back(indexConstant(b, loc, size));
-    steps.push_back(one);
-  }
 }
 
 /// Rounds f32 elements to tf32 (10 explicit mantissa bits) to nearest, ties
@@ -361,78 +302,6 @@ struct StoreOpLowering : OpConversionPattern<StoreOp> {
     Value window = memref::SubViewOp::create(rewriter, loc, view, w.viewOffsets,
                                              w.sizes, w.strides);
     linalg::CopyOp::create(rewriter, loc, source, window);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// A loop nest over the result; each element is loaded under an scf.if that
-/// checks the mask and the bounds, or is the padding value.
-struct GatherOpLowering : OpConversionPattern<GatherOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType type = op.getType();
-    Value view = adaptor.getView();
-    SmallVector<Value> dims = viewDims(rewriter, loc, view);
-    Value pad =
-        paddingValue(rewriter, loc, op.getPaddingAttr(), type.getElementType());
-    SmallVector<Value> lbs, ubs, steps;
-    tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
-    auto body = [&](OpBuilder &b, Location loc, ValueRange ivs,
-                    ValueRange iterArgs) -> scf::ValueVector {
-      SmallVector<Value> coords;
-      Value ok = elementAccess(b, loc, dims, adaptor.getIndices(),
-                               adaptor.getMask(), ivs, coords);
-      auto element = scf::IfOp::create(
-          b, loc, ok,
-          [&](OpBuilder &b, Location loc) {
-            scf::YieldOp::create(
-                b, loc,
-                ValueRange{memref::LoadOp::create(b, loc, view, coords)});
-          },
-          [&](OpBuilder &b, Location loc) {
-            scf::YieldOp::create(b, loc, ValueRange{pad});
-          });
-      return {tensor::InsertOp::create(b, loc, element.getResult(0),
-                                       iterArgs[0], ivs)};
-    };
-    scf::LoopNest nest =
-        scf::buildLoopNest(rewriter, loc, lbs, ubs, steps,
-                           ValueRange{allocTile(rewriter, loc, type)}, body);
-    rewriter.replaceOp(op, nest.results);
-    return success();
-  }
-};
-
-/// A loop nest over the value; each element is stored under an scf.if that
-/// checks the mask and the bounds.
-struct ScatterOpLowering : OpConversionPattern<ScatterOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ScatterOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(op.getValue().getType());
-    Value view = adaptor.getView();
-    SmallVector<Value> dims = viewDims(rewriter, loc, view);
-    SmallVector<Value> lbs, ubs, steps;
-    tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
-    scf::buildLoopNest(
-        rewriter, loc, lbs, ubs, steps,
-        [&](OpBuilder &b, Location loc, ValueRange ivs) {
-          SmallVector<Value> coords;
-          Value ok = elementAccess(b, loc, dims, adaptor.getIndices(),
-                                   adaptor.getMask(), ivs, coords);
-          scf::IfOp::create(b, loc, ok, [&](OpBuilder &b, Location loc) {
-            Value element =
-                tensor::ExtractOp::create(b, loc, adaptor.getValue(), ivs);
-            memref::StoreOp::create(b, loc, element, view, coords);
-            scf::YieldOp::create(b, loc);
-          });
-        });
     rewriter.eraseOp(op);
     return success();
   }
@@ -672,10 +541,11 @@ void tilegym::populateTileToLinalgPatterns(TypeConverter &typeConverter,
   patterns.add<FuncOpLowering, GridQueryLowering<BlockIdOp, 0>,
                GridQueryLowering<NumBlocksOp, 3>, DimOpLowering, CdivOpLowering,
                NumTilesOpLowering, LoadOpLowering, PrefetchOpLowering,
-               StoreOpLowering, GatherOpLowering, ScatterOpLowering,
-               SplatOpLowering, IotaOpLowering, BroadcastOpLowering,
-               ReshapeOpLowering, PermuteOpLowering, ReduceOpLowering,
-               DotOpLowering>(typeConverter, patterns.getContext());
+               StoreOpLowering, SplatOpLowering, IotaOpLowering,
+               BroadcastOpLowering, ReshapeOpLowering, PermuteOpLowering,
+               ReduceOpLowering, DotOpLowering>(typeConverter,
+                                                patterns.getContext());
+  populateElementAccessPatterns(typeConverter, patterns);
 }
 
 void tilegym::configureTileToLinalgTarget(ConversionTarget &target,

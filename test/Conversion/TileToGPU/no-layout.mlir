@@ -30,3 +30,15 @@ func.func @too_many_registers(%x: !tile.view<?xf32>) attributes {tile.kernel, ti
   tile.store %t, %x[%c0] : tensor<16384xf32, #tilegpu.blocked<{sizePerThread = [512], threadsPerWarp = [32], warpsPerBlock = [1]}>>, !tile.view<?xf32>
   return
 }
+
+// -----
+
+// Kernel arguments are views and scalars: a tile has no registers before
+// the kernel starts.
+#l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerBlock = [1]}>
+// expected-error @+1 {{'func.func' op GPU kernels take views and scalars, not tiles: 'tensor<32xf32, #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerBlock = [1]}>>'}}
+func.func @tile_argument(%t: tensor<32xf32, #l>, %x: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  tile.store %t, %x[%c0] : tensor<32xf32, #l>, !tile.view<?xf32>
+  return
+}

@@ -190,6 +190,54 @@ func.func @gather_padding(%x: !tile.view<?xf32>, %r: tensor<8xi32>) {
 
 // -----
 
+func.func @atomic_i1(%v: tensor<8xi1>, %x: !tile.view<?xi1>, %r: tensor<8xi32>) {
+  // expected-error @+1 {{'tile.atomic_rmw' op atomics take float or integer elements other than i1, got 'i1'}}
+  %o = tile.atomic_rmw xchg %v, %x[%r] : tensor<8xi1>, !tile.view<?xi1>, [tensor<8xi32>]
+  return
+}
+
+// -----
+
+func.func @atomic_element_type(%v: tensor<8xf16>, %x: !tile.view<?xf32>, %r: tensor<8xi32>) {
+  // expected-error @+1 {{'tile.atomic_rmw' op value element type 'f16' does not match view element type 'f32'}}
+  %o = tile.atomic_rmw add %v, %x[%r] : tensor<8xf16>, !tile.view<?xf32>, [tensor<8xi32>]
+  return
+}
+
+// -----
+
+func.func @atomic_coordinates(%v: tensor<8xf32>, %x: !tile.view<?x?xf32>, %r: tensor<8xi32>) {
+  // expected-error @+1 {{'tile.atomic_rmw' op expected 2 coordinate tiles, got 1}}
+  %o = tile.atomic_rmw add %v, %x[%r] : tensor<8xf32>, !tile.view<?x?xf32>, [tensor<8xi32>]
+  return
+}
+
+// -----
+
+func.func @atomic_mask_shape(%v: tensor<8xf32>, %x: !tile.view<?xf32>, %r: tensor<8xi32>, %m: tensor<4xi1>) {
+  // expected-error @+1 {{'tile.atomic_rmw' op mask shape 'tensor<4xi1>' does not match value shape}}
+  %o = tile.atomic_rmw add %v, %x[%r] mask %m : tensor<8xf32>, !tile.view<?xf32>, [tensor<8xi32>], tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @cas_i1(%v: tensor<8xi1>, %x: !tile.view<?xi1>, %r: tensor<8xi32>) {
+  // expected-error @+1 {{'tile.atomic_cas' op atomics take float or integer elements other than i1, got 'i1'}}
+  %o = tile.atomic_cas %v, %v, %x[%r] : tensor<8xi1>, !tile.view<?xi1>, [tensor<8xi32>]
+  return
+}
+
+// -----
+
+func.func @cas_shape(%v: tensor<8xi32>, %x: !tile.view<?xi32>, %r: tensor<2xi32>) {
+  // expected-error @+1 {{'tile.atomic_cas' op coordinate tile shape 'tensor<2xi32>' does not match value shape}}
+  %o = tile.atomic_cas %v, %v, %x[%r] : tensor<8xi32>, !tile.view<?xi32>, [tensor<2xi32>]
+  return
+}
+
+// -----
+
 func.func @scatter_shape(%v: tensor<8xf32>, %x: !tile.view<?xf32>, %r: tensor<2xi32>) {
   // expected-error @+1 {{'tile.scatter' op coordinate tile shape 'tensor<2xi32>' does not match value shape}}
   tile.scatter %v, %x[%r] : tensor<8xf32>, !tile.view<?xf32>, [tensor<2xi32>]

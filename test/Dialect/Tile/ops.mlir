@@ -53,6 +53,21 @@ func.func @element_access(%x: !tile.view<?x?xf32>, %r: tensor<8x8xi32>, %c: tens
   return
 }
 
+// CHECK-LABEL: func @atomics
+func.func @atomics(%x: !tile.view<?x?xf32>, %l: !tile.view<?xi32>, %r: tensor<8x8xi32>, %c: tensor<8x8xi32>, %m: tensor<8x8xi1>, %v: tensor<8x8xf32>, %i: tensor<4xi32>, %k: tensor<4xi32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<4xi32>) {
+  // CHECK: tile.atomic_rmw add %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] mask %{{.*}} : tensor<8x8xf32>, !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>], tensor<8x8xi1>
+  %a = tile.atomic_rmw add %v, %x[%r, %c] mask %m : tensor<8x8xf32>, !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>], tensor<8x8xi1>
+  // CHECK: tile.atomic_rmw max
+  %b = tile.atomic_rmw max %a, %x[%r, %c] : tensor<8x8xf32>, !tile.view<?x?xf32>, [tensor<8x8xi32>, tensor<8x8xi32>]
+  // CHECK: tile.atomic_rmw min
+  %d = tile.atomic_rmw min %i, %l[%i] : tensor<4xi32>, !tile.view<?xi32>, [tensor<4xi32>]
+  // CHECK: tile.atomic_rmw xchg
+  %e = tile.atomic_rmw xchg %d, %l[%i] : tensor<4xi32>, !tile.view<?xi32>, [tensor<4xi32>]
+  // CHECK: tile.atomic_cas %{{.*}}, %{{.*}}, %{{.*}}[%{{.*}}] : tensor<4xi32>, !tile.view<?xi32>, [tensor<4xi32>]
+  %f = tile.atomic_cas %e, %k, %l[%i] : tensor<4xi32>, !tile.view<?xi32>, [tensor<4xi32>]
+  return %a, %b, %f : tensor<8x8xf32>, tensor<8x8xf32>, tensor<4xi32>
+}
+
 // CHECK-LABEL: func @shapes
 func.func @shapes(%t: tensor<1x128xf32>, %q: tensor<1x1x64x128xbf16>) -> (tensor<64x128xf32>, tensor<128x64xbf16>) {
   // CHECK: tile.broadcast %{{.*}} : tensor<1x128xf32> -> tensor<64x128xf32>

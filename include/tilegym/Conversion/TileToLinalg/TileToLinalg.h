@@ -23,6 +23,11 @@ public:
 void populateTileToLinalgPatterns(mlir::TypeConverter &typeConverter,
                                   mlir::RewritePatternSet &patterns);
 
+/// The part of them that addresses elements at coordinates held in tiles:
+/// gather, scatter and the atomics (ElementAccess.cpp).
+void populateElementAccessPatterns(mlir::TypeConverter &typeConverter,
+                                   mlir::RewritePatternSet &patterns);
+
 /// Makes the tile dialect illegal, and functions legal once their signature
 /// is converted and (kernels) their grid arguments are appended.
 void configureTileToLinalgTarget(mlir::ConversionTarget &target,

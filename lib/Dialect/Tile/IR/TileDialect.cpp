@@ -54,6 +54,8 @@ ViewAccess tilegym::tile::getViewAccess(BlockArgument view) {
       access.read = true;
     else if (isa<StoreOp, ScatterOp>(user))
       access.written = true;
+    else if (isa<AtomicRMWOp, AtomicCASOp>(user))
+      access.read = access.written = true;
   }
   return access;
 }

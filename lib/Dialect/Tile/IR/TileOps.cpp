@@ -212,6 +212,33 @@ LogicalResult ScatterOp::verify() {
                              getIndices(), getMask(), "value");
 }
 
+/// Atomics take floats (add, max, min on their values; xchg and cas on
+/// their bits) and integers other than i1: memory's atomic units are 16,
+/// 32 and 64 bits, and an i1 view holds bytes.
+static LogicalResult verifyAtomicElement(Operation *op, Type elem) {
+  if (isa<FloatType>(elem) || (elem.isSignlessInteger() && !elem.isInteger(1)))
+    return success();
+  return op->emitOpError() << "atomics take float or integer elements other "
+                              "than i1, got "
+                           << elem;
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  RankedTensorType type = getType();
+  if (failed(verifyElementAccess(*this, getView().getType(), type, getIndices(),
+                                 getMask(), "value")))
+    return failure();
+  return verifyAtomicElement(*this, type.getElementType());
+}
+
+LogicalResult AtomicCASOp::verify() {
+  RankedTensorType type = getType();
+  if (failed(verifyElementAccess(*this, getView().getType(), type, getIndices(),
+                                 getMask(), "value")))
+    return failure();
+  return verifyAtomicElement(*this, type.getElementType());
+}
+
 //===----------------------------------------------------------------------===//
 // Shape manipulation
 //===----------------------------------------------------------------------===//

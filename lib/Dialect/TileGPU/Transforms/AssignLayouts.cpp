@@ -214,6 +214,11 @@ LogicalResult LayoutAssigner::collect() {
         tie(index, scatter.getValue());
       if (Value mask = scatter.getMask())
         tie(mask, scatter.getValue());
+    } else if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {
+      // Every operand tile and the old values, element for element.
+      for (Value operand : op->getOperands())
+        if (isa<RankedTensorType>(operand.getType()))
+          tie(operand, op->getResult(0));
     }
   });
   return success();

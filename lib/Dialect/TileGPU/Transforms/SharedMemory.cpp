@@ -157,6 +157,14 @@ Scratch tilegym::tilegpu::getScratch(Operation *op, int64_t numWarps) {
   }
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return reductionScratch(reduce, numWarps);
+  // An atomic's old values, where used, reach the copies of each element in
+  // other threads through shared memory.
+  if (isa<AtomicRMWOp, AtomicCASOp>(op) && !op->use_empty()) {
+    Scratch s;
+    s.what = "the old values of an atomic";
+    s.bytes = tileBytes(cast<RankedTensorType>(op->getResult(0).getType()));
+    return s;
+  }
   if (auto dot = dyn_cast<MmaOp>(op))
     return dotScratch(dot);
   return {};

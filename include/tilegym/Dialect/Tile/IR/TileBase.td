@@ -39,6 +39,15 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "reduction combiner", [
   let cppNamespace = "::tilegym::tile";
 }
 
+def Tile_AtomicKind : I32EnumAttr<"AtomicKind",
+    "read-modify-write of an atomic", [
+    I32EnumAttrCase<"Add", 0, "add">,
+    I32EnumAttrCase<"Max", 1, "max">,
+    I32EnumAttrCase<"Min", 2, "min">,
+    I32EnumAttrCase<"Xchg", 3, "xchg">]> {
+  let cppNamespace = "::tilegym::tile";
+}
+
 def Tile_Precision : I32EnumAttr<"Precision", "dot input precision", [
     I32EnumAttrCase<"IEEE", 0, "ieee">,
     I32EnumAttrCase<"TF32", 1, "tf32">]> {

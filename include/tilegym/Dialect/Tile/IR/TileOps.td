@@ -253,6 +253,68 @@ def Tile_ScatterOp : Tile_Op<"scatter", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [AttrSizedOperandSegments,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "atomic read-modify-write of elements at coordinates";
+  let description = [{
+    For each element `e` of `value` where `mask` is true and the coordinates
+    are in bounds, atomically replaces `x = view[indices[0][e], ...]` with
+    `x + value[e]` (`add`), `max(x, value[e])` (`max`), `min(x, value[e])`
+    (`min`) or `value[e]` (`xchg`), and yields `x`, the old value; other
+    elements yield zero and touch no memory. Every element is its own
+    atomic: elements at one address all apply, in some order. The order is
+    relaxed and the scope the device: nothing is ordered with other memory
+    accesses. Float `max` and `min` propagate NaN, as `arith.maximumf`.
+
+    ```mlir
+    %old = tile.atomic_rmw add %v, %y[%rows, %cols] mask %m
+        : tensor<64x64xf32>, !tile.view<?x?xf32>,
+          [tensor<64x64xi32>, tensor<64x64xi32>], tensor<64x64xi1>
+    ```
+  }];
+  let arguments = (ins Tile_AtomicKind:$kind,
+                       Tile_Tile:$value,
+                       Arg<Tile_ViewType, "", [MemRead, MemWrite]>:$view,
+                       Variadic<Tile_IndexTile>:$indices,
+                       Optional<Tile_MaskTile>:$mask);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $view `[` $indices `]` (`mask` $mask^)? attr-dict `:`
+    type($value) `,` qualified(type($view)) `,` `[` type($indices) `]`
+    (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [AttrSizedOperandSegments,
+    AllTypesMatch<["cmp", "value", "result"]>]> {
+  let summary = "atomic compare-and-swap of elements at coordinates";
+  let description = [{
+    For each element `e` where `mask` is true and the coordinates are in
+    bounds, atomically reads `x = view[indices[0][e], ...]`, writes
+    `value[e]` there if `x` equals `cmp[e]` bit for bit, and yields `x`;
+    other elements yield zero and touch no memory. Relaxed order, device
+    scope, as `tile.atomic_rmw`.
+
+    ```mlir
+    %old = tile.atomic_cas %expected, %new, %lock[%idx]
+        : tensor<1xi32>, !tile.view<?xi32>, [tensor<1xi32>]
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$cmp,
+                       Tile_Tile:$value,
+                       Arg<Tile_ViewType, "", [MemRead, MemWrite]>:$view,
+                       Variadic<Tile_IndexTile>:$indices,
+                       Optional<Tile_MaskTile>:$mask);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $cmp `,` $value `,` $view `[` $indices `]` (`mask` $mask^)? attr-dict `:`
+    type($value) `,` qualified(type($view)) `,` `[` type($indices) `]`
+    (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Shape manipulation
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,246 @@
+//===- ElementAccess.cpp - gather, scatter and atomics to loop nests ------===//
+//
+// Ops that address memory element by element, at coordinates held in
+// tiles: each becomes a loop nest over the tile, one scf.if per element
+// checking its mask and bounds around a memref access. Atomics are LLVM's
+// atomicrmw and cmpxchg (relaxed) at the element's address: blocks of the
+// CPU JIT run on several threads.
+//
+//===----------------------------------------------------------------------===//
+#include "tilegym/Conversion/TileToLinalg/TileToLinalg.h"
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include "LoweringUtils.h"
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tile;
+using namespace tilegym::tolinalg;
+
+namespace {
+/// A loop nest over the result; each element is loaded under an scf.if that
+/// checks the mask and the bounds, or is the padding value.
+struct GatherOpLowering : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Value view = adaptor.getView();
+    SmallVector<Value> dims = viewDims(rewriter, loc, view);
+    Value pad =
+        paddingValue(rewriter, loc, op.getPaddingAttr(), type.getElementType());
+    SmallVector<Value> lbs, ubs, steps;
+    tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
+    auto body = [&](OpBuilder &b, Location loc, ValueRange ivs,
+                    ValueRange iterArgs) -> scf::ValueVector {
+      SmallVector<Value> coords;
+      Value ok = elementAccess(b, loc, dims, adaptor.getIndices(),
+                               adaptor.getMask(), ivs, coords);
+      auto element = scf::IfOp::create(
+          b, loc, ok,
+          [&](OpBuilder &b, Location loc) {
+            scf::YieldOp::create(
+                b, loc,
+                ValueRange{memref::LoadOp::create(b, loc, view, coords)});
+          },
+          [&](OpBuilder &b, Location loc) {
+            scf::YieldOp::create(b, loc, ValueRange{pad});
+          });
+      return {tensor::InsertOp::create(b, loc, element.getResult(0),
+                                       iterArgs[0], ivs)};
+    };
+    scf::LoopNest nest =
+        scf::buildLoopNest(rewriter, loc, lbs, ubs, steps,
+                           ValueRange{allocTile(rewriter, loc, type)}, body);
+    rewriter.replaceOp(op, nest.results);
+    return success();
+  }
+};
+
+/// A loop nest over the value; each element is stored under an scf.if that
+/// checks the mask and the bounds.
+struct ScatterOpLowering : OpConversionPattern<ScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    Value view = adaptor.getView();
+    SmallVector<Value> dims = viewDims(rewriter, loc, view);
+    SmallVector<Value> lbs, ubs, steps;
+    tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
+    scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          SmallVector<Value> coords;
+          Value ok = elementAccess(b, loc, dims, adaptor.getIndices(),
+                                   adaptor.getMask(), ivs, coords);
+          scf::IfOp::create(b, loc, ok, [&](OpBuilder &b, Location loc) {
+            Value element =
+                tensor::ExtractOp::create(b, loc, adaptor.getValue(), ivs);
+            memref::StoreOp::create(b, loc, element, view, coords);
+            scf::YieldOp::create(b, loc);
+          });
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// `v` as an integer of its width, so that compare-and-swap compares bits
+/// (a NaN equals its own bits; -0.0 is not 0.0).
+static Value asBits(OpBuilder &b, Location loc, Value v) {
+  Type type = v.getType();
+  if (!isa<FloatType>(type))
+    return v;
+  return arith::BitcastOp::create(
+      b, loc, b.getIntegerType(type.getIntOrFloatBitWidth()), v);
+}
+
+/// The address of `view[coords]` as an LLVM pointer: the atomics are
+/// LLVM's own (memref.generic_atomic_rmw, the only compare-and-swap memref
+/// has, holds a region one-shot-bufferize rejects).
+static Value elementAddress(OpBuilder &b, Location loc, Value view,
+                            ValueRange coords) {
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
+  Value offset = meta.getOffset();
+  for (auto [c, stride] : llvm::zip_equal(coords, meta.getStrides()))
+    offset = arith::AddIOp::create(b, loc, offset,
+                                   arith::MulIOp::create(b, loc, c, stride));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, meta.getBaseBuffer());
+  Type i64 = b.getI64Type();
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Value address = arith::IndexCastOp::create(b, loc, i64, base);
+  Value ptr = LLVM::IntToPtrOp::create(b, loc, ptrType, address);
+  return LLVM::GEPOp::create(
+      b, loc, ptrType, cast<MemRefType>(view.getType()).getElementType(), ptr,
+      ValueRange{arith::IndexCastOp::create(b, loc, i64, offset).getResult()});
+}
+
+/// One element's read-modify-write, relaxed (LLVM's monotonic), as the GPU
+/// backend emits it: float max and min propagate NaN (fmaximum, fminimum).
+static Value atomicElement(OpBuilder &b, Location loc, AtomicKind kind,
+                           Value value, Value ptr) {
+  bool isFloat = isa<FloatType>(value.getType());
+  LLVM::AtomicBinOp op = LLVM::AtomicBinOp::xchg;
+  switch (kind) {
+  case AtomicKind::Add:
+    op = isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+    break;
+  case AtomicKind::Max:
+    op = isFloat ? LLVM::AtomicBinOp::fmaximum : LLVM::AtomicBinOp::max;
+    break;
+  case AtomicKind::Min:
+    op = isFloat ? LLVM::AtomicBinOp::fminimum : LLVM::AtomicBinOp::min;
+    break;
+  case AtomicKind::Xchg:
+    break;
+  }
+  return LLVM::AtomicRMWOp::create(b, loc, op, ptr, value,
+                                   LLVM::AtomicOrdering::monotonic);
+}
+
+/// A loop nest over the result: each element's atomic under an scf.if that
+/// checks the mask and the bounds; the element is the old value, or zero.
+using AtomicBuilder = function_ref<Value(OpBuilder &, Location, ValueRange ivs,
+                                         ValueRange coords)>;
+static Value atomicLoopNest(OpBuilder &builder, Location loc,
+                            RankedTensorType type, Value view,
+                            ValueRange indices, Value mask,
+                            AtomicBuilder atomic) {
+  SmallVector<Value> dims = viewDims(builder, loc, view);
+  Value zero = arith::ConstantOp::create(
+      builder, loc, builder.getZeroAttr(type.getElementType()));
+  SmallVector<Value> lbs, ubs, steps;
+  tileLoopBounds(builder, loc, type, lbs, ubs, steps);
+  auto body = [&](OpBuilder &b, Location loc, ValueRange ivs,
+                  ValueRange iterArgs) -> scf::ValueVector {
+    SmallVector<Value> coords;
+    Value ok = elementAccess(b, loc, dims, indices, mask, ivs, coords);
+    auto element = scf::IfOp::create(
+        b, loc, ok,
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc, ValueRange{atomic(b, loc, ivs, coords)});
+        },
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc, ValueRange{zero});
+        });
+    return {tensor::InsertOp::create(b, loc, element.getResult(0), iterArgs[0],
+                                     ivs)};
+  };
+  scf::LoopNest nest =
+      scf::buildLoopNest(builder, loc, lbs, ubs, steps,
+                         ValueRange{allocTile(builder, loc, type)}, body);
+  return nest.results.front();
+}
+
+struct AtomicRMWOpLowering : OpConversionPattern<AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value view = adaptor.getView();
+    rewriter.replaceOp(
+        op,
+        atomicLoopNest(
+            rewriter, op.getLoc(), op.getType(), view, adaptor.getIndices(),
+            adaptor.getMask(),
+            [&](OpBuilder &b, Location loc, ValueRange ivs, ValueRange coords) {
+              Value value =
+                  tensor::ExtractOp::create(b, loc, adaptor.getValue(), ivs);
+              return atomicElement(b, loc, op.getKind(), value,
+                                   elementAddress(b, loc, view, coords));
+            }));
+    return success();
+  }
+};
+
+/// Compare-and-swap of the elements' bits.
+struct AtomicCASOpLowering : OpConversionPattern<AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value view = adaptor.getView();
+    rewriter.replaceOp(
+        op,
+        atomicLoopNest(
+            rewriter, op.getLoc(), op.getType(), view, adaptor.getIndices(),
+            adaptor.getMask(),
+            [&](OpBuilder &b, Location loc, ValueRange ivs,
+                ValueRange coords) -> Value {
+              Value cmp =
+                  tensor::ExtractOp::create(b, loc, adaptor.getCmp(), ivs);
+              Value value =
+                  tensor::ExtractOp::create(b, loc, adaptor.getValue(), ivs);
+              auto cas = LLVM::AtomicCmpXchgOp::create(
+                  b, loc, elementAddress(b, loc, view, coords),
+                  asBits(b, loc, cmp), asBits(b, loc, value),
+                  LLVM::AtomicOrdering::monotonic,
+                  LLVM::AtomicOrdering::monotonic);
+              Value seen = LLVM::ExtractValueOp::create(b, loc, cas, 0);
+              if (seen.getType() == value.getType())
+                return seen;
+              return arith::BitcastOp::create(b, loc, value.getType(), seen);
+            }));
+    return success();
+  }
+};
+} // namespace
+
+void tilegym::populateElementAccessPatterns(TypeConverter &typeConverter,
+                                            RewritePatternSet &patterns) {
+  patterns.add<GatherOpLowering, ScatterOpLowering, AtomicRMWOpLowering,
+               AtomicCASOpLowering>(typeConverter, patterns.getContext());
+}
