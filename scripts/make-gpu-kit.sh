@@ -112,6 +112,12 @@ USER_CASES=(
   "norms: layernorm|norms.tile|layernorm||--size M=64,N=4096"
   "norms: rmsnorm (ragged)|norms.tile|rmsnorm||--size M=37,N=777"
   "norms: rmsnorm (1 element)|norms.tile|rmsnorm|-D T=bf16|--size M=1,N=1"
+  "matmul_splitk|matmul_splitk.tile|matmul_splitk||--size M=128,N=64,K=1024"
+  "matmul_splitk (ragged, f16)|matmul_splitk.tile|matmul_splitk|-D T=f16|--size M=130,N=70,K=1000"
+  "matmul_splitk (ragged, tf32)|matmul_splitk.tile|matmul_splitk|-D T=f32|--size M=77,N=129,K=333"
+  "matmul_splitk (1 element)|matmul_splitk.tile|matmul_splitk||--size M=1,N=1,K=1"
+  "fullsum: sum_atomic|fullsum.tile|sum_atomic||--size N=100003"
+  "fullsum: sum_atomic (bf16, 1 element)|fullsum.tile|sum_atomic|-D T=bf16|--size N=1"
 )
 RUN_TOOL="$BUILD/bin/tilegym-run"
 [ -n "${NO_BUILD:-}" ] || ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-run || exit 1
