@@ -142,6 +142,8 @@ lang reductions "" check_reductions.py "$L/reductions.tile" --size M=77,C=5 \
 lang stdlib "" check_stdlib.py "$L/stdlib.tile" --size M=33 --init 'x=uniform(-6,6)'
 lang loops 12 check_loops.py "$L/loops.tile" --size M=37
 lang loops.limit3 3 check_loops.py "$L/loops.tile" --size M=11 --arg limit=3
+lang addressing "" check_addressing.py "$L/addressing.tile" --size M=300,B=5 \
+  --init 'k=randint(0,63)' --init 'off=randint(-8,71)'
 # Atomics race by design (float sums in any order, tickets in any order):
 # the GPU's outputs against numpy only.
 for t in f32 f16 bf16; do

@@ -63,25 +63,34 @@ Val MLIRGenImpl::genLoad(const CallExprAST &call) {
     return Val::failure();
   auto &[view, indices] = *access;
   auto viewType = cast<t::ViewType>(view.getType());
-  auto shape = tileShapeArg(*call.getArgs()[2], viewType);
+  auto shape = tileShapeArg(*call.getArgs()[2], viewType, /*reduce=*/true);
   if (!shape)
     return Val::failure();
   auto pad = paddingAttr(call, viewType.getElementType());
   if (!pad)
     return Val::failure();
-  auto type = RankedTensorType::get(*shape, viewType.getElementType());
-  auto op = t::LoadOp::create(builder, loc, type, view, indices, *pad);
-  return Val{op, {}};
+  // A shape shorter than the view's rank takes the leading dimensions at
+  // size 1 and drops them from the tile.
+  SmallVector<int64_t> full(viewType.getRank() - shape->size(), 1);
+  llvm::append_range(full, *shape);
+  auto type = RankedTensorType::get(full, viewType.getElementType());
+  Value tile = t::LoadOp::create(builder, loc, type, view, indices, *pad);
+  if (full.size() != shape->size())
+    tile = t::ReshapeOp::create(
+        builder, loc, RankedTensorType::get(*shape, viewType.getElementType()),
+        tile);
+  return Val{tile, {}};
 }
 
 /// The tile shape argument of a load or prefetch from `view`: one positive
-/// constant per view dimension.
+/// constant per view dimension, or (`reduce`) per trailing dimension.
 std::optional<SmallVector<int64_t>>
-MLIRGenImpl::tileShapeArg(const ExprAST &expr, t::ViewType view) {
+MLIRGenImpl::tileShapeArg(const ExprAST &expr, t::ViewType view, bool reduce) {
   auto shape = constIntList(expr, "tile shape");
   if (!shape)
     return std::nullopt;
-  if (static_cast<int64_t>(shape->size()) != view.getRank()) {
+  int64_t n = shape->size();
+  if (reduce ? (n == 0 || n > view.getRank()) : n != view.getRank()) {
     error(expr.getLoc()) << "tile shape has " << shape->size()
                          << " entries but the view has rank " << view.getRank();
     return std::nullopt;
@@ -134,7 +143,7 @@ Val MLIRGenImpl::genStore(const CallExprAST &call) {
   if (!value)
     return Val::failure();
   auto type = cast<RankedTensorType>(value.getType());
-  if (type.getRank() != viewType.getRank()) {
+  if (type.getRank() > viewType.getRank() || type.getRank() == 0) {
     error(call.getArgs()[2]->getLoc())
         << "cannot store a tile of rank " << type.getRank()
         << " into a view of rank " << viewType.getRank() << "; use reshape";
@@ -145,6 +154,13 @@ Val MLIRGenImpl::genStore(const CallExprAST &call) {
         << "cannot store " << describe(type) << " into " << describe(viewType)
         << "; use cast";
     return Val::failure();
+  }
+  // A tile of lower rank fills the trailing dimensions, the leading ones at
+  // size 1.
+  if (type.getRank() < viewType.getRank()) {
+    SmallVector<int64_t> full(viewType.getRank() - type.getRank(), 1);
+    llvm::append_range(full, type.getShape());
+    value = t::ReshapeOp::create(builder, loc, type.clone(full), value);
   }
   t::StoreOp::create(builder, loc, value, view, indices);
   return Val::failure(); // no value: only statements call store
@@ -309,4 +325,115 @@ Val MLIRGenImpl::genAtomic(const CallExprAST &call) {
   return Val{t::AtomicRMWOp::create(builder, loc, kind, args->values[0],
                                     args->view, args->coords, args->mask),
              {}};
+}
+
+/// The element coordinates of a tile's first element (argument 1): scalars
+/// (index, i32 or constants), as i32 tiles over `shape`, element e of
+/// dimension d at coordinate origin[d] + e.
+std::optional<SmallVector<Value>>
+MLIRGenImpl::elementCoordinates(const CallExprAST &call, t::ViewType view,
+                                ArrayRef<int64_t> shape) {
+  StringRef callee = call.getCallee();
+  auto origin = indexList(*call.getArgs()[1], callee, view.getRank());
+  if (!origin)
+    return std::nullopt;
+  Location loc = call.getLoc();
+  SmallVector<Value> coords;
+  for (auto [d, o] : llvm::enumerate(*origin)) {
+    // The coordinates along d: an iota shaped [1, .., n, .., 1].
+    SmallVector<int64_t> along(shape.size(), 1);
+    along[d] = shape[d];
+    Value iota = t::IotaOp::create(
+        builder, loc, RankedTensorType::get({shape[d]}, builder.getI32Type()));
+    if (along.size() > 1)
+      iota = t::ReshapeOp::create(
+          builder, loc, RankedTensorType::get(along, builder.getI32Type()),
+          iota);
+    Value start = castTo(o, builder.getI32Type(), loc);
+    Value c = arith::AddIOp::create(builder, loc, iota,
+                                    broadcastTo(start, along, loc));
+    coords.push_back(broadcastTo(c, shape, loc));
+  }
+  return coords;
+}
+
+/// load_at(v, [i0, ...], shape, pad = x): the tile of `shape` whose first
+/// element is v[i0, ...]; without a shape, that element as a scalar.
+/// Elements outside the view read `x`.
+Val MLIRGenImpl::genLoadAt(const CallExprAST &call) {
+  Location loc = call.getLoc();
+  if (failed(checkArgs(call, 2, 3, {"pad"})))
+    return Val::failure();
+  Value view = viewArg(*call.getArgs()[0], "load_at");
+  if (!view)
+    return Val::failure();
+  auto viewType = cast<t::ViewType>(view.getType());
+  bool scalar = call.getArgs().size() == 2;
+  SmallVector<int64_t> shape(viewType.getRank(), 1);
+  if (!scalar) {
+    auto s = tileShapeArg(*call.getArgs()[2], viewType);
+    if (!s)
+      return Val::failure();
+    shape = *s;
+  }
+  auto coords = elementCoordinates(call, viewType, shape);
+  if (!coords)
+    return Val::failure();
+  auto pad = paddingAttr(call, viewType.getElementType());
+  if (!pad)
+    return Val::failure();
+  auto type = RankedTensorType::get(shape, viewType.getElementType());
+  Value tile =
+      t::GatherOp::create(builder, loc, type, view, *coords, Value(), *pad);
+  if (scalar)
+    return Val{t::ItemOp::create(builder, loc, tile), {}};
+  return Val{tile, {}};
+}
+
+/// store_at(v, [i0, ...], t): t stored with its first element at
+/// v[i0, ...]; elements outside the view are skipped.
+Val MLIRGenImpl::genStoreAt(const CallExprAST &call) {
+  if (failed(checkArgs(call, 3, 3, {})))
+    return Val::failure();
+  Value view = viewArg(*call.getArgs()[0], "store_at");
+  if (!view)
+    return Val::failure();
+  auto viewType = cast<t::ViewType>(view.getType());
+  Value value = tileArg(*call.getArgs()[2], "store_at", "the value to store");
+  if (!value)
+    return Val::failure();
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getRank() != viewType.getRank()) {
+    error(call.getArgs()[2]->getLoc())
+        << "cannot store a tile of rank " << type.getRank()
+        << " into a view of rank " << viewType.getRank() << "; use reshape";
+    return Val::failure();
+  }
+  if (type.getElementType() != viewType.getElementType()) {
+    error(call.getArgs()[2]->getLoc())
+        << "cannot store " << describe(type) << " into " << describe(viewType)
+        << "; use cast";
+    return Val::failure();
+  }
+  auto coords = elementCoordinates(call, viewType, type.getShape());
+  if (!coords)
+    return Val::failure();
+  t::ScatterOp::create(builder, call.getLoc(), value, view, *coords, Value());
+  return Val::failure(); // no value: only statements call store_at
+}
+
+/// item(t): the element of a one-element tile as a scalar.
+Val MLIRGenImpl::genItem(const CallExprAST &call) {
+  if (failed(checkArgs(call, 1, 1, {})))
+    return Val::failure();
+  Value t = tileArg(*call.getArgs()[0], "item", "its argument");
+  if (!t)
+    return Val::failure();
+  auto type = cast<RankedTensorType>(t.getType());
+  if (type.getNumElements() != 1) {
+    error(call.getArgs()[0]->getLoc())
+        << "'item' takes a tile of one element, got " << describe(type);
+    return Val::failure();
+  }
+  return Val{t::ItemOp::create(builder, call.getLoc(), t), {}};
 }

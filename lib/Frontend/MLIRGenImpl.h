@@ -255,8 +255,11 @@ private:
   Value tileArg(const ExprAST &expr, StringRef callee, StringRef what);
   std::optional<SmallVector<Value>> indexList(const ExprAST &expr,
                                               StringRef callee, int64_t rank);
-  std::optional<SmallVector<int64_t>> tileShapeArg(const ExprAST &expr,
-                                                   t::ViewType view);
+  std::optional<SmallVector<int64_t>>
+  tileShapeArg(const ExprAST &expr, t::ViewType view, bool reduce = false);
+  std::optional<SmallVector<Value>> elementCoordinates(const CallExprAST &call,
+                                                       t::ViewType view,
+                                                       ArrayRef<int64_t> shape);
   std::optional<std::pair<Value, SmallVector<Value>>>
   tileAccessArgs(const CallExprAST &call);
   std::optional<TypedAttr> paddingAttr(const CallExprAST &call,
@@ -291,6 +294,9 @@ private:
   elementAccessArgs(const CallExprAST &call, unsigned values, bool scalars);
   Val genGatherScatter(const CallExprAST &call);
   Val genAtomic(const CallExprAST &call);
+  Val genLoadAt(const CallExprAST &call);
+  Val genStoreAt(const CallExprAST &call);
+  Val genItem(const CallExprAST &call);
   Val genDot(Value a, Value b, Value acc, Location loc);
   Val genCast(const CallExprAST &call);
   Val genWhere(const CallExprAST &call);

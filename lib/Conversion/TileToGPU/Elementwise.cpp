@@ -152,6 +152,15 @@ private:
 
 void tilegym::detail::populateElementwisePatterns(KernelEmitter &emitter,
                                                   RewritePatternSet &patterns) {
+  // Every thread holds the one element of the tile (each layout bit wraps
+  // around a size of 1): its register 0.
+  addEmitPattern<ItemOp>(
+      patterns, emitter,
+      [](KernelEmitter &e, ItemOp op, ConversionPatternRewriter &) {
+        e.scalars.map(op.getResult(), e.tiles[op.getSource()].front());
+        return success();
+      });
+
   patterns.add<ElementwisePattern>(emitter);
   addEmitPattern<SplatOp>(
       patterns, emitter,

@@ -430,8 +430,8 @@ void addEmitPattern(RewritePatternSet &patterns, KernelEmitter &emitter) {
       });
 }
 
-/// Elementwise ops on tiles, tile constants, splats, iotas, broadcasts, and
-/// the grid's scalars (block ids, block counts, cdiv).
+/// Elementwise ops on tiles, tile constants, splats, items, iotas,
+/// broadcasts, and the grid's scalars (block ids, block counts, cdiv).
 void populateElementwisePatterns(KernelEmitter &emitter,
                                  RewritePatternSet &patterns);
 /// Loads, stores, gathers, scatters, prefetches and view sizes.

@@ -323,6 +323,20 @@ struct SplatOpLowering : OpConversionPattern<SplatOp> {
   }
 };
 
+struct ItemOpLowering : OpConversionPattern<ItemOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ItemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getSource().getType());
+    SmallVector<Value> zeros(type.getRank(),
+                             indexConstant(rewriter, op.getLoc(), 0));
+    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(op, adaptor.getSource(),
+                                                   zeros);
+    return success();
+  }
+};
+
 struct IotaOpLowering : OpConversionPattern<IotaOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -541,7 +555,7 @@ void tilegym::populateTileToLinalgPatterns(TypeConverter &typeConverter,
   patterns.add<FuncOpLowering, GridQueryLowering<BlockIdOp, 0>,
                GridQueryLowering<NumBlocksOp, 3>, DimOpLowering, CdivOpLowering,
                NumTilesOpLowering, LoadOpLowering, PrefetchOpLowering,
-               StoreOpLowering, SplatOpLowering, IotaOpLowering,
+               StoreOpLowering, SplatOpLowering, ItemOpLowering, IotaOpLowering,
                BroadcastOpLowering, ReshapeOpLowering, PermuteOpLowering,
                ReduceOpLowering, DotOpLowering>(typeConverter,
                                                 patterns.getContext());

@@ -101,3 +101,25 @@ func.func @ticket(%t: !tile.view<?xi32>, %y: !tile.view<?xi32>) attributes {tile
   tile.store %o, %y[%c0] : tensor<1xi32, #l>, !tile.view<?xi32>
   return
 }
+
+// -----
+
+// An item is register 0 of its tile, which every thread holds (a [1] tile
+// replicates over every lane and warp): a scalar, here a tile index.
+// CHECK-LABEL: gpu.func @item
+// CHECK: %[[T:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK: llvm.atomicrmw add
+// CHECK: %[[K:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: %[[I:.*]] = arith.index_cast %[[K]] : i32 to index
+// CHECK: arith.muli %[[I]], %c64
+#l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerBlock = [2]}>
+func.func @item(%t: !tile.view<?xi32>, %y: !tile.view<?xi32>) attributes {tile.kernel, tile.num_warps = 2 : i64} {
+  %k = arith.constant dense<0> : tensor<1xi32, #l>
+  %one = arith.constant dense<1> : tensor<1xi32, #l>
+  %o = tile.atomic_rmw add %one, %t[%k] : tensor<1xi32, #l>, !tile.view<?xi32>, [tensor<1xi32, #l>]
+  %s = tile.item %o : tensor<1xi32, #l>
+  %i = arith.index_cast %s : i32 to index
+  %z = arith.constant dense<0> : tensor<64xi32, #l>
+  tile.store %z, %y[%i] : tensor<64xi32, #l>, !tile.view<?xi32>
+  return
+}

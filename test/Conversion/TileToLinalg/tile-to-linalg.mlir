@@ -256,3 +256,14 @@ func.func @dots(%a: tensor<16x8xbf16>, %b: tensor<8x4xbf16>, %acc: tensor<16x4xf
   %2 = tile.dot %x, %y, %acc : tensor<16x8xf32>, tensor<8x4xf32>, tensor<16x4xf32>
   return %0, %1, %2 : tensor<16x4xf32>, tensor<16x4xf32>, tensor<16x4xf32>
 }
+
+// An item is the tile's one element.
+// CHECK-LABEL: func.func @item(
+// CHECK-SAME: %[[T:.*]]: tensor<1x1xi32>)
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[X:.*]] = tensor.extract %[[T]][%[[C0]], %[[C0]]] : tensor<1x1xi32>
+// CHECK: return %[[X]] : i32
+func.func @item(%t: tensor<1x1xi32>) -> i32 {
+  %x = tile.item %t : tensor<1x1xi32>
+  return %x : i32
+}

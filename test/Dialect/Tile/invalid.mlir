@@ -190,6 +190,14 @@ func.func @gather_padding(%x: !tile.view<?xf32>, %r: tensor<8xi32>) {
 
 // -----
 
+func.func @item_elements(%t: tensor<2xf32>) -> f32 {
+  // expected-error @+1 {{'tile.item' op source must have one element, got 'tensor<2xf32>'}}
+  %x = tile.item %t : tensor<2xf32>
+  return %x : f32
+}
+
+// -----
+
 func.func @atomic_i1(%v: tensor<8xi1>, %x: !tile.view<?xi1>, %r: tensor<8xi32>) {
   // expected-error @+1 {{'tile.atomic_rmw' op atomics take float or integer elements other than i1, got 'i1'}}
   %o = tile.atomic_rmw xchg %v, %x[%r] : tensor<8xi1>, !tile.view<?xi1>, [tensor<8xi32>]

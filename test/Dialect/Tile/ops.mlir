@@ -68,6 +68,15 @@ func.func @atomics(%x: !tile.view<?x?xf32>, %l: !tile.view<?xi32>, %r: tensor<8x
   return %a, %b, %f : tensor<8x8xf32>, tensor<8x8xf32>, tensor<4xi32>
 }
 
+// CHECK-LABEL: func @item
+func.func @item(%t: tensor<1x1xi32>, %u: tensor<f32>) -> (i32, f32) {
+  // CHECK: tile.item %{{.*}} : tensor<1x1xi32>
+  %a = tile.item %t : tensor<1x1xi32>
+  // CHECK: tile.item %{{.*}} : tensor<f32>
+  %b = tile.item %u : tensor<f32>
+  return %a, %b : i32, f32
+}
+
 // CHECK-LABEL: func @shapes
 func.func @shapes(%t: tensor<1x128xf32>, %q: tensor<1x1x64x128xbf16>) -> (tensor<64x128xf32>, tensor<128x64xbf16>) {
   // CHECK: tile.broadcast %{{.*}} : tensor<1x128xf32> -> tensor<64x128xf32>

@@ -159,6 +159,13 @@ OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
   return DenseElementsAttr::get(getType(), adaptor.getValue());
 }
 
+LogicalResult ItemOp::verify() {
+  auto type = cast<RankedTensorType>(getSource().getType());
+  if (type.getNumElements() != 1)
+    return emitOpError() << "source must have one element, got " << type;
+  return success();
+}
+
 LogicalResult IotaOp::verify() {
   auto type = getType();
   if (failed(verifyStaticTile(*this, type, "result")))

@@ -115,6 +115,26 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure,
   let hasFolder = 1;
 }
 
+def Tile_ItemOp : Tile_Op<"item", [Pure,
+    TypesMatchWith<"result type is the tile's element type", "source",
+                   "result", "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "the element of a one-element tile, as a scalar";
+  let description = [{
+    The way from data to control: a value loaded or reduced into a tile of
+    one element (any rank, every size 1) becomes a scalar that may index
+    tiles, bound loops or choose a branch. On the GPU every thread holds
+    the element of such a tile, so the scalar is the same in every thread.
+
+    ```mlir
+    %n = tile.item %t : tensor<1x1xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source);
+  let results = (outs Tile_ElementType:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source)";
+  let hasVerifier = 1;
+}
+
 def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
   let summary = "the 1-D tile 0, 1, ..., n-1";
   let description = [{
