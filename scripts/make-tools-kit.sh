@@ -134,6 +134,8 @@ for t in f32 f16 bf16; do
   lang "math.$t" $t check_math.py "$L/math.tile" -D T=$t --size N=5000 \
     --init 'x=uniform(-2,2)' --init 'y=uniform(-2,2)'
 done
+lang "math.f32.precise" f32 check_math.py "$L/math.tile" --precise-math \
+  --size N=5000 --init 'x=uniform(-2,2)' --init 'y=uniform(-2,2)'
 lang bits "" check_bits.py "$L/bits.tile" --size N=5000 \
   --init 'x=randint(-100000,100000)' --init 'y=randint(-100000,100000)' \
   --init 'n=randint(-3,40)'
@@ -144,6 +146,16 @@ lang loops 12 check_loops.py "$L/loops.tile" --size M=37
 lang loops.limit3 3 check_loops.py "$L/loops.tile" --size M=11 --arg limit=3
 lang addressing "" check_addressing.py "$L/addressing.tile" --size M=300,B=5 \
   --init 'k=randint(0,63)' --init 'off=randint(-8,71)'
+for cfg in "f32 16 256 77" "bf16 1 4096 3" "f16 128 2 300"; do
+  read -r t r w m <<<"$cfg"
+  # Float sums are checked against numpy, not the CPU JIT's bits: the GPU
+  # adds a segment's elements, then the segments' totals.
+  check "scans.$t.R$r" gpu PASS "$kit/logs/scans.$t.$r.log" "$run" \
+    "$L/scans.tile" -D T=$t -D R=$r -D W=$w --size M=$m \
+    --init 'y=randint(-1000000,1000000)' --backend=gpu --dump "$kit/logs/scans.$t.$r"
+  check "scans.$t.R$r" numpy PASS "$kit/logs/scans.$t.$r.numpy.log" \
+    python3 "$L/check_scans.py" "$kit/logs/scans.$t.$r" $t $r
+done
 # Atomics race by design (float sums in any order, tickets in any order):
 # the GPU's outputs against numpy only.
 for t in f32 f16 bf16; do

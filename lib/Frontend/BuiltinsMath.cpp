@@ -187,10 +187,11 @@ Val MLIRGenImpl::genReduce(const CallExprAST &call) {
 }
 
 std::optional<MLIRGenImpl::ReduceArgs>
-MLIRGenImpl::reduceArgs(const CallExprAST &call) {
+MLIRGenImpl::reduceArgs(const CallExprAST &call, StringRef flag,
+                        bool flagDefault) {
   Location loc = call.getLoc();
   StringRef name = call.getCallee();
-  if (failed(checkArgs(call, 1, 1, {"axis", "keepdims"})))
+  if (failed(checkArgs(call, 1, 1, {"axis", flag})))
     return std::nullopt;
   Value x = tileArg(*call.getArgs()[0], name, "its operand");
   if (!x)
@@ -211,18 +212,40 @@ MLIRGenImpl::reduceArgs(const CallExprAST &call) {
         << "axis is out of range for a tile of rank " << type.getRank();
     return std::nullopt;
   }
-  bool keep = true;
-  if (const ExprAST *k = keyword(call, "keepdims")) {
+  bool value = flagDefault;
+  if (const ExprAST *k = keyword(call, flag)) {
     Val kv = genExpr(*k);
     if (kv.failed())
       return std::nullopt;
     if (!kv.isConst() || kv.cst->kind != Const::Kind::Bool) {
-      error(k->getLoc()) << "keepdims must be true or false";
+      error(k->getLoc()) << flag << " must be true or false";
       return std::nullopt;
     }
-    keep = kv.cst->b;
+    value = kv.cst->b;
   }
-  return ReduceArgs{x, *axis, keep};
+  return ReduceArgs{x, *axis, value};
+}
+
+/// cumsum, cumprod, cummax, cummin (t, axis = k, exclusive = false): the
+/// running combination along the axis, the same shape.
+Val MLIRGenImpl::genScan(const CallExprAST &call) {
+  StringRef name = call.getCallee();
+  std::optional<ReduceArgs> args = reduceArgs(call, "exclusive", false);
+  if (!args)
+    return Val::failure();
+  if (elementTypeOf(args->x.getType()).isInteger(1)) {
+    error(call.getArgs()[0]->getLoc())
+        << "'" << name << "' of an i1 tile; cast it to i32 first";
+    return Val::failure();
+  }
+  t::ReduceKind kind = llvm::StringSwitch<t::ReduceKind>(name)
+                           .Case("cumsum", t::ReduceKind::Sum)
+                           .Case("cumprod", t::ReduceKind::Prod)
+                           .Case("cummax", t::ReduceKind::Max)
+                           .Default(t::ReduceKind::Min);
+  return Val{t::ScanOp::create(builder, call.getLoc(), kind, args->x,
+                               args->axis, args->keep),
+             {}};
 }
 
 Val MLIRGenImpl::genReduce(const CallExprAST &call, t::ReduceKind kind) {

@@ -283,7 +283,12 @@ private:
     int64_t axis;
     bool keep;
   };
-  std::optional<ReduceArgs> reduceArgs(const CallExprAST &call);
+  /// `flag`: the boolean keyword beside `axis` (keepdims, or a scan's
+  /// exclusive), read into `keep`.
+  std::optional<ReduceArgs> reduceArgs(const CallExprAST &call,
+                                       StringRef flag = "keepdims",
+                                       bool flagDefault = true);
+  Val genScan(const CallExprAST &call);
   Value reduce(t::ReduceKind kind, Value x, int64_t axis, bool keep,
                Location loc);
   Val genMinMax(const CallExprAST &call);

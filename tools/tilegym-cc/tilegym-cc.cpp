@@ -151,6 +151,13 @@ static cl::opt<int> pipelineBytes(
              "default 64"),
     cl::init(-1), cl::cat(toolCategory));
 
+static cl::opt<bool> preciseMath(
+    "precise-math",
+    cl::desc("Accurate f32 exp and exp2 (libdevice's, range-reduced) and "
+             "IEEE division (div.rn) on the GPU, instead of the SFU's "
+             "ex2.approx and div.full (the default, as Triton's)"),
+    cl::init(false), cl::cat(toolCategory));
+
 static cl::opt<int> pipelineStages(
     "pipeline-stages",
     cl::desc("Shared memory buffers per dot operand loaded ahead through a "
@@ -425,6 +432,8 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
     setOnKernels(tilegym::tile::kPipelineBytesAttr, pipelineBytes);
   if (pipelineStages.getNumOccurrences())
     setOnKernels(tilegym::tile::kPipelineStagesAttr, pipelineStages);
+  if (preciseMath)
+    setOnKernels(tilegym::tile::kPreciseMathAttr, 1);
   return emitGpu(*module, options, os);
 }
 

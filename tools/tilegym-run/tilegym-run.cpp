@@ -156,6 +156,11 @@ static cl::opt<Compare> compareWith(
                           "the CPU JIT of the kernel, on the same inputs")),
     cl::cat(category));
 static cl::opt<bool>
+    preciseMath("precise-math",
+                cl::desc("Accurate f32 exp, exp2 and division on the GPU (as "
+                         "tilegym-cc --precise-math)"),
+                cl::cat(category));
+static cl::opt<bool>
     listReferences("list-references",
                    cl::desc("List the reference programs and exit"),
                    cl::cat(category));
@@ -448,6 +453,10 @@ int main(int argc, char **argv) {
     options.defines = defines;
     options.cpuThreads = nthreads;
     options.bench = bench;
+    if (preciseMath)
+      for (func::FuncOp k : kernels)
+        k->setAttr(tile::kPreciseMathAttr,
+                   IntegerAttr::get(IntegerType::get(k.getContext(), 64), 1));
     return runUserKernels(*module, kernels, options);
   }
   if (gpu)

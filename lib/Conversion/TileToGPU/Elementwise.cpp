@@ -22,11 +22,14 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   int64_t count = regMap(op->getResult(0)).count;
   SmallVector<SmallVector<Value>> results(op->getNumResults());
   // exp and exp2 of f32 use the SFU's ex2.approx (relative error about
-  // 2^-22), as Triton does, instead of libdevice's longer sequences.
+  // 2^-22), as Triton does, instead of libdevice's longer sequences;
+  // precise math (kPreciseMathAttr) keeps libdevice's.
+  auto preciseAttr = kernel->getAttrOfType<IntegerAttr>(kPreciseMathAttr);
+  bool precise = preciseAttr && preciseAttr.getInt() == 1;
   bool isExp = isa<math::ExpOp>(op), isExp2 = isa<math::Exp2Op>(op);
   Type elementType =
       cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
-  if ((isExp || isExp2) && elementType.isF32()) {
+  if ((isExp || isExp2) && elementType.isF32() && !precise) {
     SmallVector<Value> regs;
     Value log2e = arith::ConstantOp::create(
         b, loc(), b.getF32FloatAttr(1.4426950408889634));
@@ -74,10 +77,11 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     return success();
   }
   // f32 division uses div.full.f32 (2 ulp), as Triton does, instead of the
-  // IEEE div.rn sequence. A divisor shared by several registers (a broadcast
-  // row sum, say) is inverted once and multiplied: rcp + mul per element is
-  // within 2 ulp as well, and several instructions shorter than div.full.
-  if (isa<arith::DivFOp>(op) && elementType.isF32()) {
+  // IEEE div.rn sequence (precise math keeps div.rn). A divisor shared by
+  // several registers (a broadcast row sum, say) is inverted once and
+  // multiplied: rcp + mul per element is within 2 ulp as well, and several
+  // instructions shorter than div.full.
+  if (isa<arith::DivFOp>(op) && elementType.isF32() && !precise) {
     const SmallVector<Value> &num = tiles[op->getOperand(0)];
     const SmallVector<Value> &den = tiles[op->getOperand(1)];
     DenseMap<Value, int> uses;

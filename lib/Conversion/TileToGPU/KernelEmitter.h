@@ -369,6 +369,7 @@ public:
   SmallVector<Value> throughShared(Operation *owner, ArrayRef<Value> regs,
                                    const RegMap &src, const RegMap &dst,
                                    ArrayRef<int64_t> permutation);
+  LogicalResult emitScan(ScanOp op);
   LogicalResult emitAtomicRMW(AtomicRMWOp op);
   LogicalResult emitAtomicCAS(AtomicCASOp op);
   SmallVector<Value>
@@ -443,6 +444,8 @@ void populateSharedTilePatterns(KernelEmitter &emitter,
 /// Reductions, reshapes, permutes and layout conversions.
 void populateReducePatterns(KernelEmitter &emitter,
                             RewritePatternSet &patterns);
+/// Scans (cumsum, cumprod, running max and min).
+void populateScanPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
 /// Atomic read-modify-writes and compare-and-swaps.
 void populateAtomicPatterns(KernelEmitter &emitter,
                             RewritePatternSet &patterns);

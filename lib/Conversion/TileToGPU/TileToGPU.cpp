@@ -262,6 +262,7 @@ LogicalResult KernelEmitter::emit() {
   populateAtomicPatterns(*this, patterns);
   populateSharedTilePatterns(*this, patterns);
   populateReducePatterns(*this, patterns);
+  populateScanPatterns(*this, patterns);
   populateDotPatterns(*this, patterns);
   populateControlFlowPatterns(*this, patterns);
   ConversionConfig config;

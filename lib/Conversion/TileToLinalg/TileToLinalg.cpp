@@ -490,6 +490,60 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
 
 /// linalg.reduce into a tile filled with the identity; keep_dims expands the
 /// reduced axis back as a unit dim.
+/// A scan: a loop nest over the lines (every dimension but the axis), and
+/// along each line an scf.for carrying the running value, in f32 for f16
+/// and bf16 (each output rounded once).
+struct ScanOpLowering : OpConversionPattern<ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elem = type.getElementType();
+    Type wide = isa<FloatType>(elem) && elem.getIntOrFloatBitWidth() < 32
+                    ? Type(rewriter.getF32Type())
+                    : elem;
+    int64_t axis = op.getAxis();
+    ReduceKind kind = op.getKind();
+    Value identity =
+        arith::ConstantOp::create(rewriter, loc, reductionIdentity(kind, wide));
+    SmallVector<Value> lbs, ubs, steps;
+    tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
+    Value length = ubs[axis];
+    lbs.erase(lbs.begin() + axis);
+    ubs.erase(ubs.begin() + axis);
+    steps.erase(steps.begin() + axis);
+    Value zero = indexConstant(rewriter, loc, 0);
+    Value one = indexConstant(rewriter, loc, 1);
+    auto lineBody = [&](OpBuilder &b, Location loc, ValueRange lineIvs,
+                        ValueRange iterArgs) -> scf::ValueVector {
+      auto along = scf::ForOp::create(
+          b, loc, zero, length, one, ValueRange{identity, iterArgs[0]},
+          [&](OpBuilder &b, Location loc, Value e, ValueRange carried) {
+            SmallVector<Value> ivs(lineIvs);
+            ivs.insert(ivs.begin() + axis, e);
+            Value x =
+                tensor::ExtractOp::create(b, loc, adaptor.getSource(), ivs);
+            if (wide != elem)
+              x = arith::ExtFOp::create(b, loc, wide, x);
+            Value next = combine(b, loc, kind, carried[0], x);
+            Value out = op.getExclusive() ? carried[0] : next;
+            if (wide != elem)
+              out = arith::TruncFOp::create(b, loc, elem, out);
+            Value tile = tensor::InsertOp::create(b, loc, out, carried[1], ivs);
+            scf::YieldOp::create(b, loc, ValueRange{next, tile});
+          });
+      return {along.getResult(1)};
+    };
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps,
+        ValueRange{allocTile(rewriter, loc, type)}, lineBody);
+    rewriter.replaceOp(op, nest.results);
+    return success();
+  }
+};
+
 struct ReduceOpLowering : OpConversionPattern<ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -557,8 +611,8 @@ void tilegym::populateTileToLinalgPatterns(TypeConverter &typeConverter,
                NumTilesOpLowering, LoadOpLowering, PrefetchOpLowering,
                StoreOpLowering, SplatOpLowering, ItemOpLowering, IotaOpLowering,
                BroadcastOpLowering, ReshapeOpLowering, PermuteOpLowering,
-               ReduceOpLowering, DotOpLowering>(typeConverter,
-                                                patterns.getContext());
+               ReduceOpLowering, ScanOpLowering, DotOpLowering>(
+      typeConverter, patterns.getContext());
   populateElementAccessPatterns(typeConverter, patterns);
 }
 

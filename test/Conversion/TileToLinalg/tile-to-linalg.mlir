@@ -267,3 +267,24 @@ func.func @item(%t: tensor<1x1xi32>) -> i32 {
   %x = tile.item %t : tensor<1x1xi32>
   return %x : i32
 }
+
+// A scan: a loop over the lines, and along each an scf.for carrying the
+// running value (f32 for bf16) and the tile; exclusive stores the value
+// before the element's.
+// CHECK-LABEL: func.func @scan(
+// CHECK-SAME: %[[T:.*]]: tensor<4x8xbf16>)
+// CHECK: %[[ID:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[NEW:.*]] = bufferization.alloc_tensor() : tensor<4x8xbf16>
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[NEW]])
+// CHECK:   %[[LINE:.*]]:2 = scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PART:.*]] = %[[ID]], %[[TILE:.*]] = %[[ACC]])
+// CHECK:     %[[X:.*]] = tensor.extract %[[T]][%[[R]], %[[E]]] : tensor<4x8xbf16>
+// CHECK:     %[[W:.*]] = arith.extf %[[X]] : bf16 to f32
+// CHECK:     %[[NEXT:.*]] = arith.addf %[[PART]], %[[W]] : f32
+// CHECK:     %[[OUT:.*]] = arith.truncf %[[PART]] : f32 to bf16
+// CHECK:     %[[INS:.*]] = tensor.insert %[[OUT]] into %[[TILE]][%[[R]], %[[E]]]
+// CHECK:     scf.yield %[[NEXT]], %[[INS]]
+// CHECK:   scf.yield %[[LINE]]#1
+func.func @scan(%t: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+  %x = tile.scan sum %t {axis = 1 : i64, exclusive} : tensor<4x8xbf16>
+  return %x : tensor<4x8xbf16>
+}

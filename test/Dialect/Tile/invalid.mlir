@@ -190,6 +190,29 @@ func.func @gather_padding(%x: !tile.view<?xf32>, %r: tensor<8xi32>) {
 
 // -----
 
+// expected-error @+1 {{'tile.precise_math' must be from 0 to 1, got 2}}
+func.func @precise_math(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.precise_math = 2 : i64} {
+  return
+}
+
+// -----
+
+func.func @scan_axis(%t: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tile.scan' op axis 2 is out of range for source of rank 2}}
+  %x = tile.scan sum %t {axis = 2 : i64} : tensor<4x8xf32>
+  return %x : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @scan_i1(%t: tensor<8xi1>) -> tensor<8xi1> {
+  // expected-error @+1 {{'tile.scan' op cannot scan an i1 tile}}
+  %x = tile.scan max %t {axis = 0 : i64} : tensor<8xi1>
+  return %x : tensor<8xi1>
+}
+
+// -----
+
 func.func @item_elements(%t: tensor<2xf32>) -> f32 {
   // expected-error @+1 {{'tile.item' op source must have one element, got 'tensor<2xf32>'}}
   %x = tile.item %t : tensor<2xf32>

@@ -68,6 +68,15 @@ func.func @atomics(%x: !tile.view<?x?xf32>, %l: !tile.view<?xi32>, %r: tensor<8x
   return %a, %b, %f : tensor<8x8xf32>, tensor<8x8xf32>, tensor<4xi32>
 }
 
+// CHECK-LABEL: func @scan
+func.func @scan(%t: tensor<4x256xf32>, %u: tensor<8xi32>) -> (tensor<4x256xf32>, tensor<8xi32>) {
+  // CHECK: tile.scan sum %{{.*}} {axis = 1 : i64, exclusive} : tensor<4x256xf32>
+  %a = tile.scan sum %t {axis = 1 : i64, exclusive} : tensor<4x256xf32>
+  // CHECK: tile.scan max %{{.*}} {axis = 0 : i64} : tensor<8xi32>
+  %b = tile.scan max %u {axis = 0 : i64} : tensor<8xi32>
+  return %a, %b : tensor<4x256xf32>, tensor<8xi32>
+}
+
 // CHECK-LABEL: func @item
 func.func @item(%t: tensor<1x1xi32>, %u: tensor<f32>) -> (i32, f32) {
   // CHECK: tile.item %{{.*}} : tensor<1x1xi32>

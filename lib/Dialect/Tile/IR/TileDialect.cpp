@@ -250,6 +250,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return intIn(0, INT32_MAX, false);
   if (name == kPipelineStagesAttr)
     return intIn(kMinPipelineStages, kMaxPipelineStages, false);
+  if (name == kPreciseMathAttr)
+    return intIn(0, 1, false);
   return success();
 }
 

@@ -391,6 +391,15 @@ OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
 // Reductions and contractions
 //===----------------------------------------------------------------------===//
 
+LogicalResult ScanOp::verify() {
+  auto type = cast<RankedTensorType>(getSource().getType());
+  if (failed(verifyAxis(*this, getAxis(), type.getRank(), "source")))
+    return failure();
+  if (type.getElementType().isInteger(1))
+    return emitOpError() << "cannot scan an i1 tile";
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   auto src = cast<RankedTensorType>(getSource().getType());
   auto dst = getType();

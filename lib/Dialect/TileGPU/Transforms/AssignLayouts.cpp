@@ -214,6 +214,8 @@ LogicalResult LayoutAssigner::collect() {
         tie(index, scatter.getValue());
       if (Value mask = scatter.getMask())
         tie(mask, scatter.getValue());
+    } else if (auto scan = dyn_cast<tile::ScanOp>(op)) {
+      tie(scan.getSource(), scan.getResult());
     } else if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {
       // Every operand tile and the old values, element for element.
       for (Value operand : op->getOperands())

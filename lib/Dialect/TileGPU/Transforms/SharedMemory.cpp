@@ -130,6 +130,20 @@ static Scratch dotScratch(MmaOp op) {
   return s;
 }
 
+ScanGeometry tilegym::tilegpu::getScanGeometry(RankedTensorType type,
+                                               int64_t axis, int64_t threads) {
+  ScanGeometry g;
+  g.length = type.getDimSize(axis);
+  g.lines = type.getNumElements() / g.length;
+  g.inner = 1;
+  for (int64_t d = axis + 1; d < type.getRank(); ++d)
+    g.inner *= type.getDimSize(d);
+  g.segments = std::min(g.length, std::max<int64_t>(1, threads / g.lines));
+  g.bytes = (type.getNumElements() + g.lines * g.segments) *
+            wideBytes(type.getElementType());
+  return g;
+}
+
 Scratch tilegym::tilegpu::getScratch(Operation *op, int64_t numWarps) {
   Scratch conversion;
   conversion.what = "a layout conversion";
@@ -157,6 +171,14 @@ Scratch tilegym::tilegpu::getScratch(Operation *op, int64_t numWarps) {
   }
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return reductionScratch(reduce, numWarps);
+  if (auto scan = dyn_cast<ScanOp>(op)) {
+    Scratch s;
+    s.what = "a scan";
+    s.bytes = getScanGeometry(cast<RankedTensorType>(scan.getType()),
+                              scan.getAxis(), numWarps * kWarpSize)
+                  .bytes;
+    return s;
+  }
   // An atomic's old values, where used, reach the copies of each element in
   // other threads through shared memory.
   if (isa<AtomicRMWOp, AtomicCASOp>(op) && !op->use_empty()) {

@@ -36,6 +36,11 @@ constexpr llvm::StringLiteral kPipelineBytesAttr = "tile.pipeline_bytes";
 /// from kMinPipelineStages to kMaxPipelineStages.
 constexpr llvm::StringLiteral kPipelineStagesAttr = "tile.pipeline_stages";
 constexpr int64_t kMinPipelineStages = 2, kMaxPipelineStages = 4;
+/// Optional (tilegym-cc and tilegym-run --precise-math): 1 lowers f32 exp
+/// and exp2 on the GPU to libdevice's (range-reduced, within 2 ulp) and
+/// division to div.rn (IEEE), instead of the SFU's ex2.approx and div.full;
+/// 0 or absent keeps the fast ones.
+constexpr llvm::StringLiteral kPreciseMathAttr = "tile.precise_math";
 
 /// The most elements a tile may hold (2^20, Triton's limit too): a tile is
 /// one block's working set, in registers on the GPU; past this, compiling

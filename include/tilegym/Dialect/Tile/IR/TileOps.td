@@ -414,6 +414,26 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
+  let summary = "running sum, product, max or min along one axis";
+  let description = [{
+    Element `i` along `axis` of the result combines the source's elements
+    `0..i` (inclusive) or `0..i-1` (with `exclusive`; the first is the
+    identity: 0 for sum, 1 for prod, -inf/+inf or the integer extremes for
+    max/min), in order. f16 and bf16 combine in f32 and round each output
+    once. Float max/min propagate NaN. i1 tiles are errors.
+
+    ```mlir
+    %c = tile.scan sum %t {axis = 1 : i64, exclusive} : tensor<4x256xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_Tile:$source, I64Attr:$axis,
+                       UnitAttr:$exclusive);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$kind $source attr-dict `:` type($source)";
+  let hasVerifier = 1;
+}
+
 def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "matrix product accumulated in f32: acc + lhs @ rhs";
   let description = [{

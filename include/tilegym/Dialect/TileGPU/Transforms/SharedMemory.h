@@ -47,6 +47,16 @@ int64_t getStageBytes(int64_t rows, int64_t cols, int64_t elementBytes,
 /// stored rows padded for ldmatrix, or unpadded under the 128-byte swizzle.
 int64_t getSharedTileBytes(MemDescType type);
 
+/// How a scan along `axis` of a tile of `type` runs on `threads` threads
+/// (Scan.cpp): `lines` lines of `length` elements, consecutive elements of a
+/// line `inner` apart row-major, each line cut into `segments`; `bytes` of
+/// shared memory for the tile and the segments' totals, 32-bit each.
+struct ScanGeometry {
+  int64_t lines, length, inner, segments, bytes;
+};
+ScanGeometry getScanGeometry(mlir::RankedTensorType type, int64_t axis,
+                             int64_t threads);
+
 /// What an op of a GPU kernel needs of shared memory while it runs.
 struct Scratch {
   int64_t bytes = 0;
