@@ -46,6 +46,8 @@ reductions|$L/reductions.tile --compare=cpu --size M=50,C=4
 addressing|$L/addressing.tile --compare=cpu --size M=37,B=3 --init k=randint(0,63) --init off=randint(-8,71)
 scans bf16 one row|$L/scans.tile -D T=bf16 -D R=1 -D W=4096 --size M=3
 scans f32|$L/scans.tile --size M=37
+sorting|$L/sorting.tile --size M=37
+sorting bf16 one row|$L/sorting.tile -D T=bf16 -D R=1 -D W=4096 -D K=32 --size M=3
 atomics bf16|$L/atomics.tile -D T=bf16 --size N=3000
 atomics f32|$L/atomics.tile --size N=3000
 LANGUAGE

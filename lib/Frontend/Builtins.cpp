@@ -202,6 +202,8 @@ const Builtin *MLIRGenImpl::lookupBuiltin(StringRef name) {
       {"cumprod", true, &G::genScan},
       {"cummax", true, &G::genScan},
       {"cummin", true, &G::genScan},
+      {"sort", true, &G::genSort},
+      {"topk", true, &G::genSort},
       {"argmin", true, &G::genArgReduce},
       {"max", true, &G::genMinMax},
       {"min", true, &G::genMinMax},

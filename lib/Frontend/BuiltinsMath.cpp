@@ -369,3 +369,58 @@ Val MLIRGenImpl::genMinMax(const CallExprAST &call) {
               : Value(arith::MinSIOp::create(builder, loc, x, y));
   return Val{r, {}};
 }
+
+/// sort(t, descending = false): each line along the last axis sorted;
+/// topk(t, k): its k largest, descending.
+Val MLIRGenImpl::genSort(const CallExprAST &call) {
+  StringRef name = call.getCallee();
+  bool isTopK = name == "topk";
+  if (failed(checkArgs(call, isTopK ? 2 : 1, isTopK ? 2 : 1,
+                       isTopK ? ArrayRef<StringRef>{}
+                              : ArrayRef<StringRef>{"descending"})))
+    return Val::failure();
+  Value x = tileArg(*call.getArgs()[0], name, "its operand");
+  if (!x)
+    return Val::failure();
+  auto type = cast<RankedTensorType>(x.getType());
+  if (type.getRank() == 0 || type.getElementType().isInteger(1)) {
+    error(call.getArgs()[0]->getLoc())
+        << "'" << name << "' takes a tile of rank 1 or more of numbers, got "
+        << describe(type);
+    return Val::failure();
+  }
+  int64_t n = type.getShape().back();
+  if (!llvm::isPowerOf2_64(n)) {
+    error(call.getArgs()[0]->getLoc())
+        << "'" << name << "' sorts lines of a power-of-two length, got " << n;
+    return Val::failure();
+  }
+  bool descending = isTopK;
+  int64_t k = n;
+  if (isTopK) {
+    std::optional<int64_t> kv = constInt(*call.getArgs()[1], "k");
+    if (!kv)
+      return Val::failure();
+    if (*kv < 1 || *kv > n) {
+      error(call.getArgs()[1]->getLoc())
+          << "k must be from 1 to the line's length " << n << ", got " << *kv;
+      return Val::failure();
+    }
+    k = *kv;
+  } else if (const ExprAST *d = keyword(call, "descending")) {
+    Val dv = genExpr(*d);
+    if (dv.failed())
+      return Val::failure();
+    if (!dv.isConst() || dv.cst->kind != Const::Kind::Bool) {
+      error(d->getLoc()) << "descending must be true or false";
+      return Val::failure();
+    }
+    descending = dv.cst->b;
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = k;
+  auto op = t::SortOp::create(builder, call.getLoc(), type.clone(shape), x);
+  if (descending)
+    op.setDescending(true);
+  return Val{op, {}};
+}

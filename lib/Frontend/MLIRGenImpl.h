@@ -289,6 +289,7 @@ private:
                                        StringRef flag = "keepdims",
                                        bool flagDefault = true);
   Val genScan(const CallExprAST &call);
+  Val genSort(const CallExprAST &call);
   Value reduce(t::ReduceKind kind, Value x, int64_t axis, bool keep,
                Location loc);
   Val genMinMax(const CallExprAST &call);

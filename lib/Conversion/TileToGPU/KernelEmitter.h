@@ -370,6 +370,7 @@ public:
                                    const RegMap &src, const RegMap &dst,
                                    ArrayRef<int64_t> permutation);
   LogicalResult emitScan(ScanOp op);
+  LogicalResult emitSort(SortOp op);
   LogicalResult emitAtomicRMW(AtomicRMWOp op);
   LogicalResult emitAtomicCAS(AtomicCASOp op);
   SmallVector<Value>
@@ -446,6 +447,8 @@ void populateReducePatterns(KernelEmitter &emitter,
                             RewritePatternSet &patterns);
 /// Scans (cumsum, cumprod, running max and min).
 void populateScanPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
+/// Sorts and top-k.
+void populateSortPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
 /// Atomic read-modify-writes and compare-and-swaps.
 void populateAtomicPatterns(KernelEmitter &emitter,
                             RewritePatternSet &patterns);

@@ -263,6 +263,7 @@ LogicalResult KernelEmitter::emit() {
   populateSharedTilePatterns(*this, patterns);
   populateReducePatterns(*this, patterns);
   populateScanPatterns(*this, patterns);
+  populateSortPatterns(*this, patterns);
   populateDotPatterns(*this, patterns);
   populateControlFlowPatterns(*this, patterns);
   ConversionConfig config;

@@ -490,6 +490,110 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
 
 /// linalg.reduce into a tile filled with the identity; keep_dims expands the
 /// reduced axis back as a unit dim.
+/// Whether `a` sorts above `b`: signed for integers; for floats NaN above
+/// every number.
+static Value sortsAbove(OpBuilder &b, Location loc, Value x, Value y) {
+  if (!isa<FloatType>(x.getType()))
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, y);
+  Value greater =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, y);
+  Value xNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value yNumber =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, y, y);
+  return arith::OrIOp::create(b, loc, greater,
+                              arith::AndIOp::create(b, loc, xNaN, yNumber));
+}
+
+/// A sort: the bitonic network (as the GPU runs it) over each line, the
+/// tile carried through every loop; then the first k of each line.
+struct SortOpLowering : OpConversionPattern<SortOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SortOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getSource().getType());
+    int64_t rank = type.getRank(), n = type.getShape().back();
+    int64_t logN = llvm::Log2_64(n);
+    Value c0 = indexConstant(rewriter, loc, 0);
+    Value c1 = indexConstant(rewriter, loc, 1);
+    bool descending = op.getDescending();
+    // Stage (kk, t): blocks of k = 2^kk, partners j = 2^(kk - 1 - t) apart.
+    auto stages = scf::ForOp::create(
+        rewriter, loc, c1, indexConstant(rewriter, loc, logN + 1), c1,
+        ValueRange{adaptor.getSource()},
+        [&](OpBuilder &b, Location loc, Value kk, ValueRange outer) {
+          auto steps = scf::ForOp::create(
+              b, loc, c0, kk, c1, outer,
+              [&](OpBuilder &b, Location loc, Value t, ValueRange inner) {
+                Value k = arith::ShLIOp::create(b, loc, c1, kk);
+                Value shift = arith::SubIOp::create(
+                    b, loc, arith::SubIOp::create(b, loc, kk, c1), t);
+                Value j = arith::ShLIOp::create(b, loc, c1, shift);
+                SmallVector<Value> lbs, ubs, steps;
+                tileLoopBounds(b, loc, type, lbs, ubs, steps);
+                scf::LoopNest nest = scf::buildLoopNest(
+                    b, loc, lbs, ubs, steps, inner,
+                    [&](OpBuilder &b, Location loc, ValueRange ivs,
+                        ValueRange tile) -> scf::ValueVector {
+                      Value i = ivs.back();
+                      Value l = arith::XOrIOp::create(b, loc, i, j);
+                      // Each pair once: from its lower index.
+                      Value ok = arith::CmpIOp::create(
+                          b, loc, arith::CmpIPredicate::ugt, l, i);
+                      auto swap = scf::IfOp::create(
+                          b, loc, ok,
+                          [&](OpBuilder &b, Location loc) {
+                            SmallVector<Value> at(ivs), partner(ivs);
+                            partner.back() = l;
+                            Value x =
+                                tensor::ExtractOp::create(b, loc, tile[0], at);
+                            Value y = tensor::ExtractOp::create(b, loc, tile[0],
+                                                                partner);
+                            // Up in blocks with bit k clear (flipped when
+                            // descending): the larger goes to l.
+                            Value up = arith::CmpIOp::create(
+                                b, loc,
+                                descending ? arith::CmpIPredicate::ne
+                                           : arith::CmpIPredicate::eq,
+                                arith::AndIOp::create(b, loc, i, k), c0);
+                            Value exchange = arith::SelectOp::create(
+                                b, loc, up, sortsAbove(b, loc, x, y),
+                                sortsAbove(b, loc, y, x));
+                            Value lo =
+                                arith::SelectOp::create(b, loc, exchange, y, x);
+                            Value hi =
+                                arith::SelectOp::create(b, loc, exchange, x, y);
+                            Value r = tensor::InsertOp::create(b, loc, lo,
+                                                               tile[0], at);
+                            r = tensor::InsertOp::create(b, loc, hi, r,
+                                                         partner);
+                            scf::YieldOp::create(b, loc, ValueRange{r});
+                          },
+                          [&](OpBuilder &b, Location loc) {
+                            scf::YieldOp::create(b, loc, tile);
+                          });
+                      return {swap.getResult(0)};
+                    });
+                scf::YieldOp::create(b, loc, nest.results);
+              });
+          scf::YieldOp::create(b, loc, steps.getResults());
+        });
+    Value sorted = stages.getResult(0);
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (resultType.getShape().back() != n) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)), sizes,
+          strides(rank, rewriter.getIndexAttr(1));
+      for (int64_t d : resultType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(d));
+      sorted = tensor::ExtractSliceOp::create(rewriter, loc, resultType, sorted,
+                                              offsets, sizes, strides);
+    }
+    rewriter.replaceOp(op, sorted);
+    return success();
+  }
+};
+
 /// A scan: a loop nest over the lines (every dimension but the axis), and
 /// along each line an scf.for carrying the running value, in f32 for f16
 /// and bf16 (each output rounded once).
@@ -611,7 +715,7 @@ void tilegym::populateTileToLinalgPatterns(TypeConverter &typeConverter,
                NumTilesOpLowering, LoadOpLowering, PrefetchOpLowering,
                StoreOpLowering, SplatOpLowering, ItemOpLowering, IotaOpLowering,
                BroadcastOpLowering, ReshapeOpLowering, PermuteOpLowering,
-               ReduceOpLowering, ScanOpLowering, DotOpLowering>(
+               ReduceOpLowering, ScanOpLowering, SortOpLowering, DotOpLowering>(
       typeConverter, patterns.getContext());
   populateElementAccessPatterns(typeConverter, patterns);
 }

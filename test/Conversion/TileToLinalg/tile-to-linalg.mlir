@@ -288,3 +288,23 @@ func.func @scan(%t: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
   %x = tile.scan sum %t {axis = 1 : i64, exclusive} : tensor<4x8xbf16>
   return %x : tensor<4x8xbf16>
 }
+
+// A sort: the bitonic network's stages as two loops (blocks of 2^kk, then
+// partners 2^(kk-1-t) apart) around a loop nest over the tile whose pairs
+// compare (NaN above numbers) and swap; top-k then slices the first k.
+// CHECK-LABEL: func.func @topk(
+// CHECK: scf.for %[[KK:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:   scf.for %[[T:.*]] = %{{.*}} to %[[KK]] step %{{.*}} iter_args
+// CHECK:     arith.xori
+// CHECK:     arith.cmpi ugt
+// CHECK:     scf.if
+// CHECK:       arith.cmpi ne
+// CHECK:       arith.cmpf ogt
+// CHECK:       arith.cmpf uno
+// CHECK:       tensor.insert
+// CHECK:       tensor.insert
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [2, 4] [1, 1] : tensor<2x16xf32> to tensor<2x4xf32>
+func.func @topk(%t: tensor<2x16xf32>) -> tensor<2x4xf32> {
+  %x = tile.sort %t {descending} : tensor<2x16xf32> -> tensor<2x4xf32>
+  return %x : tensor<2x4xf32>
+}

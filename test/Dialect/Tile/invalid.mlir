@@ -197,6 +197,46 @@ func.func @precise_math(%x: !tile.view<?xf32>) attributes {tile.kernel, tile.pre
 
 // -----
 
+func.func @sort_length(%t: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  // expected-error @+1 {{'tile.sort' op sorts lines of a power-of-two length, got 6}}
+  %x = tile.sort %t : tensor<4x6xf32> -> tensor<4x6xf32>
+  return %x : tensor<4x6xf32>
+}
+
+// -----
+
+func.func @sort_k(%t: tensor<4x8xf32>) -> tensor<4x16xf32> {
+  // expected-error @+1 {{'tile.sort' op keeps 16 elements of lines of 8}}
+  %x = tile.sort %t : tensor<4x8xf32> -> tensor<4x16xf32>
+  return %x : tensor<4x16xf32>
+}
+
+// -----
+
+func.func @sort_shape(%t: tensor<4x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tile.sort' op result 'tensor<2x8xf32>' must be the source's type but for its last size}}
+  %x = tile.sort %t : tensor<4x8xf32> -> tensor<2x8xf32>
+  return %x : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @sort_i1(%t: tensor<8xi1>) -> tensor<8xi1> {
+  // expected-error @+1 {{'tile.sort' op cannot sort an i1 tile}}
+  %x = tile.sort %t : tensor<8xi1> -> tensor<8xi1>
+  return %x : tensor<8xi1>
+}
+
+// -----
+
+func.func @sort_0d(%t: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'tile.sort' op cannot sort a 0-D tile}}
+  %x = tile.sort %t : tensor<f32> -> tensor<f32>
+  return %x : tensor<f32>
+}
+
+// -----
+
 func.func @scan_axis(%t: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-error @+1 {{'tile.scan' op axis 2 is out of range for source of rank 2}}
   %x = tile.scan sum %t {axis = 2 : i64} : tensor<4x8xf32>

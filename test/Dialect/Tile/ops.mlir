@@ -77,6 +77,15 @@ func.func @scan(%t: tensor<4x256xf32>, %u: tensor<8xi32>) -> (tensor<4x256xf32>,
   return %a, %b : tensor<4x256xf32>, tensor<8xi32>
 }
 
+// CHECK-LABEL: func @sort
+func.func @sort(%t: tensor<4x256xf32>) -> (tensor<4x256xf32>, tensor<4x8xf32>) {
+  // CHECK: tile.sort %{{.*}} : tensor<4x256xf32> -> tensor<4x256xf32>
+  %a = tile.sort %t : tensor<4x256xf32> -> tensor<4x256xf32>
+  // CHECK: tile.sort %{{.*}} {descending} : tensor<4x256xf32> -> tensor<4x8xf32>
+  %b = tile.sort %t {descending} : tensor<4x256xf32> -> tensor<4x8xf32>
+  return %a, %b : tensor<4x256xf32>, tensor<4x8xf32>
+}
+
 // CHECK-LABEL: func @item
 func.func @item(%t: tensor<1x1xi32>, %u: tensor<f32>) -> (i32, f32) {
   // CHECK: tile.item %{{.*}} : tensor<1x1xi32>

@@ -400,6 +400,27 @@ LogicalResult ScanOp::verify() {
   return success();
 }
 
+LogicalResult SortOp::verify() {
+  auto src = cast<RankedTensorType>(getSource().getType());
+  auto dst = cast<RankedTensorType>(getType());
+  if (src.getRank() == 0)
+    return emitOpError() << "cannot sort a 0-D tile";
+  if (src.getElementType().isInteger(1))
+    return emitOpError() << "cannot sort an i1 tile";
+  if (dst.getElementType() != src.getElementType() ||
+      dst.getRank() != src.getRank() ||
+      dst.getShape().drop_back() != src.getShape().drop_back())
+    return emitOpError() << "result " << dst
+                         << " must be the source's type but for its last size";
+  int64_t k = dst.getShape().back(), n = src.getShape().back();
+  // The bitonic network pairs elements by the bits of their index.
+  if (!llvm::isPowerOf2_64(n))
+    return emitOpError() << "sorts lines of a power-of-two length, got " << n;
+  if (k < 1 || k > n)
+    return emitOpError() << "keeps " << k << " elements of lines of " << n;
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   auto src = cast<RankedTensorType>(getSource().getType());
   auto dst = getType();

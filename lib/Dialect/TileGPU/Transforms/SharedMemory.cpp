@@ -171,6 +171,13 @@ Scratch tilegym::tilegpu::getScratch(Operation *op, int64_t numWarps) {
   }
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return reductionScratch(reduce, numWarps);
+  if (auto sort = dyn_cast<SortOp>(op)) {
+    auto type = cast<RankedTensorType>(sort.getSource().getType());
+    Scratch s;
+    s.what = "a sort";
+    s.bytes = type.getNumElements() * wideBytes(type.getElementType());
+    return s;
+  }
   if (auto scan = dyn_cast<ScanOp>(op)) {
     Scratch s;
     s.what = "a scan";

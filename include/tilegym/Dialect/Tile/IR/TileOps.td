@@ -434,6 +434,25 @@ def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+def Tile_SortOp : Tile_Op<"sort", [Pure]> {
+  let summary = "sort along the last axis, keeping the first k";
+  let description = [{
+    Sorts each line along the last axis, ascending (or `descending`), and
+    keeps its first `k` elements, the result's last size: `k` equal to the
+    source's is a sort, a smaller `k` with `descending` is top-k. NaN sorts
+    above every number (last ascending, first descending); `-0.0` and
+    `0.0` are equal. i1 tiles are errors.
+
+    ```mlir
+    %top = tile.sort %logits {descending} : tensor<4x1024xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source, UnitAttr:$descending);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "matrix product accumulated in f32: acc + lhs @ rhs";
   let description = [{

@@ -71,9 +71,9 @@ struct Scratch {
 /// The scratch `op` needs at `numWarps` warps: a conversion that moves data
 /// (convert_layout, a reshape or permute not renaming registers), a
 /// reduction across warps, an mma.sync dot's operands staged from
-/// registers, an atomic's old values where used. Nothing (bytes 0) for every
-/// other op; tilegpu.local_alloc has its bytes for as long as its tile is used,
-/// not as scratch.
+/// registers, an atomic's old values where used, a scan, a sort. Nothing
+/// (bytes 0) for every other op; tilegpu.local_alloc has its bytes for as
+/// long as its tile is used, not as scratch.
 Scratch getScratch(mlir::Operation *op, int64_t numWarps);
 
 } // namespace tilegym::tilegpu
