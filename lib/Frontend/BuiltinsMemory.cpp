@@ -130,6 +130,22 @@ Val MLIRGenImpl::genPrefetch(const CallExprAST &call) {
   return Val::failure(); // no value: only statements call prefetch
 }
 
+/// A tile stored into `view`: its element type, and its rank (at most the
+/// view's with `lowerRank`, the view's otherwise).
+LogicalResult MLIRGenImpl::checkStoredTile(RankedTensorType type,
+                                           t::ViewType view, Location loc,
+                                           bool lowerRank) {
+  if (lowerRank ? type.getRank() > view.getRank() || type.getRank() == 0
+                : type.getRank() != view.getRank())
+    return error(loc) << "cannot store a tile of rank " << type.getRank()
+                      << " into a view of rank " << view.getRank()
+                      << "; use reshape";
+  if (type.getElementType() != view.getElementType())
+    return error(loc) << "cannot store " << describe(type) << " into "
+                      << describe(view) << "; use cast";
+  return success();
+}
+
 Val MLIRGenImpl::genStore(const CallExprAST &call) {
   Location loc = call.getLoc();
   if (failed(checkArgs(call, 3, 3, {})))
@@ -143,18 +159,9 @@ Val MLIRGenImpl::genStore(const CallExprAST &call) {
   if (!value)
     return Val::failure();
   auto type = cast<RankedTensorType>(value.getType());
-  if (type.getRank() > viewType.getRank() || type.getRank() == 0) {
-    error(call.getArgs()[2]->getLoc())
-        << "cannot store a tile of rank " << type.getRank()
-        << " into a view of rank " << viewType.getRank() << "; use reshape";
+  if (failed(checkStoredTile(type, viewType, call.getArgs()[2]->getLoc(),
+                             /*lowerRank=*/true)))
     return Val::failure();
-  }
-  if (type.getElementType() != viewType.getElementType()) {
-    error(call.getArgs()[2]->getLoc())
-        << "cannot store " << describe(type) << " into " << describe(viewType)
-        << "; use cast";
-    return Val::failure();
-  }
   // A tile of lower rank fills the trailing dimensions, the leading ones at
   // size 1.
   if (type.getRank() < viewType.getRank()) {
@@ -403,18 +410,9 @@ Val MLIRGenImpl::genStoreAt(const CallExprAST &call) {
   if (!value)
     return Val::failure();
   auto type = cast<RankedTensorType>(value.getType());
-  if (type.getRank() != viewType.getRank()) {
-    error(call.getArgs()[2]->getLoc())
-        << "cannot store a tile of rank " << type.getRank()
-        << " into a view of rank " << viewType.getRank() << "; use reshape";
+  if (failed(checkStoredTile(type, viewType, call.getArgs()[2]->getLoc(),
+                             /*lowerRank=*/false)))
     return Val::failure();
-  }
-  if (type.getElementType() != viewType.getElementType()) {
-    error(call.getArgs()[2]->getLoc())
-        << "cannot store " << describe(type) << " into " << describe(viewType)
-        << "; use cast";
-    return Val::failure();
-  }
   auto coords = elementCoordinates(call, viewType, type.getShape());
   if (!coords)
     return Val::failure();

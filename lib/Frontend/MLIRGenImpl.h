@@ -295,6 +295,8 @@ private:
   Val genMinMax(const CallExprAST &call);
   Val genLoad(const CallExprAST &call);
   Val genStore(const CallExprAST &call);
+  LogicalResult checkStoredTile(RankedTensorType type, t::ViewType view,
+                                Location loc, bool lowerRank);
   Val genPrefetch(const CallExprAST &call);
   std::optional<ElementAccessArgs>
   elementAccessArgs(const CallExprAST &call, unsigned values, bool scalars);

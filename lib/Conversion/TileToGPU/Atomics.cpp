@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"
 
+#include "tilegym/Dialect/Tile/IR/Combiners.h"
+
 using namespace mlir;
 using namespace tilegym;
 using namespace tilegym::tile;
@@ -22,14 +24,6 @@ using namespace tilegym::detail;
 
 /// LLVM's name of the device scope (PTX's `.gpu`).
 static constexpr llvm::StringLiteral kDeviceScope = "device";
-
-static Value bitsOf(OpBuilder &b, Location loc, Value v) {
-  Type type = v.getType();
-  if (!isa<FloatType>(type))
-    return v;
-  return arith::BitcastOp::create(
-      b, loc, b.getIntegerType(type.getIntOrFloatBitWidth()), v);
-}
 
 static Value fromBits(OpBuilder &b, Location loc, Value bits, Type type) {
   if (bits.getType() == type)
@@ -62,7 +56,8 @@ Value KernelEmitter::casLoop16(Value ptr, Type type,
       b, loc(), TypeRange{i16}, ValueRange{first},
       [&](OpBuilder &bb, Location l, ValueRange args) {
         Value expected = args[0];
-        Value next = bitsOf(bb, l, update(fromBits(bb, l, expected, type)));
+        Value next =
+            buildBitsOf(bb, l, update(fromBits(bb, l, expected, type)));
         Value seen = cas16(bb, l, ptr, expected, next);
         Value changed = arith::CmpIOp::create(bb, l, arith::CmpIPredicate::ne,
                                               seen, expected);
@@ -182,8 +177,8 @@ LogicalResult KernelEmitter::emitAtomicCAS(AtomicCASOp op) {
   tiles[op.getResult()] = emitAtomicElements(
       op, op.getView(), op.getIndices(), op.getMask(), op.getResult(),
       [&](Value ptr, int64_t i) -> Value {
-        Value expected = bitsOf(b, loc(), cmps[i]);
-        Value desired = bitsOf(b, loc(), values[i]);
+        Value expected = buildBitsOf(b, loc(), cmps[i]);
+        Value desired = buildBitsOf(b, loc(), values[i]);
         if (type.getIntOrFloatBitWidth() == 16)
           return fromBits(b, loc(), cas16(b, loc(), ptr, expected, desired),
                           type);

@@ -12,28 +12,13 @@
 //===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"
 
+#include "tilegym/Dialect/Tile/IR/Combiners.h"
 #include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 
 using namespace mlir;
 using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::detail;
-
-/// The identity of `kind` on `type` (32-bit): what an exclusive scan starts
-/// from.
-static TypedAttr scanIdentity(OpBuilder &b, ReduceKind kind, Type type) {
-  if (kind == ReduceKind::Sum)
-    return cast<TypedAttr>(b.getZeroAttr(type));
-  if (kind == ReduceKind::Prod)
-    return isa<FloatType>(type) ? TypedAttr(b.getFloatAttr(type, 1.0))
-                                : TypedAttr(b.getIntegerAttr(type, 1));
-  bool isMax = kind == ReduceKind::Max;
-  if (auto f = dyn_cast<FloatType>(type))
-    return b.getFloatAttr(type, APFloat::getInf(f.getFloatSemantics(), isMax));
-  unsigned width = type.getIntOrFloatBitWidth();
-  return b.getIntegerAttr(type, isMax ? APInt::getSignedMinValue(width)
-                                      : APInt::getSignedMaxValue(width));
-}
 
 LogicalResult KernelEmitter::emitScan(ScanOp op) {
   auto type = cast<RankedTensorType>(op.getType());
@@ -103,7 +88,7 @@ LogicalResult KernelEmitter::emitScan(ScanOp op) {
         }
       };
   Value identity =
-      arith::ConstantOp::create(b, loc(), scanIdentity(b, kind, wide));
+      arith::ConstantOp::create(b, loc(), getReduceIdentity(kind, wide));
 
   // 2. Each segment scanned in order; its total to `totals`.
   forEachItem([&](Value w, Value, Value first) {

@@ -10,24 +10,12 @@
 //===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"
 
+#include "tilegym/Dialect/Tile/IR/Combiners.h"
+
 using namespace mlir;
 using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::detail;
-
-/// Whether `x` sorts above `y`: signed for integers; for floats NaN above
-/// every number.
-static Value sortsAbove(OpBuilder &b, Location loc, Value x, Value y) {
-  if (!isa<FloatType>(x.getType()))
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, y);
-  Value greater =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, y);
-  Value xNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  Value yNumber =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, y, y);
-  return arith::OrIOp::create(b, loc, greater,
-                              arith::AndIOp::create(b, loc, xNaN, yNumber));
-}
 
 LogicalResult KernelEmitter::emitSort(SortOp op) {
   auto srcType = cast<RankedTensorType>(op.getSource().getType());
@@ -89,9 +77,9 @@ LogicalResult KernelEmitter::emitSort(SortOp op) {
             op.getDescending() ? arith::CmpIPredicate::ne
                                : arith::CmpIPredicate::eq,
             arith::AndIOp::create(b, loc(), i, idx(k)), idx(0));
-        Value exchange =
-            arith::SelectOp::create(b, loc(), up, sortsAbove(b, loc(), x, y),
-                                    sortsAbove(b, loc(), y, x));
+        Value exchange = arith::SelectOp::create(
+            b, loc(), up, buildSortsAbove(b, loc(), x, y),
+            buildSortsAbove(b, loc(), y, x));
         LLVM::StoreOp::create(
             b, loc(), arith::SelectOp::create(b, loc(), exchange, y, x), pi);
         LLVM::StoreOp::create(

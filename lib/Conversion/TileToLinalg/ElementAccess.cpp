@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilegym/Conversion/TileToLinalg/TileToLinalg.h"
+#include "tilegym/Dialect/Tile/IR/Combiners.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -96,16 +97,6 @@ struct ScatterOpLowering : OpConversionPattern<ScatterOp> {
     return success();
   }
 };
-
-/// `v` as an integer of its width, so that compare-and-swap compares bits
-/// (a NaN equals its own bits; -0.0 is not 0.0).
-static Value asBits(OpBuilder &b, Location loc, Value v) {
-  Type type = v.getType();
-  if (!isa<FloatType>(type))
-    return v;
-  return arith::BitcastOp::create(
-      b, loc, b.getIntegerType(type.getIntOrFloatBitWidth()), v);
-}
 
 /// The address of `view[coords]` as an LLVM pointer: the atomics are
 /// LLVM's own (memref.generic_atomic_rmw, the only compare-and-swap memref
@@ -226,7 +217,7 @@ struct AtomicCASOpLowering : OpConversionPattern<AtomicCASOp> {
                   tensor::ExtractOp::create(b, loc, adaptor.getValue(), ivs);
               auto cas = LLVM::AtomicCmpXchgOp::create(
                   b, loc, elementAddress(b, loc, view, coords),
-                  asBits(b, loc, cmp), asBits(b, loc, value),
+                  buildBitsOf(b, loc, cmp), buildBitsOf(b, loc, value),
                   LLVM::AtomicOrdering::monotonic,
                   LLVM::AtomicOrdering::monotonic);
               Value seen = LLVM::ExtractValueOp::create(b, loc, cas, 0);

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilegym/Conversion/TileToLinalg/TileToLinalg.h"
 #include "tilegym/Conversion/Passes.h"
+#include "tilegym/Dialect/Tile/IR/Combiners.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -443,24 +444,6 @@ struct PermuteOpLowering : OpConversionPattern<PermuteOp> {
 /// The identity of a reduction: 0 for sums, 1 for products, -inf/+inf for
 /// float max/min, the extreme value for integers (unsigned for i1, where max
 /// is `or` and min is `and`).
-static TypedAttr reductionIdentity(ReduceKind kind, Type type) {
-  Builder b(type.getContext());
-  if (kind == ReduceKind::Sum)
-    return cast<TypedAttr>(b.getZeroAttr(type));
-  if (kind == ReduceKind::Prod)
-    return isa<FloatType>(type) ? TypedAttr(b.getFloatAttr(type, 1.0))
-                                : TypedAttr(b.getIntegerAttr(type, 1));
-  bool isMax = kind == ReduceKind::Max;
-  if (auto floatType = dyn_cast<FloatType>(type))
-    return b.getFloatAttr(
-        type, APFloat::getInf(floatType.getFloatSemantics(), isMax));
-  unsigned width = type.getIntOrFloatBitWidth();
-  if (width == 1)
-    return b.getIntegerAttr(type, APInt(1, isMax ? 0 : 1));
-  return b.getIntegerAttr(type, isMax ? APInt::getSignedMinValue(width)
-                                      : APInt::getSignedMaxValue(width));
-}
-
 /// Float max/min propagate NaN (maximumf/minimumf, not maxnumf/minnumf).
 static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
                      Value rhs) {
@@ -490,20 +473,6 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
 
 /// linalg.reduce into a tile filled with the identity; keep_dims expands the
 /// reduced axis back as a unit dim.
-/// Whether `a` sorts above `b`: signed for integers; for floats NaN above
-/// every number.
-static Value sortsAbove(OpBuilder &b, Location loc, Value x, Value y) {
-  if (!isa<FloatType>(x.getType()))
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, y);
-  Value greater =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, y);
-  Value xNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  Value yNumber =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, y, y);
-  return arith::OrIOp::create(b, loc, greater,
-                              arith::AndIOp::create(b, loc, xNaN, yNumber));
-}
-
 /// A sort: the bitonic network (as the GPU runs it) over each line, the
 /// tile carried through every loop; then the first k of each line.
 struct SortOpLowering : OpConversionPattern<SortOp> {
@@ -558,8 +527,8 @@ struct SortOpLowering : OpConversionPattern<SortOp> {
                                            : arith::CmpIPredicate::eq,
                                 arith::AndIOp::create(b, loc, i, k), c0);
                             Value exchange = arith::SelectOp::create(
-                                b, loc, up, sortsAbove(b, loc, x, y),
-                                sortsAbove(b, loc, y, x));
+                                b, loc, up, buildSortsAbove(b, loc, x, y),
+                                buildSortsAbove(b, loc, y, x));
                             Value lo =
                                 arith::SelectOp::create(b, loc, exchange, y, x);
                             Value hi =
@@ -611,7 +580,7 @@ struct ScanOpLowering : OpConversionPattern<ScanOp> {
     int64_t axis = op.getAxis();
     ReduceKind kind = op.getKind();
     Value identity =
-        arith::ConstantOp::create(rewriter, loc, reductionIdentity(kind, wide));
+        arith::ConstantOp::create(rewriter, loc, getReduceIdentity(kind, wide));
     SmallVector<Value> lbs, ubs, steps;
     tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
     Value length = ubs[axis];
@@ -662,7 +631,7 @@ struct ReduceOpLowering : OpConversionPattern<ReduceOp> {
     reducedShape.erase(reducedShape.begin() + axis);
     auto reducedType = RankedTensorType::get(reducedShape, elementType);
     Value identity = arith::ConstantOp::create(
-        rewriter, loc, reductionIdentity(kind, elementType));
+        rewriter, loc, getReduceIdentity(kind, elementType));
     Value init =
         fill(rewriter, loc, identity, emptyLike(rewriter, loc, reducedType));
     auto reduce = linalg::ReduceOp::create(
