@@ -366,6 +366,8 @@ public:
   SmallVector<Value> convertLayout(Operation *owner, ArrayRef<Value> regs,
                                    const RegMap &src, const RegMap &dst,
                                    ArrayRef<int64_t> permutation);
+  /// The offset of `coords` in a row-major tile of `shape`.
+  Value rowMajorOffset(ArrayRef<int64_t> shape, ArrayRef<Value> coords);
   SmallVector<Value> throughShared(Operation *owner, ArrayRef<Value> regs,
                                    const RegMap &src, const RegMap &dst,
                                    ArrayRef<int64_t> permutation);

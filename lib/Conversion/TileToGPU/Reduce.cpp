@@ -301,6 +301,15 @@ SmallVector<Value> KernelEmitter::convertLayout(Operation *owner,
   return throughShared(owner, regs, src, dst, perm);
 }
 
+Value KernelEmitter::rowMajorOffset(ArrayRef<int64_t> shape,
+                                    ArrayRef<Value> coords) {
+  Value lin = idx(0);
+  for (auto [s, c] : llvm::zip(shape, coords))
+    lin = arith::AddIOp::create(
+        b, loc(), arith::MulIOp::create(b, loc(), lin, idx(s)), c);
+  return lin;
+}
+
 /// Each element of `regs` (in `src`) goes to shared memory, row-major in the
 /// source shape, written once by the thread and register holding its first
 /// copy; then every thread reads its elements in `dst`.
@@ -323,13 +332,6 @@ SmallVector<Value> KernelEmitter::throughShared(Operation *owner,
   if (!buf)
     return SmallVector<Value>(regs);
   gpu::BarrierOp::create(b, loc());
-  auto rowMajor = [&](ArrayRef<int64_t> shape, ArrayRef<Value> coords) {
-    Value lin = idx(0);
-    for (auto [s, co] : llvm::zip(shape, coords))
-      lin = arith::AddIOp::create(
-          b, loc(), arith::MulIOp::create(b, loc(), lin, idx(s)), co);
-    return lin;
-  };
   emitIf(ownsElements(src), [&] {
     for (int64_t i = 0; i < src.count; ++i) {
       if (src.isRegisterReplica(i))
@@ -337,10 +339,10 @@ SmallVector<Value> KernelEmitter::throughShared(Operation *owner,
       Value v = regs[i];
       if (elem.isInteger(1))
         v = arith::ExtUIOp::create(b, loc(), stored, v);
-      LLVM::StoreOp::create(b, loc(), v,
-                            elementPtr(buf, stored,
-                                       rowMajor(src.shape, coordinates(src, i)),
-                                       kShared));
+      LLVM::StoreOp::create(
+          b, loc(), v,
+          elementPtr(buf, stored,
+                     rowMajorOffset(src.shape, coordinates(src, i)), kShared));
     }
   });
   gpu::BarrierOp::create(b, loc());
@@ -351,8 +353,8 @@ SmallVector<Value> KernelEmitter::throughShared(Operation *owner,
     if (!perm.empty())
       for (auto [j, p] : llvm::enumerate(perm))
         sc[p] = dc[j];
-    Value lin =
-        perm.empty() ? rowMajor(dst.shape, dc) : rowMajor(src.shape, sc);
+    Value lin = perm.empty() ? rowMajorOffset(dst.shape, dc)
+                             : rowMajorOffset(src.shape, sc);
     Value v = LLVM::LoadOp::create(b, loc(), stored,
                                    elementPtr(buf, stored, lin, kShared));
     if (elem.isInteger(1))

@@ -34,13 +34,7 @@ LogicalResult KernelEmitter::emitScan(ScanOp op) {
                   ? Type(b.getF32Type())
                   : elem;
   ReduceKind kind = op.getKind();
-  auto rowMajor = [&](ArrayRef<Value> coords) {
-    Value lin = idx(0);
-    for (auto [s, c] : llvm::zip(type.getShape(), coords))
-      lin = arith::AddIOp::create(
-          b, loc(), arith::MulIOp::create(b, loc(), lin, idx(s)), c);
-    return lin;
-  };
+
   auto at = [&](Value base, Value offset) {
     return elementPtr(base, wide, offset, kShared);
   };
@@ -51,8 +45,9 @@ LogicalResult KernelEmitter::emitScan(ScanOp op) {
   emitIf(ownsElements(map), [&] {
     for (int64_t i = 0; i < map.count; ++i)
       if (!map.isRegisterReplica(i))
-        LLVM::StoreOp::create(b, loc(), toWide(in[i]),
-                              at(buf, rowMajor(coordinates(map, i))));
+        LLVM::StoreOp::create(
+            b, loc(), toWide(in[i]),
+            at(buf, rowMajorOffset(type.getShape(), coordinates(map, i))));
   });
   gpu::BarrierOp::create(b, loc());
 
@@ -141,10 +136,11 @@ LogicalResult KernelEmitter::emitScan(ScanOp op) {
   // 4. Every thread reads its elements.
   SmallVector<Value> out;
   for (int64_t i = 0; i < map.count; ++i)
-    out.push_back(
-        fromWide(LLVM::LoadOp::create(b, loc(), wide,
-                                      at(buf, rowMajor(coordinates(map, i)))),
-                 elem));
+    out.push_back(fromWide(
+        LLVM::LoadOp::create(
+            b, loc(), wide,
+            at(buf, rowMajorOffset(type.getShape(), coordinates(map, i)))),
+        elem));
   tiles[op.getResult()] = out;
   return success();
 }

@@ -27,13 +27,7 @@ LogicalResult KernelEmitter::emitSort(SortOp op) {
   Value buf = sharedScratch(op, numel * elementBytes(wide));
   if (!buf)
     return failure();
-  auto rowMajor = [&](ArrayRef<Value> coords) {
-    Value lin = idx(0);
-    for (auto [s, c] : llvm::zip(srcType.getShape(), coords))
-      lin = arith::AddIOp::create(
-          b, loc(), arith::MulIOp::create(b, loc(), lin, idx(s)), c);
-    return lin;
-  };
+
   auto at = [&](Value offset) {
     return elementPtr(buf, wide, offset, kShared);
   };
@@ -44,8 +38,9 @@ LogicalResult KernelEmitter::emitSort(SortOp op) {
   emitIf(ownsElements(src), [&] {
     for (int64_t i = 0; i < src.count; ++i)
       if (!src.isRegisterReplica(i))
-        LLVM::StoreOp::create(b, loc(), toWide(in[i]),
-                              at(rowMajor(coordinates(src, i))));
+        LLVM::StoreOp::create(
+            b, loc(), toWide(in[i]),
+            at(rowMajorOffset(srcType.getShape(), coordinates(src, i))));
   });
   gpu::BarrierOp::create(b, loc());
 
@@ -108,7 +103,9 @@ LogicalResult KernelEmitter::emitSort(SortOp op) {
   SmallVector<Value> out;
   for (int64_t i = 0; i < dst.count; ++i)
     out.push_back(fromWide(
-        LLVM::LoadOp::create(b, loc(), wide, at(rowMajor(coordinates(dst, i)))),
+        LLVM::LoadOp::create(
+            b, loc(), wide,
+            at(rowMajorOffset(srcType.getShape(), coordinates(dst, i)))),
         elem));
   tiles[op.getResult()] = out;
   return success();

@@ -26,43 +26,55 @@ using namespace tilegym::tile;
 using namespace tilegym::tolinalg;
 
 namespace {
-/// A loop nest over the result; each element is loaded under an scf.if that
-/// checks the mask and the bounds, or is the padding value.
+/// A loop nest over a result of `type`: each element's `access` (a load, an
+/// atomic) under an scf.if that checks the mask and the bounds; an element
+/// masked off or out of bounds is `fallback` (zero when null).
+using ElementBuilder = function_ref<Value(OpBuilder &, Location, ValueRange ivs,
+                                          ValueRange coords)>;
+static Value elementResultNest(OpBuilder &builder, Location loc,
+                               RankedTensorType type, Value view,
+                               ValueRange indices, Value mask,
+                               Attribute fallback, ElementBuilder access) {
+  SmallVector<Value> dims = viewDims(builder, loc, view);
+  Value otherwise = paddingValue(builder, loc, fallback, type.getElementType());
+  SmallVector<Value> lbs, ubs, steps;
+  tileLoopBounds(builder, loc, type, lbs, ubs, steps);
+  auto body = [&](OpBuilder &b, Location loc, ValueRange ivs,
+                  ValueRange iterArgs) -> scf::ValueVector {
+    SmallVector<Value> coords;
+    Value ok = elementAccess(b, loc, dims, indices, mask, ivs, coords);
+    auto element = scf::IfOp::create(
+        b, loc, ok,
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc, ValueRange{access(b, loc, ivs, coords)});
+        },
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc, ValueRange{otherwise});
+        });
+    return {tensor::InsertOp::create(b, loc, element.getResult(0), iterArgs[0],
+                                     ivs)};
+  };
+  scf::LoopNest nest =
+      scf::buildLoopNest(builder, loc, lbs, ubs, steps,
+                         ValueRange{allocTile(builder, loc, type)}, body);
+  return nest.results.front();
+}
+
+/// Each element loaded under the mask and bounds check, or the padding.
 struct GatherOpLowering : OpConversionPattern<GatherOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType type = op.getType();
     Value view = adaptor.getView();
-    SmallVector<Value> dims = viewDims(rewriter, loc, view);
-    Value pad =
-        paddingValue(rewriter, loc, op.getPaddingAttr(), type.getElementType());
-    SmallVector<Value> lbs, ubs, steps;
-    tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
-    auto body = [&](OpBuilder &b, Location loc, ValueRange ivs,
-                    ValueRange iterArgs) -> scf::ValueVector {
-      SmallVector<Value> coords;
-      Value ok = elementAccess(b, loc, dims, adaptor.getIndices(),
-                               adaptor.getMask(), ivs, coords);
-      auto element = scf::IfOp::create(
-          b, loc, ok,
-          [&](OpBuilder &b, Location loc) {
-            scf::YieldOp::create(
-                b, loc,
-                ValueRange{memref::LoadOp::create(b, loc, view, coords)});
-          },
-          [&](OpBuilder &b, Location loc) {
-            scf::YieldOp::create(b, loc, ValueRange{pad});
-          });
-      return {tensor::InsertOp::create(b, loc, element.getResult(0),
-                                       iterArgs[0], ivs)};
-    };
-    scf::LoopNest nest =
-        scf::buildLoopNest(rewriter, loc, lbs, ubs, steps,
-                           ValueRange{allocTile(rewriter, loc, type)}, body);
-    rewriter.replaceOp(op, nest.results);
+    rewriter.replaceOp(
+        op,
+        elementResultNest(
+            rewriter, op.getLoc(), op.getType(), view, adaptor.getIndices(),
+            adaptor.getMask(), op.getPaddingAttr(),
+            [&](OpBuilder &b, Location loc, ValueRange, ValueRange coords) {
+              return memref::LoadOp::create(b, loc, view, coords).getResult();
+            }));
     return success();
   }
 };
@@ -142,40 +154,6 @@ static Value atomicElement(OpBuilder &b, Location loc, AtomicKind kind,
                                    LLVM::AtomicOrdering::monotonic);
 }
 
-/// A loop nest over the result: each element's atomic under an scf.if that
-/// checks the mask and the bounds; the element is the old value, or zero.
-using AtomicBuilder = function_ref<Value(OpBuilder &, Location, ValueRange ivs,
-                                         ValueRange coords)>;
-static Value atomicLoopNest(OpBuilder &builder, Location loc,
-                            RankedTensorType type, Value view,
-                            ValueRange indices, Value mask,
-                            AtomicBuilder atomic) {
-  SmallVector<Value> dims = viewDims(builder, loc, view);
-  Value zero = arith::ConstantOp::create(
-      builder, loc, builder.getZeroAttr(type.getElementType()));
-  SmallVector<Value> lbs, ubs, steps;
-  tileLoopBounds(builder, loc, type, lbs, ubs, steps);
-  auto body = [&](OpBuilder &b, Location loc, ValueRange ivs,
-                  ValueRange iterArgs) -> scf::ValueVector {
-    SmallVector<Value> coords;
-    Value ok = elementAccess(b, loc, dims, indices, mask, ivs, coords);
-    auto element = scf::IfOp::create(
-        b, loc, ok,
-        [&](OpBuilder &b, Location loc) {
-          scf::YieldOp::create(b, loc, ValueRange{atomic(b, loc, ivs, coords)});
-        },
-        [&](OpBuilder &b, Location loc) {
-          scf::YieldOp::create(b, loc, ValueRange{zero});
-        });
-    return {tensor::InsertOp::create(b, loc, element.getResult(0), iterArgs[0],
-                                     ivs)};
-  };
-  scf::LoopNest nest =
-      scf::buildLoopNest(builder, loc, lbs, ubs, steps,
-                         ValueRange{allocTile(builder, loc, type)}, body);
-  return nest.results.front();
-}
-
 struct AtomicRMWOpLowering : OpConversionPattern<AtomicRMWOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -184,9 +162,9 @@ struct AtomicRMWOpLowering : OpConversionPattern<AtomicRMWOp> {
     Value view = adaptor.getView();
     rewriter.replaceOp(
         op,
-        atomicLoopNest(
+        elementResultNest(
             rewriter, op.getLoc(), op.getType(), view, adaptor.getIndices(),
-            adaptor.getMask(),
+            adaptor.getMask(), Attribute(),
             [&](OpBuilder &b, Location loc, ValueRange ivs, ValueRange coords) {
               Value value =
                   tensor::ExtractOp::create(b, loc, adaptor.getValue(), ivs);
@@ -206,9 +184,9 @@ struct AtomicCASOpLowering : OpConversionPattern<AtomicCASOp> {
     Value view = adaptor.getView();
     rewriter.replaceOp(
         op,
-        atomicLoopNest(
+        elementResultNest(
             rewriter, op.getLoc(), op.getType(), view, adaptor.getIndices(),
-            adaptor.getMask(),
+            adaptor.getMask(), Attribute(),
             [&](OpBuilder &b, Location loc, ValueRange ivs,
                 ValueRange coords) -> Value {
               Value cmp =
