@@ -324,7 +324,12 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
   Type elem = op.getOperandElementType();
   int64_t M = op.getM(), N = op.getN(), K = op.getK();
   RegMap acc = regMap(op.getResult());
-  // A swizzled operand in shared memory: where it starts, its stored rows.
+  // tf32: 8 deep per instruction, both operands K-major (the tensor cores
+  // read the f32 bits and drop the low 13 mantissa bits).
+  bool tf32 = elem.isF32();
+  int64_t bytes = elementBytes(elem), kStep = 32 / bytes;
+  if (K % kStep)
+    return fail(op) << "needs K to be a multiple of " << kStep << ", got " << K;
   struct Shared {
     Value base;
     int64_t swizzledRows;
@@ -335,6 +340,9 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
         Shared{sharedTiles.lookup(op.getLhs()), geometryOf(descA).swizzledRows};
   Shared opB{sharedTiles.lookup(op.getRhs()), geometryOf(descB).swizzledRows};
   bool bKMajor = descB.getTransposed(); // stored [N][K]
+  if (tf32 && (!opA || !bKMajor))
+    return fail(op) << "is a tf32 wgmma, which reads both operands from "
+                       "shared memory, K-major";
   // Start address, leading and stride byte offsets, each in 16-byte units,
   // and the 128-byte swizzle (mode 1, bits 62-63). Only the low word (start
   // and LBO) varies: it is computed in 32 bits and paired with the constant
@@ -365,13 +373,14 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
     v = LLVM::InsertElementOp::create(b, loc(), v, i32(high), i32(1));
     return Value(LLVM::BitcastOp::create(b, loc(), b.getI64Type(), v));
   };
-  // K-major operands ([rows][K], 64-element column blocks): successive
-  // 8-row core matrices 1024 bytes apart (SBO); a K step of 16 is 32 bytes
-  // into the swizzled row, or the next column block. An N-major B ([K][N]):
-  // K steps of 16 rows, 2048 bytes; N blocks of 64 one column block apart
-  // (LBO).
+  // K-major operands ([rows][K], column blocks of 128 bytes): successive
+  // 8-row core matrices 1024 bytes apart (SBO); a K step (32 bytes: 16
+  // 16-bit elements, 8 tf32) moves 32 bytes into the swizzled row, or to
+  // the next column block. An N-major B ([K][N], 16-bit only): K steps of
+  // 16 rows, 2048 bytes; N blocks of 64 one column block apart (LBO).
+  int64_t perRow = 128 / bytes;
   auto kMajorStep = [&](const Shared &o, int64_t k) {
-    return (k / 64) * o.swizzledRows * 128 + (k % 64) * 2;
+    return (k / perRow) * o.swizzledRows * 128 + (k % perRow) * bytes;
   };
   // Warpgroup g starts at row 64g of A: 64 rows of 128 bytes further.
   int64_t groups = numWarps / 4;
@@ -389,8 +398,9 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
     return descriptor(low);
   };
   auto wgmmaType = [&](Type t) {
-    return NVVM::WGMMATypesAttr::get(ctx, t.isBF16() ? NVVM::WGMMATypes::bf16
-                                                     : NVVM::WGMMATypes::f16);
+    return NVVM::WGMMATypesAttr::get(ctx, t.isBF16()  ? NVVM::WGMMATypes::bf16
+                                          : t.isF16() ? NVVM::WGMMATypes::f16
+                                                      : NVVM::WGMMATypes::tf32);
   };
 
   // Accumulator registers of a 64-row block, in wgmma's order: for each 8
@@ -415,7 +425,7 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
   if (!opA)
     registerA = registerAWgmmaAsm(N, elem, /*transB=*/!bKMajor);
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
-  for (int64_t k = 0; k < K; k += 16)
+  for (int64_t k = 0; k < K; k += kStep)
     for (int64_t m = 0; m < blocksM; ++m) {
       Value bDesc = plus(lowB, bKMajor ? kMajorStep(opB, k) : k * 128);
       if (!opA) {
@@ -438,7 +448,7 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
       Value a = plus(lowA, kMajorStep(*opA, k) + m * groups * 64 * 128);
       blocks[m] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), structType, blocks[m], a, bDesc,
-          NVVM::MMAShapeAttr::get(ctx, 64, N, 16), wgmmaType(elem),
+          NVVM::MMAShapeAttr::get(ctx, 64, N, kStep), wgmmaType(elem),
           wgmmaType(elem),
           NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
           NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),

@@ -344,6 +344,9 @@ public:
   void emitAsyncCopy(Value view, ValueRange indices, RankedTensorType type,
                      const RegMap &map, function_ref<Value()> makeBase,
                      SharedGeometry geometry, bool chained);
+  void emitTransposingCopy(Value view, ValueRange indices,
+                           RankedTensorType type, const RegMap &map, Value base,
+                           SharedGeometry geometry);
   LogicalResult emitStore(StoreOp op);
   bool emitQuadTransposedStore(StoreOp op);
   /// Stores runs element by element, each guarded by its bounds; `map`, when

@@ -66,9 +66,14 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
   if (auto copy = dyn_cast<tilegpu::AsyncCopyOp>(op)) {
     auto type = cast<RankedTensorType>(copy.getLayout());
     Value base = sharedTiles.lookup(copy.getDest());
+    RegMap map(*copyLayouts.lookup(op), type.getShape());
+    if (copy.getDest().getType().getTransposed()) {
+      emitTransposingCopy(copy.getView(), copy.getIndices(), type, map, base,
+                          geometryOf(copy.getDest().getType()));
+      return success();
+    }
     emitAsyncCopy(
-        copy.getView(), copy.getIndices(), type,
-        RegMap(*copyLayouts.lookup(op), type.getShape()), [&] { return base; },
+        copy.getView(), copy.getIndices(), type, map, [&] { return base; },
         geometryOf(copy.getDest().getType()), copy.getChained());
     return success();
   }
@@ -325,6 +330,116 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
                                 elementPtr(dst, elem, idx(k), kShared), bytes);
         }
       }
+    }
+  });
+}
+
+/// Copies a thread's elements of the tile of `type` (its registers in `map`)
+/// at tile indices `indices` of `viewValue` into a transposed swizzled
+/// stage at `base`, whose stored rows are the tile's columns (a [K][N] B
+/// held [N][K], K-major, as a tf32 wgmma reads it): one 4-byte cp.async per
+/// element, since no copy narrower than 16 bytes moves runs across rows.
+/// An element out of bounds reads nothing and is zero-filled.
+void KernelEmitter::emitTransposingCopy(Value viewValue, ValueRange indices,
+                                        RankedTensorType type,
+                                        const RegMap &map, Value base,
+                                        SharedGeometry geometry) {
+  const ViewInfo &view = views[viewValue];
+  Type elem = type.getElementType();
+  int64_t bytes = elementBytes(elem);
+  SmallVector<Value> origin = tileOriginOf(indices, type);
+  int64_t rank = type.getRank(), last = rank - 1;
+  struct Element {
+    Value dst;
+    SmallVector<Value> local, global;
+    SmallVector<int64_t> offsets;
+  };
+  SmallVector<Element> elements;
+  // Whether `offsets` lie at a fixed distance from `from`'s along every
+  // dimension (those that differ do not wrap).
+  auto fixedDistance = [&](ArrayRef<int64_t> from, ArrayRef<int64_t> offsets) {
+    for (auto [d, o] : llvm::enumerate(offsets))
+      if (o != from[d] && map.wraps(d))
+        return false;
+    return true;
+  };
+  int64_t perRow = 128 / bytes;
+  for (int64_t i = 0; i < map.count; ++i) {
+    if (map.isRegisterReplica(i))
+      continue;
+    SmallVector<Value> local = coordinates(map, i);
+    SmallVector<int64_t> offsets = map.offsets(i);
+    // Stored row: the tile's column; stored column: the tile's row. An
+    // element whole swizzle groups (8 stored rows, 128-byte column blocks)
+    // from the first is the first's destination plus a constant.
+    Value dst;
+    if (!elements.empty() && fixedDistance(elements.front().offsets, offsets)) {
+      int64_t dr = offsets[last] - elements.front().offsets[last];
+      int64_t dc = offsets[last - 1] - elements.front().offsets[last - 1];
+      if (dr % 8 == 0 && dc % perRow == 0)
+        dst = elementPtr(elements.front().dst, b.getI8Type(),
+                         idx((dc / perRow * geometry.swizzledRows + dr) * 128),
+                         kShared);
+    }
+    if (!dst) {
+      Value row = local[last], col = local[last - 1];
+      Value offset = arith::AddIOp::create(
+          b, loc(), swizzledOffset(geometry.swizzledRows, row, col, bytes),
+          arith::MulIOp::create(
+              b, loc(), arith::RemUIOp::create(b, loc(), col, idx(16 / bytes)),
+              idx(bytes)));
+      dst = elementPtr(base, b.getI8Type(), offset, kShared);
+    }
+    SmallVector<Value> global;
+    for (auto [c, o] : llvm::zip(local, origin))
+      global.push_back(arith::AddIOp::create(b, loc(), c, o));
+    elements.push_back({dst, local, global, offsets});
+  }
+  emitIf(ownsElements(map), [&] {
+    // A tile wholly in bounds: each source is the previous one plus the
+    // constant distance of their coordinates (a uniform step), where no
+    // coordinate between them wraps.
+    SmallVector<Value> end;
+    for (auto [d, o] : llvm::enumerate(origin))
+      end.push_back(
+          arith::AddIOp::create(b, loc(), o, idx(type.getDimSize(d) - 1)));
+    Value inside = arith::AndIOp::create(b, loc(), inBounds(view, origin),
+                                         inBounds(view, end));
+    auto interior = scf::IfOp::create(b, loc(), TypeRange{}, inside, true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(interior.thenBlock());
+    Value tile = elementPtr(view.base, elem,
+                            linearOffset(b, loc(), view, origin), kGlobal);
+    const Element *prev = nullptr;
+    Value src;
+    for (const Element &e : elements) {
+      SmallVector<int64_t> delta;
+      if (prev)
+        for (auto [to, from] : llvm::zip(e.offsets, prev->offsets))
+          delta.push_back(to - from);
+      if (prev && fixedDistance(prev->offsets, e.offsets)) {
+        if (Value distance = linearOffset(b, loc(), view, delta))
+          src = elementPtr(src, elem, distance, kGlobal);
+      } else {
+        src = elementPtr(tile, elem, linearOffset(b, loc(), view, e.local),
+                         kGlobal);
+      }
+      NVVM::CpAsyncOp::create(b, loc(), e.dst, src, bytes,
+                              NVVM::LoadCacheModifierKind::CA, Value());
+      prev = &e;
+    }
+    b.setInsertionPointToStart(interior.elseBlock());
+    for (const Element &e : elements) {
+      Value ok = inBounds(view, e.global);
+      Value src = arith::SelectOp::create(
+          b, loc(), ok,
+          elementPtr(view.base, elem, linearOffset(b, loc(), view, e.global),
+                     kGlobal),
+          view.base);
+      Value srcBytes =
+          arith::SelectOp::create(b, loc(), ok, i32(bytes), i32(0));
+      NVVM::CpAsyncOp::create(b, loc(), e.dst, src, bytes,
+                              NVVM::LoadCacheModifierKind::CA, srcBytes);
     }
   });
 }

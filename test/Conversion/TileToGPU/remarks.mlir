@@ -43,7 +43,9 @@ func.func @two_warps(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attribut
 
 // -----
 
-// CHECK: remark: runs on mma.sync: wgmma here takes 16-bit operands
+// A tf32 wgmma reads A from shared memory; loaded without a loop to
+// stage it through, it stays on mma.sync.
+// CHECK: remark: runs on mma.sync: a tf32 wgmma reads its lhs from shared memory; it is not staged there
 func.func @tf32(%a: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %at = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>

@@ -198,14 +198,24 @@ func.func @pv(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !t
 
 // -----
 
-// What wgmma does not take stays on mma.sync: tf32 operands, a K tile of
-// 32 (rows of 64 bytes, less than the swizzle's 128), and a product smaller
-// than 64x64x64 per warpgroup (64x32x64: 32 columns of K-major B). Without
-// wgmma the warp index is not broadcast from lane 0 (nothing to keep uniform).
+// A tf32 matmul runs as wgmma too, both operands K-major: A [128][32] as
+// loaded (rows of 128 bytes, 16 bytes per cp.async, 8 per thread in
+// interior and edge paths), B [32][128] copied transposed into [128][32]
+// stages one element per 4-byte cp.async (32 per thread per stage). Each
+// 8-deep K step is one m64n128k8 per 64-row block (2 blocks, 4 steps).
 // CHECK-LABEL: gpu.func @tf32
-// CHECK-NOT: gpu.shuffle
-// CHECK-NOT: nvvm.wgmma
-// CHECK: nvvm.mma.sync
+// CHECK-COUNT-8: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// CHECK-COUNT-32: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca
+// CHECK: scf.for
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+
+// What wgmma does not take stays on mma.sync: a K tile of 32 16-bit
+// elements (rows of 64 bytes, less than the swizzle's 128), and a product
+// smaller than 64x64x64 per warpgroup (64x32x64: 32 columns of K-major B).
+// Without wgmma the warp index is not broadcast from lane 0 (nothing to
+// keep uniform).
 // CHECK-LABEL: gpu.func @narrow_k
 // CHECK-NOT: nvvm.wgmma
 // CHECK: nvvm.mma.sync

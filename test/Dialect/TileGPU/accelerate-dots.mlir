@@ -100,9 +100,9 @@ func.func @invariant_lhs(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %
 #b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
 #mma = #tilegpu.mma<warps = [2, 2]>
 
-// f32 operands (tf32) stay on mma.sync, staged with padded rows; a load
-// padded with something other than +0.0 cannot be a cp.async zero fill and
-// stays in registers.
+// f32 operands (tf32) with warps along N stay on mma.sync, staged with
+// padded rows; a load padded with something other than +0.0 cannot be a
+// cp.async zero fill and stays in registers.
 // CHECK-LABEL: func.func @tf32
 // CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>}
 // CHECK-NOT: tilegpu.stage
@@ -110,7 +110,7 @@ func.func @invariant_lhs(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %
 // CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0>}
 // CHECK-NOT: tilegpu.stage
 // CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
-// REMARK: remark: runs on mma.sync: wgmma here takes 16-bit operands
+// REMARK: remark: runs on mma.sync: its accumulator's warps are not all along M
 // REMARK: remark: dot operands staged in shared memory by cp.async: 1 in 2 stages (18432 bytes)
 func.func @tf32(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %n = tile.block_id 0
@@ -151,5 +151,47 @@ func.func @no_loop(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !t
   %b = tile.load %vb[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #b>
   %d = tile.dot %a, %b, %z : tensor<64x32xbf16, #a>, tensor<32x64xbf16, #b>, tensor<64x64xf32, #mma>
   tile.store %d, %vc[%c0, %c0] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// A tf32 dot with warps along M runs as wgmma on sm_90a: A staged as
+// loaded (K-major, rows of 32 f32 = 128 bytes), B ([K][N], N-major) staged
+// transposed, since wgmma reads tf32 operands only K-major. Two stages of
+// a 64x32 and a 32x128 f32 tile (24576 bytes), unpadded under the swizzle.
+// CHECK-LABEL: func.func @tf32_wgmma
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128, index = 0>}
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, index = 0, transposed = true>}
+// CHECK: scf.for
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128>}
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, transposed = true>}
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<wgmma>}
+// SM80-LABEL: func.func @tf32_wgmma
+// SM80-NOT: transposed
+// SM80: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
+// REMARK: remark: runs as wgmma; its tf32 rhs is copied into K-major stages
+// REMARK: remark: dot operands staged in shared memory by cp.async: 2 in 2 stages (49152 bytes)
+func.func @tf32_wgmma(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+  %a0 = tile.load %va[%m, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+  %b0 = tile.load %vb[%c0, %n] : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x128xf32, #mma>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%m, %k1] : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+    %bn = tile.load %vb[%k1, %n] : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+    %d = tile.dot %ta, %tb, %acc : tensor<64x32xf32, #a>, tensor<32x128xf32, #b>, tensor<64x128xf32, #mma>
+    scf.yield %d, %an, %bn : tensor<64x128xf32, #mma>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>
+  }
+  tile.store %r#0, %vc[%m, %n] : tensor<64x128xf32, #mma>, !tile.view<?x?xf32>
   return
 }

@@ -204,8 +204,9 @@ func.func @batched_update(%a: !tile.view<?x?xf32>, %d: !tile.view<?x?x?xf32>) at
 // -----
 
 // A scatter stores value element i at index element i: the indices of a
-// dot result's scatter join its class and are computed in the mma layout.
-// CHECK: #mma = #tilegpu.mma<warps = [2, 2]>
+// dot result's scatter join its class and are computed in the mma layout
+// (warps along M: a tf32 dot of this shape may run as wgmma).
+// CHECK: #mma = #tilegpu.mma<warps = [4, 1]>
 // CHECK: func.func @scatter_dot
 // CHECK: tile.broadcast {{.*}} -> tensor<64x64xi32, #mma>
 // CHECK: tile.scatter {{.*}} : tensor<64x64xf32, #mma>, !tile.view<?xf32>, [tensor<64x64xi32, #mma>]

@@ -261,7 +261,7 @@ func.func @memdesc_transposed(%m: !tilegpu.memdesc<64xbf16, swizzle = 0, transpo
 // -----
 
 func.func @alloc_transposed() {
-  // expected-error @+1 {{allocates a tile as it is stored: not transposed}}
+  // expected-error @+1 {{allocates a transposed tile, a K-major wgmma operand, which needs swizzle = 128}}
   %r = tilegpu.local_alloc : !tilegpu.memdesc<64x64xbf16, swizzle = 0, transposed>
   return
 }
@@ -324,8 +324,9 @@ func.func @copy_rank(%v: !tile.view<?x?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf1
 
 // -----
 
+// A transposed destination takes one 4-byte cp.async per element.
 func.func @copy_transposed(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 0, transposed>, %i: index) {
-  // expected-error @+1 {{copies into a tile as it is stored: not transposed}}
+  // expected-error @+1 {{copies into a transposed tile element by element, which needs 32-bit elements, got 'bf16'}}
   tilegpu.async_copy %v[%i, %i], %s : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 0, transposed> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
   return
 }
@@ -429,7 +430,7 @@ func.func @wgmma_unswizzled(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 128>, %b:
 
 #mma = #tilegpu.mma<warps = [4, 1]>
 func.func @wgmma_f32(%a: !tilegpu.memdesc<64x64xf32, swizzle = 128>, %b: !tilegpu.memdesc<64x64xf32, swizzle = 128>, %c: tensor<64x64xf32, #mma>) {
-  // expected-error @+1 {{wgmma takes 16-bit operands here, got 'f32'}}
+  // expected-error @+1 {{wgmma takes f32 operands as tf32, both from shared memory, K-major (the rhs transposed)}}
   %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x64xf32, swizzle = 128>, !tilegpu.memdesc<64x64xf32, swizzle = 128>, tensor<64x64xf32, #mma>
   return
 }
@@ -487,5 +488,39 @@ func.func @index_negative(%r: !tilegpu.memdesc<3x64x64xbf16, swizzle = 0>) {
   %c = arith.constant -1 : index
   // expected-error @+1 {{stage -1 is outside the ring's 3 stages}}
   %s = tilegpu.memdesc_index %r[%c] : !tilegpu.memdesc<3x64x64xbf16, swizzle = 0> -> !tilegpu.memdesc<64x64xbf16, swizzle = 0>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @wgmma_f32_ieee(%a: !tilegpu.memdesc<64x64xf32, swizzle = 128>, %b: !tilegpu.memdesc<64x64xf32, swizzle = 128, transposed>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{wgmma takes f32 operands as tf32, both from shared memory, K-major (the rhs transposed)}}
+  %d = tilegpu.mma wgmma %a, %b, %c {precision = 0 : i32} : !tilegpu.memdesc<64x64xf32, swizzle = 128>, !tilegpu.memdesc<64x64xf32, swizzle = 128, transposed>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+// A tf32 wgmma as it is valid: A [M][K], B stored transposed, K-major.
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @wgmma_tf32(%a: !tilegpu.memdesc<64x32xf32, swizzle = 128>, %b: !tilegpu.memdesc<32x64xf32, swizzle = 128, transposed>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x32xf32, swizzle = 128>, !tilegpu.memdesc<32x64xf32, swizzle = 128, transposed>, tensor<64x64xf32, #mma>
+  return %d : tensor<64x64xf32, #mma>
+}
+
+// -----
+
+// Copies into a transposed f32 stage take any layout (one element each).
+func.func @copy_transposed_f32(%v: !tile.view<?x?xf32>, %s: !tilegpu.memdesc<32x128xf32, swizzle = 128, transposed>, %i: index) {
+  tilegpu.async_copy %v[%i, %i], %s : !tile.view<?x?xf32>, !tilegpu.memdesc<32x128xf32, swizzle = 128, transposed> as tensor<32x128xf32, #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
+  return
+}
+
+// -----
+
+func.func @stage_transposed_padded(%v: !tile.view<?x?xf32>, %i: index) {
+  // expected-error @+1 {{a transposed stage is a wgmma operand and needs swizzle = 128, got 0}}
+  %t = tile.load %v[%i, %i] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 0, index = 0, transposed = true>} : !tile.view<?x?xf32> -> tensor<32x128xf32>
   return
 }

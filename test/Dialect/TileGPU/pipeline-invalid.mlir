@@ -205,7 +205,7 @@ func.func @wgmma_rows_short(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>
   %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #a>
   %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<32x64xf32, #mma>) {
-    // expected-error @+1 {{is marked #tilegpu.dot<wgmma> but wgmma needs warpgroups, 16-bit operands, M a multiple of 64 per warpgroup and N a multiple of 8 up to 256}}
+    // expected-error @+1 {{is marked #tilegpu.dot<wgmma> but wgmma needs warpgroups, 16-bit or tf32 operands, M a multiple of 64 per warpgroup and N a multiple of 8 up to 256}}
     %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<32x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<32x64xf32, #mma>
     scf.yield %d : tensor<32x64xf32, #mma>
   }
@@ -245,11 +245,53 @@ func.func @swizzle_short_rows(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf1
   %c1 = arith.constant 1 : index
   %z = arith.constant dense<0.0> : tensor<64x32xf32, #mma>
   %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
-  // expected-error @+1 {{is staged with swizzle = 128, which needs rows of 64 elements and a multiple of 8 rows}}
+  // expected-error @+1 {{is staged with swizzle = 128, which needs stored rows of 128 bytes and a multiple of 8 rows}}
   %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #b>
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32, #mma>) {
     %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x64xbf16, #a>, tensor<64x32xbf16, #b>, tensor<64x32xf32, #mma>
     scf.yield %d : tensor<64x32xf32, #mma>
+  }
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// A tf32 wgmma whose B is staged as loaded, [K][N]: wgmma reads tf32 only
+// K-major, so B must be staged transposed.
+func.func @tf32_b_not_k_major(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+  %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+  %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x128xf32, #mma>) {
+    // expected-error @+1 {{is marked #tilegpu.dot<wgmma> but a tf32 wgmma reads both operands from shared memory, K-major: its lhs staged and its rhs staged transposed or read through a transpose}}
+    %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x32xf32, #a>, tensor<32x128xf32, #b>, tensor<64x128xf32, #mma>
+    scf.yield %d : tensor<64x128xf32, #mma>
+  }
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// A transposed stage holds a 32-bit rhs: a bf16 one has no 4-byte copy.
+func.func @transposed_bf16(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  // expected-error @+1 {{is staged transposed, which holds the rhs of a tf32 dot K-major: it must be a 32-bit rhs read as loaded, not through a transpose}}
+  %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0, transposed = true>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32, #mma>) {
+    %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<64x64xf32, #mma>
+    scf.yield %d : tensor<64x64xf32, #mma>
   }
   return
 }

@@ -225,3 +225,40 @@ func.func @helper(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<16x
   %d = tile.dot %a, %b, %c : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>
   return %d : tensor<16x16xf32>
 }
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// CHECK-DAG: #[[COPY:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+// CHECK-LABEL: func.func @tf32_transposed_b
+// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf32, swizzle = 128>
+// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<2x32x128xf32, swizzle = 128, transposed>
+// CHECK: tilegpu.async_copy %arg1{{.*}} : !tile.view<?x?xf32>, !tilegpu.memdesc<32x128xf32, swizzle = 128, transposed> as tensor<32x128xf32, #[[COPY]]>
+// CHECK: scf.for
+// CHECK-NOT: tilegpu.memdesc_trans
+// CHECK: tilegpu.mma wgmma %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc<64x32xf32, swizzle = 128>, !tilegpu.memdesc<32x128xf32, swizzle = 128, transposed>, tensor<64x128xf32, #mma>
+// CHECK: tilegpu.async_copy %arg1{{.*}} as tensor<32x128xf32, #[[COPY]]>
+// A tf32 wgmma's B ([K][N]) staged transposed: the ring is stored [N][K]
+// (K-major) and read as it is, no transpose view; its copies take one
+// element per thread and register, lanes 4 rows by 8 columns, the warps
+// along K, and never the chained address form.
+func.func @tf32_transposed_b(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+  %a0 = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128, index = 0>} : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, index = 0, transposed = true>} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x128xf32, #mma>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%c0, %k1] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128>} : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+    %bn = tile.load %vb[%k1, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, transposed = true>} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+    %d = tile.dot %ta, %tb, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x32xf32, #a>, tensor<32x128xf32, #b>, tensor<64x128xf32, #mma>
+    scf.yield %d, %an, %bn : tensor<64x128xf32, #mma>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>
+  }
+  tile.store %r#0, %vc[%c0, %c0] : tensor<64x128xf32, #mma>, !tile.view<?x?xf32>
+  return
+}

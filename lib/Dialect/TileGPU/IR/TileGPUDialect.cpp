@@ -440,7 +440,7 @@ static LogicalResult verifySwizzle(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 SharedStageAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t ring, int64_t stages, int64_t swizzle,
-                        std::optional<int64_t> index) {
+                        std::optional<int64_t> index, bool transposed) {
   if (ring < 0)
     return emitError() << "ring number must not be negative, got " << ring;
   if (stages < 1)
@@ -454,6 +454,10 @@ SharedStageAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!index && stages == 1)
     return emitError() << "a one-stage ring is filled before the loop and "
                           "needs index = 0";
+  if (transposed && swizzle != 128)
+    return emitError() << "a transposed stage is a wgmma operand and needs "
+                          "swizzle = 128, got "
+                       << swizzle;
   return success();
 }
 

@@ -51,8 +51,10 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LocalAllocOp::verify() {
-  if (getType().getTransposed())
-    return emitOpError() << "allocates a tile as it is stored: not transposed";
+  // A tile stored transposed is a K-major wgmma operand (a tf32 B).
+  if (getType().getTransposed() && getType().getSwizzle() != 128)
+    return emitOpError() << "allocates a transposed tile, a K-major wgmma "
+                            "operand, which needs swizzle = 128";
   return success();
 }
 
@@ -111,9 +113,12 @@ LogicalResult AsyncCopyOp::verify() {
   if (layout.getRank() != view.getRank())
     return emitOpError() << "layout must be a tile of the view's rank "
                          << view.getRank() << ", got " << layout;
-  if (dest.getTransposed())
-    return emitOpError() << "copies into a tile as it is stored: not "
-                            "transposed";
+  // A transposed destination (a tf32 B held K-major) takes one 4-byte
+  // cp.async per element: cp.async has no narrower copy.
+  if (dest.getTransposed() && elementBytes(dest.getElementType()) != 4)
+    return emitOpError() << "copies into a transposed tile element by "
+                            "element, which needs 32-bit elements, got "
+                         << dest.getElementType();
   // Leading unit dimensions of the tile are not stored.
   ArrayRef<int64_t> tileShape = layout.getShape();
   while (tileShape.size() > dest.getShape().size() && tileShape.front() == 1)
@@ -123,7 +128,7 @@ LogicalResult AsyncCopyOp::verify() {
                          << " must have the destination's shape (leading "
                             "unit dimensions aside), got "
                          << dest;
-  if (!holdsSixteenByteRuns(layout))
+  if (!dest.getTransposed() && !holdsSixteenByteRuns(layout))
     return emitOpError() << "layout must give each thread runs of 16 "
                             "contiguous bytes, one cp.async each: "
                          << layout;
@@ -199,11 +204,12 @@ LogicalResult MmaOp::verify() {
                                      : "unswizzled, rows padded")
                            << ", got " << desc;
   if (wgmma) {
-    if (lhsElem.isF32())
-      return emitOpError() << "wgmma takes 16-bit operands here, got "
-                           << lhsElem;
     if (!rhsDesc)
       return emitOpError() << "wgmma reads its rhs from shared memory";
+    if (lhsElem.isF32() && (getPrecision() != tile::Precision::TF32 ||
+                            !lhsDesc || !rhsDesc.getTransposed()))
+      return emitOpError() << "wgmma takes f32 operands as tf32, both from "
+                              "shared memory, K-major (the rhs transposed)";
     if (!lhsDesc && cast<RankedTensorType>(getLhs().getType()).getEncoding() !=
                         getAcc().getType().getEncoding())
       return emitOpError() << "wgmma reads an lhs in registers only in the "

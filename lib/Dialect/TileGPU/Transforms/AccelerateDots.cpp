@@ -31,8 +31,10 @@ struct Candidate {
   Value operand;
   scf::ForOp loop;
   int64_t stages;
-  int64_t rows, cols, elementBytes; // of the tile as stored
+  int64_t rows, cols, elementBytes; // of the tile as loaded
+  bool readTransposed;              // the dot reads it through a transpose
   bool swizzled = false;            // for a wgmma dot
+  bool storedTransposed = false;    // [K][N] kept as [N][K] (a tf32 B)
 
   /// A stage's bytes, as tilegpu-allocate-shared-memory places them.
   int64_t stageBytes() const {
@@ -81,7 +83,7 @@ void DotAccelerator::consider(Value tile, scf::ForOp loop,
   int64_t stages = loads.size() == 1 ? 1 : loads.size();
   candidates.push_back({loads, use->dot->getOperand(use->operand), loop, stages,
                         type.getDimSize(rank - 2), type.getDimSize(rank - 1),
-                        bytes});
+                        bytes, use->transposed});
 }
 
 std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
@@ -94,8 +96,12 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
   auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
   int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
   int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
-  if (elementBytes(lhsType.getElementType()) != 2)
-    return "wgmma here takes 16-bit operands";
+  int64_t bytes = elementBytes(lhsType.getElementType());
+  bool tf32 = bytes == 4;
+  if (tf32 && dot.getPrecision() != Precision::TF32)
+    return "wgmma takes f32 operands only as tf32";
+  if (bytes != 2 && !tf32)
+    return "wgmma here takes 16-bit or tf32 operands";
   if (M % (64 * groups) || N % 8 || N > 256)
     return "wgmma takes M a multiple of 64 per warpgroup and N a multiple "
            "of 8 up to 256";
@@ -117,6 +123,9 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
   // An lhs in that layout already (FA3's P in P V) is wgmma's A from
   // registers: its fragments are mma.sync's A, warp by warp.
   bool lhsInRegisters = !lhs && getLayout(dot.getLhs().getType()) == acc;
+  if (tf32 && !lhs)
+    return "a tf32 wgmma reads its lhs from shared memory; it is not staged "
+           "there";
   if (!rhs)
     return "its rhs is not staged in shared memory (a tile loaded ahead "
            "through the loop or once before it, zero-padded, in 16-byte "
@@ -126,10 +135,19 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
            "accumulator's layout";
   if (lhs == rhs)
     return "its lhs and rhs are one tile";
-  if ((lhs && (lhs->cols % 64 || lhs->rows % 8)) || rhs->cols % 64 ||
-      rhs->rows % 8)
-    return "the 128-byte swizzle needs staged tiles of rows of 64 "
-           "elements, a multiple of 8 rows";
+  // As stored: A [M][K]; B [N][K] when read through a transpose or when a
+  // tf32 B (wgmma reads those only K-major) is copied transposed, else
+  // [K][N].
+  auto fitsSwizzle = [&](int64_t storedRows, int64_t storedCols) {
+    return (storedCols * bytes) % 128 == 0 && storedRows % 8 == 0;
+  };
+  bool transposeB = tf32 && !rhs->readTransposed;
+  if ((lhs && !fitsSwizzle(lhs->rows, lhs->cols)) ||
+      !(transposeB ? fitsSwizzle(rhs->cols, rhs->rows)
+                   : fitsSwizzle(rhs->rows, rhs->cols)))
+    return "the 128-byte swizzle needs staged tiles of rows of 128 bytes "
+           "(" +
+           std::to_string(128 / bytes) + " elements), a multiple of 8 rows";
   return "";
 }
 
@@ -187,9 +205,16 @@ LogicalResult DotAccelerator::run(bool remarks) {
   kernel.walk([&](DotOp dot) {
     Candidate *lhs = nullptr, *rhs = nullptr;
     std::string why = whyNotWgmma(dot, lhs, rhs);
+    bool transposeB =
+        why.empty() && !rhs->readTransposed && rhs->elementBytes == 4;
     if (remarks)
-      dot.emitRemark() << (why.empty() ? "runs as wgmma"
-                                       : "runs on mma.sync: " + why);
+      dot.emitRemark() << (why.empty()
+                               ? "runs as wgmma" +
+                                     std::string(transposeB ? "; its tf32 rhs "
+                                                              "is copied into "
+                                                              "K-major stages"
+                                                            : "")
+                               : "runs on mma.sync: " + why);
     dot->setAttr(kDotAttr, DotInstructionAttr::get(
                                ctx, why.empty() ? DotInstruction::Wgmma
                                                 : DotInstruction::MmaSync));
@@ -198,6 +223,7 @@ LogicalResult DotAccelerator::run(bool remarks) {
     for (Candidate *c : {lhs, rhs})
       if (c)
         c->swizzled = true;
+    rhs->storedTransposed = transposeB;
   });
 
   llvm::MapVector<Operation *, std::pair<int64_t, int64_t>> staged; // loop:
@@ -206,10 +232,11 @@ LogicalResult DotAccelerator::run(bool remarks) {
   for (auto [ring, c] : llvm::enumerate(candidates)) {
     for (auto [i, load] : llvm::enumerate(c.loads)) {
       bool ahead = c.stages > 1 && i + 1 == c.loads.size();
-      load->setAttr(kStageAttr,
-                    SharedStageAttr::get(
-                        ctx, ring, c.stages, c.swizzled ? 128 : 0,
-                        ahead ? std::nullopt : std::optional<int64_t>(i)));
+      load->setAttr(
+          kStageAttr,
+          SharedStageAttr::get(ctx, ring, c.stages, c.swizzled ? 128 : 0,
+                               ahead ? std::nullopt : std::optional<int64_t>(i),
+                               c.storedTransposed));
     }
     auto &[operands, bytes] = staged[c.loop];
     int64_t &stages = loopStages[c.loop];

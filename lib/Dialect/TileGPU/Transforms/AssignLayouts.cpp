@@ -237,12 +237,19 @@ bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
   int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
   int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
   // An lhs in the accumulator's registers (FA3's P) is read from there;
-  // staged operands need rows of 64 elements for the 128-byte swizzle.
+  // staged operands need rows of 128 bytes for the 128-byte swizzle: K
+  // for A, and N or K for a 16-bit B (N-major or K-major). A tf32 wgmma
+  // reads both operands from shared memory, K-major (B copied transposed).
   bool lhsInRegisters = classes.isEquivalent(dot.getLhs(), leader);
-  return elementBytes(lhsType.getElementType()) == 2 &&
-         M % (64 * groups) == 0 && N % 8 == 0 && N <= 256 &&
-         M / groups * N * K >= 64 * 64 * 64 &&
-         (lhsInRegisters || K % 64 == 0) && (K % 64 == 0 || N % 64 == 0);
+  int64_t bytes = elementBytes(lhsType.getElementType());
+  int64_t perRow = 128 / bytes;
+  bool shapes = M % (64 * groups) == 0 && N % 8 == 0 && N <= 256 &&
+                M / groups * N * K >= 64 * 64 * 64;
+  if (bytes == 4)
+    return shapes && dot.getPrecision() == tile::Precision::TF32 &&
+           !lhsInRegisters && K % perRow == 0;
+  return bytes == 2 && shapes && (lhsInRegisters || K % perRow == 0) &&
+         (K % perRow == 0 || N % perRow == 0);
 }
 
 Attribute LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {

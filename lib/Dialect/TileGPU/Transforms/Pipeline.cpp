@@ -140,6 +140,7 @@ LogicalResult Pipeliner::collectRings() {
         bool ahead = int64_t(j) + 1 == n;
         if (!s || s.getRing() != stage.getRing() || s.getStages() != n ||
             s.getSwizzle() != stage.getSwizzle() ||
+            s.getTransposed() != stage.getTransposed() ||
             s.getIndex() !=
                 (ahead ? std::nullopt : std::optional<int64_t>(j))) {
           fail(load) << "a window of " << n - 1
@@ -147,7 +148,9 @@ LogicalResult Pipeliner::collectRings() {
                      << " stages: each load needs #tilegpu.stage<ring = "
                      << stage.getRing() << ", stages = " << n
                      << ", swizzle = " << stage.getSwizzle()
-                     << (ahead ? "" : ", index = " + std::to_string(j)) << ">";
+                     << (ahead ? "" : ", index = " + std::to_string(j))
+                     << (stage.getTransposed() ? ", transposed = true" : "")
+                     << ">";
           return WalkResult::interrupt();
         }
       }
@@ -216,11 +219,19 @@ LogicalResult Pipeliner::checkRings() {
       return fail(first) << "is staged but its tile does not reach a dot of "
                             "its loop's body as an operand of 16- or 32-bit "
                             "elements through views (an lhs not transposed)";
+    // A transposed stage is copied element by element in a layout of its
+    // own (transposingCopyLayout), whatever the load's.
     for (LoadOp load : ring.loads)
-      if (!padsWithZeros(load) || !holdsSixteenByteRuns(load.getType()))
+      if (!padsWithZeros(load) || (!ring.stage.getTransposed() &&
+                                   !holdsSixteenByteRuns(load.getType())))
         return fail(load) << "is staged but cp.async cannot copy it: it "
                              "must pad with zeros and its layout must give "
                              "each thread 16-byte runs";
+    if (ring.stage.getTransposed() &&
+        (bytes != 4 || use->operand != 1 || use->transposed))
+      return fail(first) << "is staged transposed, which holds the rhs of a "
+                            "tf32 dot K-major: it must be a 32-bit rhs read "
+                            "as loaded, not through a transpose";
     if (ring.stage.getStages() > 1 &&
         ringSize.try_emplace(ring.loop, ring.stage.getStages()).first->second !=
             ring.stage.getStages())
@@ -249,23 +260,31 @@ LogicalResult Pipeliner::checkWgmmaDots() {
     auto acc = dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding());
     auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
     const Ring *lhs = swizzled(dot.getLhs()), *rhs = swizzled(dot.getRhs());
+    bool tf32 = lhsType.getElementType().isF32() &&
+                dot.getPrecision() == Precision::TF32;
     bool lhsInRegisters = !operandRing.count(dot.getLhs()) && acc &&
                           lhsType.getEncoding() == dot.getType().getEncoding();
     std::string why;
     if (!wgmmaChip)
       why = "wgmma needs sm_90a";
-    else if (numWarps % 4 || elementBytes(lhsType.getElementType()) != 2 ||
+    else if (numWarps % 4 ||
+             (elementBytes(lhsType.getElementType()) != 2 && !tf32) ||
              lhsType.getDimSize(0) % (16 * numWarps) ||
              dot.getType().getDimSize(1) % 8 ||
              dot.getType().getDimSize(1) > 256)
-      why = "wgmma needs warpgroups, 16-bit operands, M a multiple of 64 per "
-            "warpgroup and N a multiple of 8 up to 256";
+      why = "wgmma needs warpgroups, 16-bit or tf32 operands, M a multiple "
+            "of 64 per warpgroup and N a multiple of 8 up to 256";
     else if (!acc || acc.getWarpsM() != numWarps)
       why = "wgmma needs the accumulator in #tilegpu.mma with all warps "
             "along M";
     else if (!rhs || (!lhs && !lhsInRegisters) || lhs == rhs)
       why = "wgmma needs its rhs staged with swizzle = 128, and its lhs "
             "staged so too or in the accumulator's layout";
+    else if (tf32 &&
+             (!lhs || !(rhs->stage.getTransposed() || rhs->use.transposed)))
+      why = "a tf32 wgmma reads both operands from shared memory, K-major: "
+            "its lhs staged and its rhs staged transposed or read through a "
+            "transpose";
     if (!why.empty()) {
       fail(dot) << "is marked " << dot->getAttr(kDotAttr) << " but " << why;
       return WalkResult::interrupt();
@@ -284,14 +303,17 @@ LogicalResult Pipeliner::checkWgmmaDots() {
     RankedTensorType type = first.getType();
     int64_t rank = type.getRank();
     int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+    if (ring.stage.getTransposed())
+      std::swap(rows, cols);
     if (ring.stage.getSwizzle() != 128)
       continue;
     if (!swizzledFor.contains(&ring))
       return fail(first) << "is staged with swizzle = 128, the layout only "
                             "wgmma reads, but its dot does not run as wgmma";
-    if (cols % 64 || rows % 8)
-      return fail(first) << "is staged with swizzle = 128, which needs rows "
-                            "of 64 elements and a multiple of 8 rows";
+    if (cols * elementBytes(type.getElementType()) % 128 || rows % 8)
+      return fail(first) << "is staged with swizzle = 128, which needs "
+                            "stored rows of 128 bytes and a multiple of 8 "
+                            "rows";
   }
   return success();
 }
@@ -337,7 +359,7 @@ void Pipeliner::allocate() {
     stored.append(shape.begin(), shape.end());
     auto memdesc =
         MemDescType::get(b.getContext(), stored, type.getElementType(),
-                         ring.stage.getSwizzle(), false);
+                         ring.stage.getSwizzle(), ring.stage.getTransposed());
     ring.alloc = LocalAllocOp::create(b, ring.loads.front().getLoc(), memdesc);
   }
 }
@@ -347,11 +369,33 @@ Value Pipeliner::stageOf(OpBuilder &b, Location loc, Ring &ring, Value index) {
   if (ring.stage.getStages() == 1)
     return ring.alloc;
   MemDescType type = ring.alloc.getType();
-  auto stageType =
-      MemDescType::get(b.getContext(), type.getShape().drop_front(),
-                       type.getElementType(), type.getSwizzle(), false);
+  auto stageType = MemDescType::get(
+      b.getContext(), type.getShape().drop_front(), type.getElementType(),
+      type.getSwizzle(), type.getTransposed());
   Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
   return MemDescIndexOp::create(b, loc, stageType, ring.alloc, i);
+}
+
+/// The layout of a copy into a transposed stage, one element per cp.async:
+/// lanes 4 rows by 8 columns of the tile (a [K][N] B), so that a warp reads
+/// 32 contiguous bytes of each of 4 rows and writes its 32 elements to 32
+/// distinct banks of the swizzled [N][K] stage (8 stored rows, 4 words of
+/// one 16-byte unit each). Warps go along K first: a thread's elements then
+/// lie 8 columns apart (whole swizzle groups of stored rows), so each
+/// destination and each source is the first one's plus a constant.
+static RankedTensorType transposingCopyLayout(RankedTensorType type,
+                                              int64_t numWarps) {
+  int64_t rank = type.getRank();
+  int64_t rows = type.getDimSize(rank - 2);
+  int64_t warpsK = std::clamp<int64_t>(rows / 4, 1, numWarps);
+  SmallVector<int64_t> perThread(rank, 1), lanes(rank, 1), warps(rank, 1);
+  lanes[rank - 2] = 4;
+  lanes[rank - 1] = 8;
+  warps[rank - 2] = warpsK;
+  warps[rank - 1] = numWarps / warpsK;
+  return RankedTensorType::get(
+      type.getShape(), type.getElementType(),
+      BlockedLayoutAttr::get(type.getContext(), perThread, lanes, warps));
 }
 
 /// `load` as a copy into `stage` of its ring and one commit group; the
@@ -359,9 +403,13 @@ Value Pipeliner::stageOf(OpBuilder &b, Location loc, Ring &ring, Value index) {
 void Pipeliner::copy(OpBuilder &b, LoadOp load, Ring &ring, Value stage) {
   Location loc = load.getLoc();
   Value dest = stageOf(b, loc, ring, stage);
-  AsyncCopyOp::create(b, loc, load.getView(), load.getIndices(), dest,
-                      TypeAttr::get(load.getType()),
-                      chainCopyAddresses ? b.getUnitAttr() : UnitAttr());
+  bool transposed = ring.stage.getTransposed();
+  RankedTensorType layout =
+      transposed ? transposingCopyLayout(load.getType(), numWarps)
+                 : load.getType();
+  AsyncCopyOp::create(
+      b, loc, load.getView(), load.getIndices(), dest, TypeAttr::get(layout),
+      chainCopyAddresses && !transposed ? b.getUnitAttr() : UnitAttr());
   AsyncCommitGroupOp::create(b, loc);
 }
 

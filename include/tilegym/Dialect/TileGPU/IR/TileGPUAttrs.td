@@ -149,12 +149,17 @@ def TileGPU_SharedStageAttr : AttrDef<TileGPU_Dialect, "SharedStage"> {
     iteration read. A tile loaded once before a loop and read in it is a
     ring of one stage, index 0. `swizzle` is the layout in shared memory:
     0, rows padded to an odd number of 16-byte units (ldmatrix reads them
-    without bank conflicts); 128, column blocks of 64 16-bit elements with
-    the 128-byte swizzle (wgmma's operand layout).
+    without bank conflicts); 128, column blocks of 128 bytes with the
+    128-byte swizzle (wgmma's operand layout). `transposed`: each stage
+    holds the tile's last two dimensions the other way round, as wgmma
+    reads a tf32 B (K-major only): a [K][N] tile is stored [N][K], copied
+    element by element.
 
     ```mlir
     %b0 = tile.load %b[%c0, %n] {tilegpu.stage =
         #tilegpu.stage<ring = 1, stages = 3, swizzle = 128, index = 0>} ...
+    %f0 = tile.load %f[%c0, %n] {tilegpu.stage = #tilegpu.stage<ring = 2,
+        stages = 3, swizzle = 128, index = 0, transposed = true>} ...
     ```
   }];
   let parameters = (ins
@@ -162,7 +167,9 @@ def TileGPU_SharedStageAttr : AttrDef<TileGPU_Dialect, "SharedStage"> {
       AttrParameter<"int64_t", "the ring's stages">:$stages,
       AttrParameter<"int64_t", "0: padded rows; 128: 128-byte swizzle">:$swizzle,
       OptionalParameter<"std::optional<int64_t>",
-                        "the stage a load before the loop fills">:$index);
+                        "the stage a load before the loop fills">:$index,
+      DefaultValuedParameter<"bool", "false",
+                             "stages hold the tile transposed">:$transposed);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
