@@ -77,6 +77,8 @@ USER_CASES=(
   "axpy|axpy.tile|axpy||--size N=100003 --arg alpha=-0.75"
   "axpy (bf16)|axpy.tile|axpy|-D T=bf16|--size N=3001"
   "axpy (1 element)|axpy.tile|axpy||--size N=1"
+  "dropout|dropout.tile|dropout||--size N=20000"
+  "dropout (bf16)|dropout.tile|dropout|-D T=bf16|--size N=3001 --arg p=0.9 --arg seed=-3"
   "transpose|transpose.tile|transpose||--size M=512,N=384"
   "transpose (ragged)|transpose.tile|transpose|-D T=bf16|--size M=130,N=65"
   "transpose (1 element)|transpose.tile|transpose||--size M=1,N=1"

@@ -156,6 +156,13 @@ for cfg in "f32 16 256 77" "bf16 1 4096 3" "f16 128 2 300"; do
   check "scans.$t.R$r" numpy PASS "$kit/logs/scans.$t.$r.numpy.log" \
     python3 "$L/check_scans.py" "$kit/logs/scans.$t.$r" $t $r
 done
+# Random numbers: the GPU's draws against the CPU JIT's (the same stream)
+# and against Philox4x32 in numpy.
+check random cpu PASS "$kit/logs/random.log" "$run" "$L/random.tile" \
+  --size N=100000 --init 'seeds=randint(-2000000000,2000000000)' \
+  --backend=gpu --compare=cpu --dump "$kit/logs/random"
+check random numpy PASS "$kit/logs/random.numpy.log" \
+  python3 "$L/check_random.py" "$kit/logs/random" 1234
 for cfg in "f32 4 256 8 77" "bf16 1 4096 32 3" "f16 16 2 1 300"; do
   read -r t r w k m <<<"$cfg"
   # Sorted rows hold NaNs, which --compare=cpu counts as mismatches: the

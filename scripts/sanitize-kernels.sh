@@ -50,6 +50,7 @@ sorting|$L/sorting.tile --size M=37
 sorting bf16 one row|$L/sorting.tile -D T=bf16 -D R=1 -D W=4096 -D K=32 --size M=3
 atomics bf16|$L/atomics.tile -D T=bf16 --size N=3000
 atomics f32|$L/atomics.tile --size N=3000
+random|$L/random.tile --compare=cpu --size N=3000 --init seeds=randint(-9,9)
 LANGUAGE
 one() { # TOOL NAME ARGS: one sanitized run, one line
   local tool=$1 name=$2 log rc verdict errors

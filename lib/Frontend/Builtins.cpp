@@ -207,6 +207,10 @@ const Builtin *MLIRGenImpl::lookupBuiltin(StringRef name) {
       {"argmin", true, &G::genArgReduce},
       {"max", true, &G::genMinMax},
       {"min", true, &G::genMinMax},
+      // Random numbers (BuiltinsRandom.cpp).
+      {"rand", true, &G::genRandom},
+      {"randn", true, &G::genRandom},
+      {"randint", true, &G::genRandom},
   };
   for (const Builtin &b : table)
     if (b.name == name)

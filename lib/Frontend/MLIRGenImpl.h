@@ -309,6 +309,7 @@ private:
   Val genCast(const CallExprAST &call);
   Val genWhere(const CallExprAST &call);
   Val genShapeOp(const CallExprAST &call);
+  Val genRandom(const CallExprAST &call);
 };
 
 /// What a statement may do besides going on to the next: break and continue
