@@ -319,6 +319,8 @@ public:
   Value toWide(Value v);
   Value fromWide(Value v, Type type);
   Value inBounds(const ViewInfo &view, ArrayRef<Value> coords);
+  Value tileInBounds(const ViewInfo &view, ArrayRef<Value> origin,
+                     RankedTensorType type);
   SmallVector<Value> tileOriginOf(ValueRange indices, RankedTensorType type);
   Value vectorAccessOk(const ViewInfo &view, ArrayRef<Value> coords,
                        int64_t width);

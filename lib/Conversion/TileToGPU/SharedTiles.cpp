@@ -179,6 +179,29 @@ Value KernelEmitter::swizzledOffset(int64_t swizzledRows, Value row, Value col,
       arith::MulIOp::create(b, loc(), swizzled, idx(16)));
 }
 
+/// Whether registers at static offsets `to` lie at a fixed distance from
+/// those at `from` along every dimension: their offsets differ only along
+/// dimensions that do not wrap.
+static bool fixedDistance(const RegMap &map, ArrayRef<int64_t> from,
+                          ArrayRef<int64_t> to) {
+  for (auto [d, o] : llvm::enumerate(to))
+    if (o != from[d] && map.wraps(d))
+      return false;
+  return true;
+}
+
+/// Whether the tile of `type` at `origin` lies wholly in `view`: its first
+/// and last elements do.
+Value KernelEmitter::tileInBounds(const ViewInfo &view, ArrayRef<Value> origin,
+                                  RankedTensorType type) {
+  SmallVector<Value> end;
+  for (auto [d, o] : llvm::enumerate(origin))
+    end.push_back(
+        arith::AddIOp::create(b, loc(), o, idx(type.getDimSize(d) - 1)));
+  return arith::AndIOp::create(b, loc(), inBounds(view, origin),
+                               inBounds(view, end));
+}
+
 /// Copies a thread's part of the tile of `type` (its registers in `map`) at
 /// tile indices `indices` of `viewValue` into the shared-memory tile at
 /// `base()` (built after the tile's origin) with cp.async, 16 bytes per run: a
@@ -202,15 +225,6 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
     SmallVector<int64_t> offsets;     // the static part of `local`
   };
   SmallVector<Run> runs;
-  // Whether run `r` lies at a fixed distance from `from` along every
-  // dimension: its static offsets differ only along dimensions that do not
-  // wrap.
-  auto fixedDistance = [&](const Run &from, ArrayRef<int64_t> offsets) {
-    for (auto [d, o] : llvm::enumerate(offsets))
-      if (o != from.offsets[d] && map.wraps(d))
-        return false;
-    return true;
-  };
   for (int64_t i = 0; i < map.count; i += width) {
     if (map.isRegisterReplica(i))
       continue;
@@ -223,7 +237,8 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
     // is the first run's destination plus a constant, which ptxas folds
     // into the cp.async's immediate offset.
     std::optional<int64_t> distance;
-    if (chained && !runs.empty() && fixedDistance(runs.front(), offsets)) {
+    if (chained && !runs.empty() &&
+        fixedDistance(map, runs.front().offsets, offsets)) {
       int64_t dr = offsets[last - 1] - runs.front().offsets[last - 1];
       int64_t dc = offsets[last] - runs.front().offsets[last];
       if (!geometry.swizzledRows)
@@ -261,17 +276,11 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(branch.thenBlock());
-      // A tile wholly in bounds (interior tiles: its first and last elements
-      // are): each run is the tile's address plus the run's offset in it,
-      // which does not change from one iteration to the next, and copies 16
-      // bytes.
-      SmallVector<Value> end;
-      for (auto [d, o] : llvm::enumerate(origin))
-        end.push_back(
-            arith::AddIOp::create(b, loc(), o, idx(type.getDimSize(d) - 1)));
-      Value inside = arith::AndIOp::create(b, loc(), inBounds(view, origin),
-                                           inBounds(view, end));
-      auto interior = scf::IfOp::create(b, loc(), TypeRange{}, inside, true);
+      // A tile wholly in bounds (interior tiles): each run is the tile's
+      // address plus the run's offset in it, which does not change from one
+      // iteration to the next, and copies 16 bytes.
+      auto interior = scf::IfOp::create(b, loc(), TypeRange{},
+                                        tileInBounds(view, origin, type), true);
       b.setInsertionPointToStart(interior.thenBlock());
       // Direct: each run is the tile's address plus the run's offset in
       // it. Chained: the previous run's plus a uniform step (the distance of
@@ -281,7 +290,7 @@ void KernelEmitter::emitAsyncCopy(Value viewValue, ValueRange indices,
       const Run *prev = nullptr;
       Value src;
       for (const Run &run : runs) {
-        if (chained && prev && fixedDistance(*prev, run.offsets)) {
+        if (chained && prev && fixedDistance(map, prev->offsets, run.offsets)) {
           SmallVector<int64_t> delta;
           for (auto [to, from] : llvm::zip(run.offsets, prev->offsets))
             delta.push_back(to - from);
@@ -355,14 +364,6 @@ void KernelEmitter::emitTransposingCopy(Value viewValue, ValueRange indices,
     SmallVector<int64_t> offsets;
   };
   SmallVector<Element> elements;
-  // Whether `offsets` lie at a fixed distance from `from`'s along every
-  // dimension (those that differ do not wrap).
-  auto fixedDistance = [&](ArrayRef<int64_t> from, ArrayRef<int64_t> offsets) {
-    for (auto [d, o] : llvm::enumerate(offsets))
-      if (o != from[d] && map.wraps(d))
-        return false;
-    return true;
-  };
   int64_t perRow = 128 / bytes;
   for (int64_t i = 0; i < map.count; ++i) {
     if (map.isRegisterReplica(i))
@@ -373,7 +374,8 @@ void KernelEmitter::emitTransposingCopy(Value viewValue, ValueRange indices,
     // element whole swizzle groups (8 stored rows, 128-byte column blocks)
     // from the first is the first's destination plus a constant.
     Value dst;
-    if (!elements.empty() && fixedDistance(elements.front().offsets, offsets)) {
+    if (!elements.empty() &&
+        fixedDistance(map, elements.front().offsets, offsets)) {
       int64_t dr = offsets[last] - elements.front().offsets[last];
       int64_t dc = offsets[last - 1] - elements.front().offsets[last - 1];
       if (dr % 8 == 0 && dc % perRow == 0)
@@ -399,13 +401,8 @@ void KernelEmitter::emitTransposingCopy(Value viewValue, ValueRange indices,
     // A tile wholly in bounds: each source is the previous one plus the
     // constant distance of their coordinates (a uniform step), where no
     // coordinate between them wraps.
-    SmallVector<Value> end;
-    for (auto [d, o] : llvm::enumerate(origin))
-      end.push_back(
-          arith::AddIOp::create(b, loc(), o, idx(type.getDimSize(d) - 1)));
-    Value inside = arith::AndIOp::create(b, loc(), inBounds(view, origin),
-                                         inBounds(view, end));
-    auto interior = scf::IfOp::create(b, loc(), TypeRange{}, inside, true);
+    auto interior = scf::IfOp::create(b, loc(), TypeRange{},
+                                      tileInBounds(view, origin, type), true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(interior.thenBlock());
     Value tile = elementPtr(view.base, elem,
@@ -417,7 +414,7 @@ void KernelEmitter::emitTransposingCopy(Value viewValue, ValueRange indices,
       if (prev)
         for (auto [to, from] : llvm::zip(e.offsets, prev->offsets))
           delta.push_back(to - from);
-      if (prev && fixedDistance(prev->offsets, e.offsets)) {
+      if (prev && fixedDistance(map, prev->offsets, e.offsets)) {
         if (Value distance = linearOffset(b, loc(), view, delta))
           src = elementPtr(src, elem, distance, kGlobal);
       } else {
