@@ -21,10 +21,11 @@ def TileGPUAssignLayoutsPass
     branches carry. Per class:
     - a class holding a dot result takes `#tilegpu.mma`. Its warps go along
       M when the class is reduced (row reductions then stay within a warp)
-      or when the dot may run as wgmma (sm_90a, 16-bit operands, warps a
-      multiple of 4, M a multiple of 64 per warpgroup, N a multiple of 8 up
-      to 256, K or N a multiple of 64 for the 128-byte swizzle, at least a
-      64x64x64 product per warpgroup); otherwise the split that loads the
+      or when the dot may run as wgmma (sm_90a, 16-bit or tf32 operands,
+      warps a multiple of 4, M a multiple of 64 per warpgroup, N a multiple
+      of 8 up to 256, rows of 128 bytes for the 128-byte swizzle: K, or N
+      for a 16-bit B; a tf32 lhs not in registers; at least a 64x64x64
+      product per warpgroup); otherwise the split that loads the
       fewest operand fragments per k step, more warps along M on a tie;
     - a 2-D class used only as dot operands takes a blocked layout sized for
       its own shape, so that a [128, 32] operand is not replicated over a
@@ -144,15 +145,18 @@ def TileGPUAccelerateDotsPass
     `tilegpu.stage = #tilegpu.stage<...>`.
 
     Instruction. On sm_90a a dot runs as wgmma when: the kernel's warps are
-    a multiple of 4 (warpgroups); its operands are 16-bit; M is a multiple
-    of 64 per warpgroup and N a multiple of 8 up to 256; each warpgroup's
-    share is at least a 64x64x64 product (smaller ones measured faster on
-    mma.sync); its accumulator is `#tilegpu.mma` with all warps along M;
-    its rhs is staged, and its lhs is staged (another tile) or in the
-    accumulator's layout (A from registers, as FA3's P); staged tiles have
-    rows of a multiple of 64 elements and a multiple of 8 rows (the
-    128-byte swizzle). Its staged operands then use that swizzle
-    (`swizzle = 128`). Every other dot runs on mma.sync. Each dot gets
+    a multiple of 4 (warpgroups); its operands are 16-bit, or f32 at tf32
+    precision; M is a multiple of 64 per warpgroup and N a multiple of 8 up
+    to 256; each warpgroup's share is at least a 64x64x64 product (smaller
+    ones measured faster on mma.sync); its accumulator is `#tilegpu.mma`
+    with all warps along M; its rhs is staged, and its lhs is staged
+    (another tile) or, for 16-bit operands, in the accumulator's layout (A
+    from registers, as FA3's P); staged tiles have stored rows of 128 bytes
+    and a multiple of 8 rows (the 128-byte swizzle). Its staged operands
+    then use that swizzle (`swizzle = 128`). wgmma reads tf32 only K-major:
+    a tf32 rhs loaded `[K][N]` (not read through a transpose) is staged
+    transposed (`transposed = true`: stored `[N][K]`, copied element by
+    element). Every other dot runs on mma.sync. Each dot gets
     `tilegpu.dot = #tilegpu.dot<wgmma>` or `#tilegpu.dot<mma_sync>`.
 
     With `remarks`, each dot says its instruction and, on mma.sync, why not
