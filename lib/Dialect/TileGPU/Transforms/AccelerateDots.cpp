@@ -145,9 +145,9 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
   if ((lhs && !fitsSwizzle(lhs->rows, lhs->cols)) ||
       !(transposeB ? fitsSwizzle(rhs->cols, rhs->rows)
                    : fitsSwizzle(rhs->rows, rhs->cols)))
-    return "the 128-byte swizzle needs staged tiles of rows of 128 bytes "
-           "(" +
-           std::to_string(128 / bytes) + " elements), a multiple of 8 rows";
+    return ("the 128-byte swizzle needs staged tiles of rows of 128 bytes (" +
+            Twine(128 / bytes) + " elements), a multiple of 8 rows")
+        .str();
   return "";
 }
 
@@ -207,14 +207,15 @@ LogicalResult DotAccelerator::run(bool remarks) {
     std::string why = whyNotWgmma(dot, lhs, rhs);
     bool transposeB =
         why.empty() && !rhs->readTransposed && rhs->elementBytes == 4;
-    if (remarks)
-      dot.emitRemark() << (why.empty()
-                               ? "runs as wgmma" +
-                                     std::string(transposeB ? "; its tf32 rhs "
-                                                              "is copied into "
-                                                              "K-major stages"
-                                                            : "")
-                               : "runs on mma.sync: " + why);
+    if (remarks) {
+      InFlightDiagnostic remark = dot.emitRemark();
+      if (!why.empty())
+        remark << "runs on mma.sync: " << why;
+      else
+        remark << "runs as wgmma"
+               << (transposeB ? "; its tf32 rhs is copied into K-major stages"
+                              : "");
+    }
     dot->setAttr(kDotAttr, DotInstructionAttr::get(
                                ctx, why.empty() ? DotInstruction::Wgmma
                                                 : DotInstruction::MmaSync));
