@@ -471,8 +471,6 @@ static Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value lhs,
   llvm_unreachable("unknown reduce kind");
 }
 
-/// linalg.reduce into a tile filled with the identity; keep_dims expands the
-/// reduced axis back as a unit dim.
 /// A sort: the bitonic network (as the GPU runs it) over each line, the
 /// tile carried through every loop; then the first k of each line.
 struct SortOpLowering : OpConversionPattern<SortOp> {
@@ -617,6 +615,8 @@ struct ScanOpLowering : OpConversionPattern<ScanOp> {
   }
 };
 
+/// linalg.reduce into a tile filled with the identity; keep_dims expands the
+/// reduced axis back as a unit dim.
 struct ReduceOpLowering : OpConversionPattern<ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
