@@ -37,11 +37,7 @@ Value binary(OpBuilder &b, Location loc, ArrayRef<Value> x) {
 Value constantLike(OpBuilder &b, Location loc, Value like, double v) {
   Type type = like.getType();
   auto element = cast<FloatType>(elementTypeOf(type));
-  TypedAttr scalar = b.getFloatAttr(element, v);
-  if (auto tile = dyn_cast<RankedTensorType>(type))
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(tile, scalar));
-  return arith::ConstantOp::create(b, loc, scalar);
+  return constantOf(b, loc, type, b.getFloatAttr(element, v));
 }
 
 Value buildAbs(OpBuilder &b, Location loc, ArrayRef<Value> x) {

@@ -31,11 +31,8 @@ struct IntBuilder {
   Type type;
 
   Value constant(uint32_t v) const {
-    TypedAttr scalar = b.getI32IntegerAttr(static_cast<int32_t>(v));
-    if (auto tile = dyn_cast<RankedTensorType>(type))
-      return arith::ConstantOp::create(b, loc,
-                                       DenseElementsAttr::get(tile, scalar));
-    return arith::ConstantOp::create(b, loc, scalar);
+    return constantOf(b, loc, type,
+                      b.getI32IntegerAttr(static_cast<int32_t>(v)));
   }
   Value xor_(Value x, Value y) const {
     return arith::XOrIOp::create(b, loc, x, y);
@@ -78,22 +75,13 @@ Value uniform(const IntBuilder &ib, Value word) {
   if (auto tile = dyn_cast<RankedTensorType>(ib.type))
     floatType = tile.clone(f32);
   Value f = arith::SIToFPOp::create(ib.b, ib.loc, floatType, magnitude);
-  TypedAttr scale = ib.b.getF32FloatAttr(4.6566127342e-10f);
-  Value s =
-      isa<RankedTensorType>(floatType)
-          ? Value(arith::ConstantOp::create(
-                ib.b, ib.loc,
-                DenseElementsAttr::get(cast<ShapedType>(floatType), scale)))
-          : Value(arith::ConstantOp::create(ib.b, ib.loc, scale));
-  return arith::MulFOp::create(ib.b, ib.loc, f, s);
+  Value scale = constantOf(ib.b, ib.loc, floatType,
+                           ib.b.getF32FloatAttr(4.6566127342e-10f));
+  return arith::MulFOp::create(ib.b, ib.loc, f, scale);
 }
 
 Value floatConstant(OpBuilder &b, Location loc, Type like, double v) {
-  TypedAttr scalar = b.getF32FloatAttr(static_cast<float>(v));
-  if (auto tile = dyn_cast<RankedTensorType>(like))
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(tile, scalar));
-  return arith::ConstantOp::create(b, loc, scalar);
+  return constantOf(b, loc, like, b.getF32FloatAttr(static_cast<float>(v)));
 }
 } // namespace
 

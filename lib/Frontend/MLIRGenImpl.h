@@ -78,6 +78,9 @@ StringRef kindName(const Const &c);
 std::string describe(Type type);
 Type elementTypeOf(Type type);
 ArrayRef<int64_t> shapeOf(Type type);
+/// `scalar` as a constant of `type`: itself for a scalar type, splat over a
+/// tile type.
+Value constantOf(OpBuilder &b, Location loc, Type type, TypedAttr scalar);
 bool isFloatLike(Type type);
 /// Whether `name` is an elementwise math function (BuiltinsMath.cpp).
 bool isMathFunction(StringRef name);

@@ -64,6 +64,13 @@ ArrayRef<int64_t> shapeOf(Type type) {
 
 bool isFloatLike(Type type) { return isa<FloatType>(elementTypeOf(type)); }
 
+Value constantOf(OpBuilder &b, Location loc, Type type, TypedAttr scalar) {
+  if (auto tile = dyn_cast<RankedTensorType>(type))
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(tile, cast<Attribute>(scalar)));
+  return arith::ConstantOp::create(b, loc, scalar);
+}
+
 } // namespace tilegym::mlirgen
 
 //===----------------------------------------------------------------------===//
@@ -72,11 +79,8 @@ bool isFloatLike(Type type) { return isa<FloatType>(elementTypeOf(type)); }
 
 Value MLIRGenImpl::materialize(const Const &c, Type type, Location loc) {
   Type element = elementTypeOf(type);
-  auto splatIfTile = [&](TypedAttr scalar) -> Value {
-    if (auto tile = dyn_cast<RankedTensorType>(type))
-      return arith::ConstantOp::create(
-          builder, loc, DenseElementsAttr::get(tile, cast<Attribute>(scalar)));
-    return arith::ConstantOp::create(builder, loc, scalar);
+  auto splatIfTile = [&](TypedAttr scalar) {
+    return constantOf(builder, loc, type, scalar);
   };
   switch (c.kind) {
   case Const::Kind::Type:
