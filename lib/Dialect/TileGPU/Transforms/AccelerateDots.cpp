@@ -138,13 +138,10 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
   // As stored: A [M][K]; B [N][K] when read through a transpose or when a
   // tf32 B (wgmma reads those only K-major) is copied transposed, else
   // [K][N].
-  auto fitsSwizzle = [&](int64_t storedRows, int64_t storedCols) {
-    return (storedCols * bytes) % 128 == 0 && storedRows % 8 == 0;
-  };
   bool transposeB = tf32 && !rhs->readTransposed;
-  if ((lhs && !fitsSwizzle(lhs->rows, lhs->cols)) ||
-      !(transposeB ? fitsSwizzle(rhs->cols, rhs->rows)
-                   : fitsSwizzle(rhs->rows, rhs->cols)))
+  if ((lhs && !fitsSwizzle128(lhs->rows, lhs->cols, bytes)) ||
+      !(transposeB ? fitsSwizzle128(rhs->cols, rhs->rows, bytes)
+                   : fitsSwizzle128(rhs->rows, rhs->cols, bytes)))
     return ("the 128-byte swizzle needs staged tiles of rows of 128 bytes (" +
             Twine(128 / bytes) + " elements), a multiple of 8 rows")
         .str();

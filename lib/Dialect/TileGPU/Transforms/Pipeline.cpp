@@ -310,7 +310,7 @@ LogicalResult Pipeliner::checkWgmmaDots() {
     if (!swizzledFor.contains(&ring))
       return fail(first) << "is staged with swizzle = 128, the layout only "
                             "wgmma reads, but its dot does not run as wgmma";
-    if (cols * elementBytes(type.getElementType()) % 128 || rows % 8)
+    if (!fitsSwizzle128(rows, cols, elementBytes(type.getElementType())))
       return fail(first) << "is staged with swizzle = 128, which needs "
                             "stored rows of 128 bytes and a multiple of 8 "
                             "rows";

@@ -27,6 +27,13 @@ constexpr int64_t kStaticSharedBytesLimit = 48 * 1024;
 /// stage starts on such a boundary.
 constexpr int64_t kSwizzleAtomBytes = 1024;
 
+/// Whether a stored tile of `rows` x `cols` elements of `elementBytes` each
+/// fits the 128-byte swizzle: whole rows of 128 bytes, whole groups of 8
+/// rows.
+inline bool fitsSwizzle128(int64_t rows, int64_t cols, int64_t elementBytes) {
+  return (cols * elementBytes) % 128 == 0 && rows % 8 == 0;
+}
+
 /// Whether moving a tile of type `from` to `to` (a reshape, a permutation
 /// when `permutation` is given, a reduction dropping its axis, a
 /// convert_layout) leaves every element in the register, lane and warp that
