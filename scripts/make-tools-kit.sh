@@ -196,6 +196,28 @@ for shape in M=130,N=70,K=200 M=512,N=384,K=1000 M=1,N=1,K=1; do
     "$run" "$L/while_matmul.tile" --size "$shape" --backend=gpu \
     --ref "$L/while_matmul_ref.tile"
 done
+# print and assert (--debug): the GPU prints the CPU's lines, in its own
+# order; an assert that fails stops the kernel, CUDA naming the location,
+# the block and the thread, and the run fails; in range it passes.
+for b in cpu gpu; do
+  "$run" "$L/debug.tile" --size M=6,N=10 --init 'x=randint(-20,20)' \
+    --arg limit=100 --seed 5 --debug --backend=$b >"$kit/logs/debug.$b.log" 2>&1
+done
+check debug.print lines PASS "$kit/logs/debug.diff" bash -c \
+  'diff <(grep " block (" "$1" | sort) <(grep " block (" "$2" | sort) &&
+   [ "$(grep -c "] x " "$2")" = 128 ]' _ "$kit/logs/debug.cpu.log" \
+  "$kit/logs/debug.gpu.log"
+check debug.assert fires PASS "$kit/logs/debug.assert.log" bash -c \
+  '! "$1" "$2" --size M=6,N=10 --init "x=full(3)" --arg limit=2.5 --debug \
+     --backend=gpu >"$3" 2>&1 && grep -q "debug.tile:10:3: x above the limit" "$3" &&
+   grep -q CUDA_ERROR_ASSERT "$3"' _ "$run" "$L/debug.tile" "$kit/logs/debug.fired.log"
+check xent.debug ref PASS "$kit/logs/xent.debug.log" "$run" \
+  examples/cross_entropy.tile --ref examples/reference/cross_entropy.tile \
+  --size M=37,N=777 --init 't=randint(0,776)' --debug --backend=gpu
+check xent.debug fires PASS "$kit/logs/xent.bad.log" bash -c \
+  '! "$1" examples/cross_entropy.tile --size M=37,N=777 --init "t=full(777)" \
+     --debug --backend=gpu >"$2" 2>&1 && grep -q "label outside" "$2"' _ "$run" \
+  "$kit/logs/xent.fired.log"
 echo
 echo "user kernels: $pass passed, $fail failed"
 echo

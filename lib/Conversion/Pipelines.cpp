@@ -27,6 +27,7 @@
 using namespace mlir;
 
 void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(tilegym::tile::createTileStripDebugPass());
   // Tile ops to value-semantic linalg on tensors; views are memrefs already.
   pm.addPass(createConvertTileToLinalgPass());
   pm.addPass(createCanonicalizerPass());
@@ -74,6 +75,7 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
 
 void tilegym::buildTileToLayoutsPasses(OpPassManager &pm, llvm::StringRef chip,
                                        bool remarks) {
+  pm.addNestedPass<func::FuncOp>(tilegym::tile::createTileStripDebugPass());
   tilegym::tile::TilePipelineLoadsPassOptions ahead;
   ahead.dotOperandsInSharedMemory = true;
   pm.addPass(tilegym::tile::createTilePipelineLoadsPass(ahead));

@@ -289,6 +289,10 @@ private:
           os << "BoolLit " << (lit->getValue() ? "true" : "false");
           printLoc(lit->getLoc());
         })
+        .Case([&](const StringLitExprAST *lit) {
+          os << "StringLit \"" << lit->getValue() << "\"";
+          printLoc(lit->getLoc());
+        })
         .Case([&](const VarRefExprAST *ref) {
           os << "VarRef " << ref->getName();
           printLoc(ref->getLoc());

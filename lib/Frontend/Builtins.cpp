@@ -31,9 +31,12 @@ LogicalResult MLIRGenImpl::checkArgs(const CallExprAST &call, size_t min,
     auto diag = error(call.getLoc()) << "'" << call.getCallee() << "' takes ";
     if (min == max)
       diag << min;
+    else if (max == SIZE_MAX)
+      diag << "at least " << min;
     else
       diag << min << " to " << max;
-    return diag << " positional argument" << (max == 1 ? "" : "s") << ", got "
+    size_t said = min == max || max == SIZE_MAX ? min : max;
+    return diag << " positional argument" << (said == 1 ? "" : "s") << ", got "
                 << n;
   }
   for (const KeywordArgAST &kw : call.getKeywordArgs())
@@ -204,6 +207,8 @@ const Builtin *MLIRGenImpl::lookupBuiltin(StringRef name) {
       {"cummin", true, &G::genScan},
       {"sort", true, &G::genSort},
       {"topk", true, &G::genSort},
+      {"argsort", true, &G::genSort},
+      {"argtopk", true, &G::genSort},
       {"argmin", true, &G::genArgReduce},
       {"max", true, &G::genMinMax},
       {"min", true, &G::genMinMax},
@@ -211,6 +216,9 @@ const Builtin *MLIRGenImpl::lookupBuiltin(StringRef name) {
       {"rand", true, &G::genRandom},
       {"randn", true, &G::genRandom},
       {"randint", true, &G::genRandom},
+      // Debugging (BuiltinsDebug.cpp).
+      {"print", false, &G::genPrint},
+      {"assert", false, &G::genAssert},
   };
   for (const Builtin &b : table)
     if (b.name == name)

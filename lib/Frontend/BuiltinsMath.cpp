@@ -367,10 +367,12 @@ Val MLIRGenImpl::genMinMax(const CallExprAST &call) {
 }
 
 /// sort(t, descending = false): each line along the last axis sorted;
-/// topk(t, k): its k largest, descending.
+/// topk(t, k): its k largest, descending. argsort and argtopk: the same
+/// elements' indices along the axis (i32), ties in index order.
 Val MLIRGenImpl::genSort(const CallExprAST &call) {
   StringRef name = call.getCallee();
-  bool isTopK = name == "topk";
+  bool isTopK = name.ends_with("topk");
+  bool indices = name.starts_with("arg");
   if (failed(checkArgs(call, isTopK ? 2 : 1, isTopK ? 2 : 1,
                        isTopK ? ArrayRef<StringRef>{}
                               : ArrayRef<StringRef>{"descending"})))
@@ -415,8 +417,12 @@ Val MLIRGenImpl::genSort(const CallExprAST &call) {
   }
   SmallVector<int64_t> shape(type.getShape());
   shape.back() = k;
-  auto op = t::SortOp::create(builder, call.getLoc(), type.clone(shape), x);
+  Type elem = indices ? builder.getI32Type() : type.getElementType();
+  auto op = t::SortOp::create(builder, call.getLoc(),
+                              RankedTensorType::get(shape, elem), x);
   if (descending)
     op.setDescending(true);
+  if (indices)
+    op.setIndices(true);
   return Val{op, {}};
 }

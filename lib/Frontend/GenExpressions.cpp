@@ -26,6 +26,10 @@ Val MLIRGenImpl::genExpr(const ExprAST &expr) {
     return Val{{}, Const::ofFloat(cast<FloatLitExprAST>(expr).getValue())};
   case ExprAST::Kind::BoolLit:
     return Val{{}, Const::ofBool(cast<BoolLitExprAST>(expr).getValue())};
+  case ExprAST::Kind::StringLit:
+    error(expr.getLoc()) << "a string is only allowed as the text of 'print' "
+                            "or the message of 'assert'";
+    return Val::failure();
   case ExprAST::Kind::VarRef: {
     StringRef name = cast<VarRefExprAST>(expr).getName();
     if (Binding *b = lookup(name))

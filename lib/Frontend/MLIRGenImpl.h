@@ -313,6 +313,8 @@ private:
   Val genWhere(const CallExprAST &call);
   Val genShapeOp(const CallExprAST &call);
   Val genRandom(const CallExprAST &call);
+  Val genPrint(const CallExprAST &call);
+  Val genAssert(const CallExprAST &call);
 };
 
 /// What a statement may do besides going on to the next: break and continue

@@ -166,7 +166,7 @@ std::unique_ptr<ExprAST> Parser::parseUnary() {
   return std::make_unique<UnaryExprAST>(op, std::move(operand), loc);
 }
 
-// primary ::= INT | FLOAT | 'true' | 'false' | IDENT
+// primary ::= INT | FLOAT | 'true' | 'false' | STRING | IDENT
 //           | IDENT '(' [arg (',' arg)*] ')'
 //           | '(' expr ')'
 //           | '[' [expr (',' expr)*] ']'
@@ -195,6 +195,12 @@ std::unique_ptr<ExprAST> Parser::parsePrimary() {
     bool value = tok.is(Token::kw_true);
     consume();
     return std::make_unique<BoolLitExprAST>(value, loc);
+  }
+  case Token::string: {
+    // The token keeps its quotes.
+    std::string text = tok.spelling.drop_front().drop_back().str();
+    consume();
+    return std::make_unique<StringLitExprAST>(std::move(text), loc);
   }
   case Token::identifier: {
     std::string name = tok.spelling.str();

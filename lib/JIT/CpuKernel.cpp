@@ -2,6 +2,7 @@
 #include "tilegym/JIT/CpuKernel.h"
 
 #include "tilegym/Conversion/Pipelines.h"
+#include "tilegym/Conversion/TileToLinalg/TileToLinalg.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Reference/DType.h"
 #include "tilegym/Runtime/Runtime.h"
@@ -16,6 +17,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
+#include <string>
 #include <thread>
 
 using namespace mlir;
@@ -62,6 +65,31 @@ static float truncSFToBF2(float value) {
 
 static float truncDFToBF2(double value) {
   return bf16Result(ref::doubleToBF16Bits(value));
+}
+
+/// The failed asserts of one run: the first message, and how many.
+struct AssertFailures {
+  std::mutex mutex;
+  std::string first;
+  int64_t count = 0;
+  std::atomic<bool> any{false};
+};
+
+/// The run whose block the calling thread executes: a kernel's assert
+/// reaches its run through the thread, the JIT's calls carrying no context.
+static thread_local AssertFailures *currentRun = nullptr;
+
+/// kCpuAssertFailName: a kernel's assert failed in block (x, y, z).
+static void cpuAssertFail(const char *message, int32_t x, int32_t y,
+                          int32_t z) {
+  AssertFailures *run = currentRun;
+  if (!run)
+    return;
+  std::lock_guard<std::mutex> lock(run->mutex);
+  if (run->count++ == 0)
+    run->first = std::string(message) + " (block (" + std::to_string(x) + ", " +
+                 std::to_string(y) + ", " + std::to_string(z) + "))";
+  run->any = true;
 }
 
 CpuKernel::~CpuKernel() = default;
@@ -120,6 +148,9 @@ CpuKernel::compile(ModuleOp module, llvm::StringRef kernel) {
     symbols[mangle("__truncdfbf2")] = {
         llvm::orc::ExecutorAddr::fromPtr(&truncDFToBF2),
         llvm::JITSymbolFlags::Exported};
+    symbols[mangle(kCpuAssertFailName)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&cpuAssertFail),
+        llvm::JITSymbolFlags::Exported};
     return symbols;
   });
   std::unique_ptr<CpuKernel> result(new CpuKernel());
@@ -145,11 +176,13 @@ std::array<int64_t, 3> CpuKernel::grid(const std::vector<tg_arg> &args) const {
   return {result.x, result.y, result.z};
 }
 
-void CpuKernel::run(const std::vector<tg_arg> &args,
-                    std::array<int64_t, 3> grid, unsigned threads) const {
+llvm::Error CpuKernel::run(const std::vector<tg_arg> &args,
+                           std::array<int64_t, 3> grid,
+                           unsigned threads) const {
   int64_t total = grid[0] * grid[1] * grid[2];
   if (total <= 0)
-    return;
+    return llvm::Error::success();
+  AssertFailures failures;
   threads = std::max(1u, std::min<unsigned>(threads, total));
   // Blocks are handed out one at a time: their cost can differ (causal
   // attention), so a static split would leave threads idle.
@@ -160,12 +193,17 @@ void CpuKernel::run(const std::vector<tg_arg> &args,
     ids[3] = grid[0];
     ids[4] = grid[1];
     ids[5] = grid[2];
-    for (int64_t b; (b = next.fetch_add(1)) < total;) {
+    currentRun = &failures;
+    // As on the GPU, where a failed assert stops the launch: no block
+    // starts after one; those running finish (their accesses are
+    // bounds-checked).
+    for (int64_t b; !failures.any && (b = next.fetch_add(1)) < total;) {
       ids[0] = b % grid[0];
       ids[1] = (b / grid[0]) % grid[1];
       ids[2] = b / (grid[0] * grid[1]);
       kernelFn(call.ptrs.data());
     }
+    currentRun = nullptr;
   };
   std::vector<std::thread> pool;
   for (unsigned i = 1; i < threads; ++i)
@@ -173,4 +211,11 @@ void CpuKernel::run(const std::vector<tg_arg> &args,
   worker();
   for (std::thread &t : pool)
     t.join();
+  if (!failures.count)
+    return llvm::Error::success();
+  std::string message = "assert failed: " + failures.first;
+  if (failures.count > 1)
+    message += "; " + std::to_string(failures.count - 1) +
+               " more failure(s) in blocks already running";
+  return llvm::createStringError(message);
 }

@@ -110,8 +110,11 @@ const Driver *resolvedDriver() {
 }
 
 Status callError(CUresult result, const std::string &what) {
-  return Status::error(TG_ERROR_CUDA,
-                       what + ": " + describe(loaded().api, result));
+  std::string message = what + ": " + describe(loaded().api, result);
+  if (result == CUDA_ERROR_ASSERT)
+    message += "; an assert of the kernel failed (CUDA printed its file, "
+               "line, block and thread above), and the GPU context is lost";
+  return Status::error(TG_ERROR_CUDA, message);
 }
 
 } // namespace tilegym::runtime::cuda

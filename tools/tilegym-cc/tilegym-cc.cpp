@@ -167,6 +167,14 @@ static cl::opt<int> pipelineStages(
              "with more"),
     cl::init(0), cl::cat(toolCategory));
 
+static cl::opt<bool> debugOps(
+    "debug",
+    cl::desc("Keep the kernels' print and assert (tile.debug = 1): a print "
+             "writes lines with the source location and the block, an assert "
+             "that fails stops the kernel; without --debug they are compiled "
+             "out"),
+    cl::init(false), cl::cat(toolCategory));
+
 static cl::opt<std::string> cacheDir(
     "cache-dir",
     cl::desc("Folder of a compile cache: an output compiled before from the "
@@ -384,6 +392,12 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
       tilegym::loadTileModule(sourceMgr, context, options.defines);
   if (!module)
     return mlir::failure();
+  if (debugOps)
+    for (auto func : module->getOps<mlir::func::FuncOp>())
+      if (func->hasAttr(tilegym::tile::kKernelAttr))
+        func->setAttr(
+            tilegym::tile::kDebugAttr,
+            mlir::IntegerAttr::get(mlir::IntegerType::get(&context, 64), 1));
   switch (options.emit) {
   case EmitKind::AST:
     break;

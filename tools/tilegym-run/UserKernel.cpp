@@ -90,7 +90,10 @@ bool runCpu(const CpuKernel &kernel, const std::vector<runtime::Param> &params,
   std::array<int64_t, 3> grid = kernel.grid(args);
   if (!runtime::checkGridLimits(grid.data(), error))
     return false;
-  kernel.run(args, grid, threads);
+  if (llvm::Error err = kernel.run(args, grid, threads)) {
+    error = llvm::toString(std::move(err));
+    return false;
+  }
   return true;
 }
 
@@ -385,7 +388,10 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     }
     auto start = std::chrono::steady_clock::now();
     for (size_t k = 0; k < kernels.size(); ++k)
-      compiled[k]->run(program.kernelArgs(k, args), grids[k], opt.cpuThreads);
+      if (llvm::Error err = compiled[k]->run(program.kernelArgs(k, args),
+                                             grids[k], opt.cpuThreads))
+        return fail("kernel '" + names[k] +
+                    "': " + llvm::toString(std::move(err)));
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count();

@@ -160,6 +160,11 @@ static cl::opt<bool>
                 cl::desc("Accurate f32 exp, exp2 and division on the GPU (as "
                          "tilegym-cc --precise-math)"),
                 cl::cat(category));
+static cl::opt<bool> debugOps(
+    "debug",
+    cl::desc("Keep the kernel's print and assert (as tilegym-cc --debug); a "
+             "failed assert fails the run"),
+    cl::cat(category));
 static cl::opt<bool>
     listReferences("list-references",
                    cl::desc("List the reference programs and exit"),
@@ -385,6 +390,13 @@ int main(int argc, char **argv) {
   if (kernels.empty())
     return 1;
   func::FuncOp kernel = kernels.front();
+  for (auto [enabled, name] :
+       {std::pair{bool(preciseMath), tile::kPreciseMathAttr},
+        std::pair{bool(debugOps), tile::kDebugAttr}})
+    if (enabled)
+      for (func::FuncOp k : kernels)
+        k->setAttr(name,
+                   IntegerAttr::get(IntegerType::get(k.getContext(), 64), 1));
 
   // auto: the GPU when there is one the backend targets, else the CPU.
   runtime::Environment env = runtime::queryEnvironment();
@@ -453,10 +465,6 @@ int main(int argc, char **argv) {
     options.defines = defines;
     options.cpuThreads = nthreads;
     options.bench = bench;
-    if (preciseMath)
-      for (func::FuncOp k : kernels)
-        k->setAttr(tile::kPreciseMathAttr,
-                   IntegerAttr::get(IntegerType::get(k.getContext(), 64), 1));
     return runUserKernels(*module, kernels, options);
   }
   if (gpu)
@@ -522,7 +530,10 @@ int main(int argc, char **argv) {
             << " seed=" << inputSeed << "\n";
 
   auto start = std::chrono::steady_clock::now();
-  (*compiled)->run(views, grid, nthreads);
+  if (llvm::Error err = (*compiled)->run(views, grid, nthreads)) {
+    llvm::errs() << "error: " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
   double ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - start)
                   .count();

@@ -87,6 +87,7 @@ public:
     IntLit,
     FloatLit,
     BoolLit,
+    StringLit,
     VarRef,
     Unary,
     Binary,
@@ -146,6 +147,20 @@ public:
 
 private:
   bool value;
+};
+
+/// `"text"`: only the text of print and the message of assert.
+class StringLitExprAST : public ExprAST {
+public:
+  StringLitExprAST(std::string value, mlir::Location loc)
+      : ExprAST(Kind::StringLit, loc), value(std::move(value)) {}
+  llvm::StringRef getValue() const { return value; }
+  static bool classof(const ExprAST *e) {
+    return e->getKind() == Kind::StringLit;
+  }
+
+private:
+  std::string value;
 };
 
 /// A use of a name: a variable, a parameter, a const, or a type name used as

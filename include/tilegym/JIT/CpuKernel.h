@@ -39,9 +39,11 @@ public:
   /// have passed runtime::checkArguments against the kernel's signature.
   std::array<int64_t, 3> grid(const std::vector<tg_arg> &args) const;
 
-  /// Runs every block of `grid` on up to `threads` threads.
-  void run(const std::vector<tg_arg> &args, std::array<int64_t, 3> grid,
-           unsigned threads) const;
+  /// Runs every block of `grid` on up to `threads` threads. Fails when a
+  /// kernel's assert (tile.assert, kept by --debug) failed: no block starts
+  /// after the first failure, and the error names its message and block.
+  llvm::Error run(const std::vector<tg_arg> &args, std::array<int64_t, 3> grid,
+                  unsigned threads) const;
 
 private:
   CpuKernel() = default;

@@ -5,7 +5,7 @@
 // one kernel's lowering state (its layouts, thread ids, views and shared
 // buffer) and emits each op. The ops are lowered by MLIR's dialect
 // conversion, one pattern per op family, each file exposing its
-// populate...Patterns: Elementwise.cpp, Memory.cpp, Atomics.cpp,
+// populate...Patterns: Elementwise.cpp, Memory.cpp, Atomics.cpp, Debug.cpp,
 // SharedTiles.cpp, Reduce.cpp (reductions and layout conversions), Dot.cpp,
 // ControlFlow.cpp. TileToGPU.cpp builds each kernel's gpu.func and runs the
 // conversion; Layouts.cpp reads the layouts; ThreadTypes.cpp is the type
@@ -36,6 +36,8 @@
 #include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -378,6 +380,8 @@ public:
                                    ArrayRef<int64_t> permutation);
   LogicalResult emitScan(ScanOp op);
   LogicalResult emitSort(SortOp op);
+  LogicalResult emitPrint(PrintOp op);
+  LogicalResult emitAssert(AssertOp op);
   LogicalResult emitAtomicRMW(AtomicRMWOp op);
   LogicalResult emitAtomicCAS(AtomicCASOp op);
   SmallVector<Value>
@@ -459,6 +463,8 @@ void populateSortPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
 /// Atomic read-modify-writes and compare-and-swaps.
 void populateAtomicPatterns(KernelEmitter &emitter,
                             RewritePatternSet &patterns);
+/// Prints (CUDA's vprintf) and asserts (__assertfail).
+void populateDebugPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
 /// Dots on mma.sync and wgmma, and wgmma's waits.
 void populateDotPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
 /// scf.for, scf.while, scf.if and their yields and conditions carrying

@@ -5,7 +5,9 @@
 // exactly); each of the log2(n) (log2(n) + 1) / 2 stages compares and swaps
 // the pairs of elements j apart, the block's threads sharing the pairs,
 // between barriers; then every thread reads the first k of each line in
-// the result's layout. Lines are powers of two long, as GPU tiles are.
+// the result's layout. Lines are powers of two long, as GPU tiles are. A
+// sort that keeps indices moves each element's index (i32) along with it in
+// a second array after the first, and compares ties by index.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"
@@ -24,23 +26,40 @@ LogicalResult KernelEmitter::emitSort(SortOp op) {
                   ? Type(b.getF32Type())
                   : elem;
   int64_t numel = srcType.getNumElements(), n = srcType.getShape().back();
-  Value buf = sharedScratch(op, numel * elementBytes(wide));
+  bool indices = op.getIndices();
+  Type i32 = b.getI32Type();
+  Value buf = sharedScratch(
+      op, numel * (elementBytes(wide) + (indices ? elementBytes(i32) : 0)));
   if (!buf)
     return failure();
 
   auto at = [&](Value offset) {
     return elementPtr(buf, wide, offset, kShared);
   };
+  // The indices' array, after the values'.
+  Value indexBase = indices
+                        ? elementPtr(buf, b.getI8Type(),
+                                     idx(numel * elementBytes(wide)), kShared)
+                        : Value();
+  auto indexAt = [&](Value offset) {
+    return elementPtr(indexBase, i32, offset, kShared);
+  };
 
   RegMap src = regMap(op.getSource());
   const SmallVector<Value> &in = tiles[op.getSource()];
   gpu::BarrierOp::create(b, loc());
   emitIf(ownsElements(src), [&] {
-    for (int64_t i = 0; i < src.count; ++i)
-      if (!src.isRegisterReplica(i))
+    for (int64_t i = 0; i < src.count; ++i) {
+      if (src.isRegisterReplica(i))
+        continue;
+      SmallVector<Value> coords = coordinates(src, i);
+      Value offset = rowMajorOffset(srcType.getShape(), coords);
+      LLVM::StoreOp::create(b, loc(), toWide(in[i]), at(offset));
+      if (indices)
         LLVM::StoreOp::create(
-            b, loc(), toWide(in[i]),
-            at(rowMajorOffset(srcType.getShape(), coordinates(src, i))));
+            b, loc(), arith::IndexCastOp::create(b, loc(), i32, coords.back()),
+            indexAt(offset));
+    }
   });
   gpu::BarrierOp::create(b, loc());
 
@@ -60,11 +79,17 @@ LogicalResult KernelEmitter::emitSort(SortOp op) {
         Value i = arith::OrIOp::create(
             b, loc(), high, arith::AndIOp::create(b, loc(), q, idx(j - 1)));
         Value base = arith::MulIOp::create(b, loc(), line, idx(n));
-        Value pi = at(arith::AddIOp::create(b, loc(), base, i));
-        Value pl = at(arith::AddIOp::create(
-            b, loc(), base, arith::AddIOp::create(b, loc(), i, idx(j))));
+        Value oi = arith::AddIOp::create(b, loc(), base, i);
+        Value ol = arith::AddIOp::create(
+            b, loc(), base, arith::AddIOp::create(b, loc(), i, idx(j)));
+        Value pi = at(oi), pl = at(ol);
         Value x = LLVM::LoadOp::create(b, loc(), wide, pi);
         Value y = LLVM::LoadOp::create(b, loc(), wide, pl);
+        Value ix, iy;
+        if (indices) {
+          ix = LLVM::LoadOp::create(b, loc(), i32, indexAt(oi));
+          iy = LLVM::LoadOp::create(b, loc(), i32, indexAt(ol));
+        }
         // Up in blocks of k with bit k of i clear (flipped when descending):
         // the element that sorts above goes to the higher index.
         Value up = arith::CmpIOp::create(
@@ -72,13 +97,28 @@ LogicalResult KernelEmitter::emitSort(SortOp op) {
             op.getDescending() ? arith::CmpIPredicate::ne
                                : arith::CmpIPredicate::eq,
             arith::AndIOp::create(b, loc(), i, idx(k)), idx(0));
-        Value exchange = arith::SelectOp::create(
-            b, loc(), up, buildSortsAbove(b, loc(), x, y),
-            buildSortsAbove(b, loc(), y, x));
+        Value exchange =
+            indices ? arith::SelectOp::create(
+                          b, loc(), up,
+                          buildEntrySortsAbove(b, loc(), x, ix, y, iy,
+                                               op.getDescending()),
+                          buildEntrySortsAbove(b, loc(), y, iy, x, ix,
+                                               op.getDescending()))
+                    : arith::SelectOp::create(b, loc(), up,
+                                              buildSortsAbove(b, loc(), x, y),
+                                              buildSortsAbove(b, loc(), y, x));
         LLVM::StoreOp::create(
             b, loc(), arith::SelectOp::create(b, loc(), exchange, y, x), pi);
         LLVM::StoreOp::create(
             b, loc(), arith::SelectOp::create(b, loc(), exchange, x, y), pl);
+        if (indices) {
+          LLVM::StoreOp::create(
+              b, loc(), arith::SelectOp::create(b, loc(), exchange, iy, ix),
+              indexAt(oi));
+          LLVM::StoreOp::create(
+              b, loc(), arith::SelectOp::create(b, loc(), exchange, ix, iy),
+              indexAt(ol));
+        }
       };
       scf::ForOp::create(
           b, loc(), idx(0), idx(rounds), idx(1), ValueRange{},
@@ -101,12 +141,13 @@ LogicalResult KernelEmitter::emitSort(SortOp op) {
   // The first k of each line, in the result's layout.
   RegMap dst = regMap(op.getResult());
   SmallVector<Value> out;
-  for (int64_t i = 0; i < dst.count; ++i)
-    out.push_back(fromWide(
-        LLVM::LoadOp::create(
-            b, loc(), wide,
-            at(rowMajorOffset(srcType.getShape(), coordinates(dst, i)))),
-        elem));
+  for (int64_t i = 0; i < dst.count; ++i) {
+    Value offset = rowMajorOffset(srcType.getShape(), coordinates(dst, i));
+    out.push_back(
+        indices
+            ? Value(LLVM::LoadOp::create(b, loc(), i32, indexAt(offset)))
+            : fromWide(LLVM::LoadOp::create(b, loc(), wide, at(offset)), elem));
+  }
   tiles[op.getResult()] = out;
   return success();
 }

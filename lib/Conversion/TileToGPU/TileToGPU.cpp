@@ -260,6 +260,7 @@ LogicalResult KernelEmitter::emit() {
   populateElementwisePatterns(*this, patterns);
   populateMemoryPatterns(*this, patterns);
   populateAtomicPatterns(*this, patterns);
+  populateDebugPatterns(*this, patterns);
   populateSharedTilePatterns(*this, patterns);
   populateReducePatterns(*this, patterns);
   populateScanPatterns(*this, patterns);

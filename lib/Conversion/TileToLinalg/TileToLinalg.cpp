@@ -484,11 +484,22 @@ struct SortOpLowering : OpConversionPattern<SortOp> {
     int64_t logN = llvm::Log2_64(n);
     Value c0 = indexConstant(rewriter, loc, 0);
     Value c1 = indexConstant(rewriter, loc, 1);
-    bool descending = op.getDescending();
+    bool descending = op.getDescending(), indices = op.getIndices();
+    // The network carries the values and, for indices, each element's
+    // index along the axis (i32), moved with it.
+    SmallVector<Value> init{adaptor.getSource()};
+    if (indices)
+      init.push_back(tensor::GenerateOp::create(
+          rewriter, loc, type.clone(rewriter.getI32Type()), ValueRange{},
+          [&](OpBuilder &b, Location loc, ValueRange ivs) {
+            tensor::YieldOp::create(
+                b, loc,
+                arith::IndexCastOp::create(b, loc, b.getI32Type(), ivs.back())
+                    .getResult());
+          }));
     // Stage (kk, t): blocks of k = 2^kk, partners j = 2^(kk - 1 - t) apart.
     auto stages = scf::ForOp::create(
-        rewriter, loc, c1, indexConstant(rewriter, loc, logN + 1), c1,
-        ValueRange{adaptor.getSource()},
+        rewriter, loc, c1, indexConstant(rewriter, loc, logN + 1), c1, init,
         [&](OpBuilder &b, Location loc, Value kk, ValueRange outer) {
           auto steps = scf::ForOp::create(
               b, loc, c0, kk, c1, outer,
@@ -502,7 +513,7 @@ struct SortOpLowering : OpConversionPattern<SortOp> {
                 scf::LoopNest nest = scf::buildLoopNest(
                     b, loc, lbs, ubs, steps, inner,
                     [&](OpBuilder &b, Location loc, ValueRange ivs,
-                        ValueRange tile) -> scf::ValueVector {
+                        ValueRange tiles) -> scf::ValueVector {
                       Value i = ivs.back();
                       Value l = arith::XOrIOp::create(b, loc, i, j);
                       // Each pair once: from its lower index.
@@ -513,10 +524,13 @@ struct SortOpLowering : OpConversionPattern<SortOp> {
                           [&](OpBuilder &b, Location loc) {
                             SmallVector<Value> at(ivs), partner(ivs);
                             partner.back() = l;
-                            Value x =
-                                tensor::ExtractOp::create(b, loc, tile[0], at);
-                            Value y = tensor::ExtractOp::create(b, loc, tile[0],
-                                                                partner);
+                            SmallVector<Value> xs, ys;
+                            for (Value tile : tiles) {
+                              xs.push_back(
+                                  tensor::ExtractOp::create(b, loc, tile, at));
+                              ys.push_back(tensor::ExtractOp::create(
+                                  b, loc, tile, partner));
+                            }
                             // Up in blocks with bit k clear (flipped when
                             // descending): the larger goes to l.
                             Value up = arith::CmpIOp::create(
@@ -524,29 +538,44 @@ struct SortOpLowering : OpConversionPattern<SortOp> {
                                 descending ? arith::CmpIPredicate::ne
                                            : arith::CmpIPredicate::eq,
                                 arith::AndIOp::create(b, loc, i, k), c0);
+                            Value xAbove =
+                                indices
+                                    ? buildEntrySortsAbove(b, loc, xs[0], xs[1],
+                                                           ys[0], ys[1],
+                                                           descending)
+                                    : buildSortsAbove(b, loc, xs[0], ys[0]);
+                            Value yAbove =
+                                indices
+                                    ? buildEntrySortsAbove(b, loc, ys[0], ys[1],
+                                                           xs[0], xs[1],
+                                                           descending)
+                                    : buildSortsAbove(b, loc, ys[0], xs[0]);
                             Value exchange = arith::SelectOp::create(
-                                b, loc, up, buildSortsAbove(b, loc, x, y),
-                                buildSortsAbove(b, loc, y, x));
-                            Value lo =
-                                arith::SelectOp::create(b, loc, exchange, y, x);
-                            Value hi =
-                                arith::SelectOp::create(b, loc, exchange, x, y);
-                            Value r = tensor::InsertOp::create(b, loc, lo,
-                                                               tile[0], at);
-                            r = tensor::InsertOp::create(b, loc, hi, r,
-                                                         partner);
-                            scf::YieldOp::create(b, loc, ValueRange{r});
+                                b, loc, up, xAbove, yAbove);
+                            SmallVector<Value> results;
+                            for (auto [tile, x, y] : llvm::zip(tiles, xs, ys)) {
+                              Value lo = arith::SelectOp::create(
+                                  b, loc, exchange, y, x);
+                              Value hi = arith::SelectOp::create(
+                                  b, loc, exchange, x, y);
+                              Value r = tensor::InsertOp::create(b, loc, lo,
+                                                                 tile, at);
+                              results.push_back(tensor::InsertOp::create(
+                                  b, loc, hi, r, partner));
+                            }
+                            scf::YieldOp::create(b, loc, results);
                           },
                           [&](OpBuilder &b, Location loc) {
-                            scf::YieldOp::create(b, loc, tile);
+                            scf::YieldOp::create(b, loc, tiles);
                           });
-                      return {swap.getResult(0)};
+                      return scf::ValueVector(swap.getResults().begin(),
+                                              swap.getResults().end());
                     });
                 scf::YieldOp::create(b, loc, nest.results);
               });
           scf::YieldOp::create(b, loc, steps.getResults());
         });
-    Value sorted = stages.getResult(0);
+    Value sorted = stages.getResult(indices ? 1 : 0);
     auto resultType = cast<RankedTensorType>(op.getType());
     if (resultType.getShape().back() != n) {
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)), sizes,
@@ -687,6 +716,7 @@ void tilegym::populateTileToLinalgPatterns(TypeConverter &typeConverter,
                ReduceOpLowering, ScanOpLowering, SortOpLowering, DotOpLowering>(
       typeConverter, patterns.getContext());
   populateElementAccessPatterns(typeConverter, patterns);
+  populateDebugPatterns(typeConverter, patterns);
 }
 
 void tilegym::configureTileToLinalgTarget(ConversionTarget &target,

@@ -2,7 +2,7 @@
 // of the 4x4 tiles, f32 accumulation over K tiles in an scf.for; f32 inputs
 // at ieee precision, bf16 inputs, and f32 inputs rounded to tf32. (See
 // run-vector-add.mlir for why the verifier is off while parsing.)
-// RUN: tilegym-opt %s --mlir-very-unsafe-disable-verifier-on-parsing \
+// RUN: tilegym-opt %s --mlir-very-unsafe-disable-verifier-on-parsing --verify-each=0 \
 // RUN:     --tilegym-cpu-pipeline \
 // RUN:   | mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils \

@@ -1,7 +1,7 @@
 // End to end: gather and scatter with masks and out-of-bounds coordinates
 // (negative and past the end) on both sides. (See run-vector-add.mlir for
 // why the verifier is off while parsing.)
-// RUN: tilegym-opt %s --mlir-very-unsafe-disable-verifier-on-parsing \
+// RUN: tilegym-opt %s --mlir-very-unsafe-disable-verifier-on-parsing --verify-each=0 \
 // RUN:     --tilegym-cpu-pipeline \
 // RUN:   | mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils \

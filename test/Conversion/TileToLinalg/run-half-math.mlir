@@ -4,7 +4,7 @@
 // is off while parsing.) The sed drops the `#arith.fastmath` attribute that
 // convert-arith-to-llvm leaves on f16 llvm.fpext/fptrunc: mlir-runner does not
 // load the arith dialect to parse it (in-process JIT is unaffected).
-// RUN: tilegym-opt %s --mlir-very-unsafe-disable-verifier-on-parsing \
+// RUN: tilegym-opt %s --mlir-very-unsafe-disable-verifier-on-parsing --verify-each=0 \
 // RUN:     --tilegym-cpu-pipeline \
 // RUN:   | sed 's/ {fastmath = #arith.fastmath<contract>}//' \
 // RUN:   | mlir-runner -e main -entry-point-result=void \

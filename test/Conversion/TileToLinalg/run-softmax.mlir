@@ -3,7 +3,7 @@
 // tiles). The loads pad with -inf, so padded columns add exp(-inf) = 0 to the
 // row sums; the stores leave the columns and rows past the view untouched.
 // (See run-vector-add.mlir for why the verifier is off while parsing.)
-// RUN: tilegym-opt %s --mlir-very-unsafe-disable-verifier-on-parsing \
+// RUN: tilegym-opt %s --mlir-very-unsafe-disable-verifier-on-parsing --verify-each=0 \
 // RUN:     --tilegym-cpu-pipeline \
 // RUN:   | mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils \

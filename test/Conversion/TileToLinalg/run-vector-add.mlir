@@ -2,8 +2,9 @@
 // a strided view, lowered with the CPU pipeline and run with mlir-runner.
 // `main` calls the kernel with its lowered signature (views as memrefs, then
 // the six grid arguments), so the input only verifies once the kernel is
-// converted: hence the verifier is off while parsing.
-// RUN: tilegym-opt %s --mlir-very-unsafe-disable-verifier-on-parsing \
+// converted: hence the verifier is off while parsing and between passes
+// (tile-strip-debug runs before the conversion).
+// RUN: tilegym-opt %s --mlir-very-unsafe-disable-verifier-on-parsing --verify-each=0 \
 // RUN:     --tilegym-cpu-pipeline \
 // RUN:   | mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils \

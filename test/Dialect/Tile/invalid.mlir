@@ -221,6 +221,14 @@ func.func @sort_shape(%t: tensor<4x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
+func.func @argsort_type(%t: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tile.sort' op result 'tensor<4x8xf32>' must be the source's shape with i32 elements but for its last size}}
+  %x = tile.sort %t {indices} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %x : tensor<4x8xf32>
+}
+
+// -----
+
 func.func @sort_i1(%t: tensor<8xi1>) -> tensor<8xi1> {
   // expected-error @+1 {{'tile.sort' op cannot sort an i1 tile}}
   %x = tile.sort %t : tensor<8xi1> -> tensor<8xi1>
@@ -741,3 +749,19 @@ func.func @dot_f64_acc(%a: tensor<16x16xf64>, %b: tensor<16x16xf64>, %c: tensor<
 
 // expected-error @+1 {{'tile.tune' entry 'BK' must be a non-empty array of strings}}
 module attributes {tile.tune = {BK = []}} {}
+
+// -----
+
+func.func @print_two_tiles(%x: tensor<4xf32>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{'tile.print' op prints at most one tile}}
+  tile.print "x, y" %x, %y : tensor<4xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @assert_not_i1(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'tile.assert' op operand #0 must be 1-bit signless integer or ranked tensor of 1-bit signless integer values}}
+  tile.assert %x, "x" : tensor<4xf32>
+  return
+}

@@ -83,6 +83,8 @@ func.func @sort(%t: tensor<4x256xf32>) -> (tensor<4x256xf32>, tensor<4x8xf32>) {
   %a = tile.sort %t : tensor<4x256xf32> -> tensor<4x256xf32>
   // CHECK: tile.sort %{{.*}} {descending} : tensor<4x256xf32> -> tensor<4x8xf32>
   %b = tile.sort %t {descending} : tensor<4x256xf32> -> tensor<4x8xf32>
+  // CHECK: tile.sort %{{.*}} {descending, indices} : tensor<4x256xf32> -> tensor<4x8xi32>
+  %c = tile.sort %t {descending, indices} : tensor<4x256xf32> -> tensor<4x8xi32>
   return %a, %b : tensor<4x256xf32>, tensor<4x8xf32>
 }
 

@@ -28,6 +28,16 @@ void populateTileToLinalgPatterns(mlir::TypeConverter &typeConverter,
 void populateElementAccessPatterns(mlir::TypeConverter &typeConverter,
                                    mlir::RewritePatternSet &patterns);
 
+/// tile.print and tile.assert: printf calls, and calls of the JIT's
+/// kCpuAssertFailName (Debug.cpp).
+void populateDebugPatterns(mlir::TypeConverter &typeConverter,
+                           mlir::RewritePatternSet &patterns);
+
+/// The function a CPU kernel calls when an assert fails: (message, block x,
+/// y, z), the message NUL-terminated, the coordinates i32. The JIT defines
+/// it (CpuKernel.cpp).
+constexpr llvm::StringLiteral kCpuAssertFailName = "tilegym_cpu_assert_fail";
+
 /// Makes the tile dialect illegal, and functions legal once their signature
 /// is converted and (kernels) their grid arguments are appended.
 void configureTileToLinalgTarget(mlir::ConversionTarget &target,

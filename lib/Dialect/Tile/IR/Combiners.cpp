@@ -37,6 +37,24 @@ Value tilegym::tile::buildSortsAbove(OpBuilder &b, Location loc, Value x,
                               arith::AndIOp::create(b, loc, xNaN, yNumber));
 }
 
+Value tilegym::tile::buildEntrySortsAbove(OpBuilder &b, Location loc, Value x,
+                                          Value ix, Value y, Value iy,
+                                          bool descending) {
+  Value above = buildSortsAbove(b, loc, x, y);
+  Value below = buildSortsAbove(b, loc, y, x);
+  Value tie =
+      arith::XOrIOp::create(b, loc, arith::OrIOp::create(b, loc, above, below),
+                            arith::ConstantIntOp::create(b, loc, 1, 1));
+  // Ascending puts what sorts above last, descending first: the lower index
+  // of a tie sorts below in the one, above in the other.
+  Value byIndex = arith::CmpIOp::create(b, loc,
+                                        descending ? arith::CmpIPredicate::slt
+                                                   : arith::CmpIPredicate::sgt,
+                                        ix, iy);
+  return arith::OrIOp::create(b, loc, above,
+                              arith::AndIOp::create(b, loc, tie, byIndex));
+}
+
 Value tilegym::tile::buildBitsOf(OpBuilder &b, Location loc, Value v) {
   Type type = v.getType();
   if (!isa<FloatType>(type))

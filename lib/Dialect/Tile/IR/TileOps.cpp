@@ -407,11 +407,13 @@ LogicalResult SortOp::verify() {
     return emitOpError() << "cannot sort a 0-D tile";
   if (src.getElementType().isInteger(1))
     return emitOpError() << "cannot sort an i1 tile";
-  if (dst.getElementType() != src.getElementType() ||
-      dst.getRank() != src.getRank() ||
+  Type elem = getIndices() ? Type(IntegerType::get(getContext(), 32))
+                           : src.getElementType();
+  if (dst.getElementType() != elem || dst.getRank() != src.getRank() ||
       dst.getShape().drop_back() != src.getShape().drop_back())
-    return emitOpError() << "result " << dst
-                         << " must be the source's type but for its last size";
+    return emitOpError() << "result " << dst << " must be the source's "
+                         << (getIndices() ? "shape with i32 elements" : "type")
+                         << " but for its last size";
   int64_t k = dst.getShape().back(), n = src.getShape().back();
   // The bitonic network pairs elements by the bits of their index.
   if (!llvm::isPowerOf2_64(n))
@@ -484,6 +486,16 @@ LogicalResult DotOp::verify() {
                          << acc.getElementType();
   if (!in.isF32() && getPrecision() != Precision::TF32)
     return emitOpError() << "precision applies to f32 inputs only";
+  return success();
+}
+
+LogicalResult PrintOp::verify() {
+  // One tile per line: the elements of two tiles would pair up only in one
+  // layout, which the GPU backend does not impose on a print's operands.
+  if (llvm::count_if(getValues(), [](Value v) {
+        return isa<RankedTensorType>(v.getType());
+      }) > 1)
+    return emitOpError() << "prints at most one tile";
   return success();
 }
 

@@ -175,7 +175,9 @@ Scratch tilegym::tilegpu::getScratch(Operation *op, int64_t numWarps) {
     auto type = cast<RankedTensorType>(sort.getSource().getType());
     Scratch s;
     s.what = "a sort";
-    s.bytes = type.getNumElements() * wideBytes(type.getElementType());
+    // The values, then (argsort, top-k indices) each one's i32 index.
+    s.bytes = type.getNumElements() *
+              (wideBytes(type.getElementType()) + (sort.getIndices() ? 4 : 0));
     return s;
   }
   if (auto scan = dyn_cast<ScanOp>(op)) {

@@ -17,8 +17,16 @@ for r in range(0, M, 3):
     t[r, (r * 5) % W] = np.nan
 up = np.sort(t, axis=1)  # NaN last
 down = up[:, ::-1]
+# Indices: by value (NaN above every number), ties by index, lower first.
+nan = np.isnan(t)
+val = np.where(nan, 0.0, t)
+col = np.broadcast_to(np.arange(W), t.shape)
+arg_up = np.stack([np.lexsort((col[r], val[r], nan[r])) for r in range(M)])
+arg_down = np.stack([np.lexsort((col[r], -val[r], ~nan[r])) for r in range(M)])
+arg_idown = np.stack([np.lexsort((col[r], -y[r])) for r in range(M)])
 want = {"up": up, "down": down, "top": down[:, :K],
-        "iup": np.sort(y, axis=1)}
+        "iup": np.sort(y, axis=1), "arg_up": arg_up,
+        "arg_top": arg_down[:, :K], "arg_idown": arg_idown}
 failed = 0
 for name, w in want.items():
     got = np.load(d + "/" + name + ".out.npy").astype(np.float64)

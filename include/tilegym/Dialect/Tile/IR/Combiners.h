@@ -25,6 +25,13 @@ mlir::TypedAttr getReduceIdentity(ReduceKind kind, mlir::Type type);
 mlir::Value buildSortsAbove(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value x, mlir::Value y);
 
+/// Whether the entry (`x`, index `ix`) sorts above (`y`, `iy`) in a sort
+/// that keeps indices: by value, then equal values by index, so that the
+/// lower index comes first whichever the direction (`descending`).
+mlir::Value buildEntrySortsAbove(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value x, mlir::Value ix, mlir::Value y,
+                                 mlir::Value iy, bool descending);
+
 /// `v` as an integer of its width (floats bitcast, integers as they are):
 /// what compare-and-swap compares.
 mlir::Value buildBitsOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);

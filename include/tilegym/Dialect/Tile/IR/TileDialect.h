@@ -41,6 +41,9 @@ constexpr int64_t kMinPipelineStages = 2, kMaxPipelineStages = 4;
 /// division to div.rn (IEEE), instead of the SFU's ex2.approx and div.full;
 /// 0 or absent keeps the fast ones.
 constexpr llvm::StringLiteral kPreciseMathAttr = "tile.precise_math";
+/// Optional (tilegym-cc and tilegym-run --debug): 1 keeps the kernel's
+/// tile.print and tile.assert; 0 or absent lets tile-strip-debug erase them.
+constexpr llvm::StringLiteral kDebugAttr = "tile.debug";
 
 /// The most elements a tile may hold (2^20, Triton's limit too): a tile is
 /// one block's working set, in registers on the GPU; past this, compiling

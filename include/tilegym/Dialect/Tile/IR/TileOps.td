@@ -443,11 +443,18 @@ def Tile_SortOp : Tile_Op<"sort", [Pure]> {
     above every number (last ascending, first descending); `-0.0` and
     `0.0` are equal. i1 tiles are errors.
 
+    With `indices` the result holds, instead of each kept element, its
+    index along the axis (i32): an argsort, or the positions of the top
+    k. Equal elements then keep their order, the lower index first, in
+    both directions.
+
     ```mlir
     %top = tile.sort %logits {descending} : tensor<4x1024xf32> -> tensor<4x8xf32>
+    %ids = tile.sort %logits {descending, indices} : tensor<4x1024xf32> -> tensor<4x8xi32>
     ```
   }];
-  let arguments = (ins Tile_Tile:$source, UnitAttr:$descending);
+  let arguments = (ins Tile_Tile:$source, UnitAttr:$descending,
+                       UnitAttr:$indices);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
   let hasVerifier = 1;
@@ -477,6 +484,67 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($result)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "print scalars and the elements of a tile, from every block";
+  let description = [{
+    Prints one line per element of its tile operand (one line when it has
+    none), from every block: the op's source location, the block's
+    coordinates, the element's coordinates in the tile, `prefix`, then each
+    operand's value (the tile's element, the scalars as they are). Floats
+    print as `%g` (six significant digits), integers in decimal, i1 as 0 or
+    1. On the CPU the lines of a block come in row-major order; on the GPU
+    each thread prints its own elements, in no particular order (CUDA's
+    `printf`, whose buffer holds about 1 MiB of lines per launch).
+
+    A kernel keeps its prints only when compiled with `tile.debug` = 1
+    (`tilegym-cc --debug`, `tilegym-run --debug`); `tile-strip-debug`
+    erases them otherwise.
+
+    ```mlir
+    tile.print "row max" %m, %i : tensor<64xf32>, index
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix,
+                       Variadic<AnyTypeOf<[Tile_Tile, AnySignlessIntegerOrIndex,
+                                           AnyFloat]>>:$values);
+  let assemblyFormat = [{
+    $prefix ($values^ `:` type($values))? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "stop the kernel when a condition does not hold";
+  let description = [{
+    Fails when any element of `condition` (an i1 scalar or tile) is false.
+    On the GPU the failing thread calls CUDA's `__assertfail`, which prints
+    the file, the line, the block and the thread with `message`, and stops
+    the launch: the runtime then reports the launch as failed by an assert
+    (and the CUDA context is lost, as after any device assert). On the CPU
+    the block that fails prints its coordinates with `message`, runs to its
+    end (every access stays bounds-checked), and no later block starts; the
+    run then fails.
+
+    The message is prefixed with the op's source location
+    (`file:line:col`). A kernel keeps its asserts only when compiled with
+    `tile.debug` = 1 (`tilegym-cc --debug`, `tilegym-run --debug`);
+    `tile-strip-debug` erases them otherwise.
+
+    ```mlir
+    tile.assert %in_range, "label out of range" : tensor<128xi1>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[I1, Tile_MaskTile]>:$condition,
+                       StrAttr:$message);
+  let assemblyFormat = [{
+    $condition `,` $message attr-dict `:` type($condition)
+  }];
 }
 
 #endif // TILEGYM_TILE_OPS_TD

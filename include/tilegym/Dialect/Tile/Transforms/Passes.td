@@ -96,4 +96,25 @@ def TilePipelineLoadsPass : Pass<"tile-pipeline-loads"> {
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def TileStripDebugPass : Pass<"tile-strip-debug"> {
+  let summary = "Erase tile.print and tile.assert from functions not built for debugging";
+  let description = [{
+    Debug output is compiled out unless asked for: in every function without
+    `tile.debug = 1` (`tilegym-cc --debug`, `tilegym-run --debug`), each
+    `tile.print` and `tile.assert` is erased, so that a kernel with them
+    costs nothing in a release build and its other ops are scheduled as if
+    they were not there. Both pipelines, CPU and GPU, run it first. The
+    values they read stay for canonicalization to remove.
+
+    ```mlir
+    func.func @k(%x: tensor<64xf32>) attributes {tile.kernel} {
+      tile.print "x" %x : tensor<64xf32>
+      ...
+    }
+    ```
+    becomes the same function without the print; with
+    `attributes {tile.kernel, tile.debug = 1 : i64}` it is left as it is.
+  }];
+}
+
 #endif // TILEGYM_DIALECT_TILE_TRANSFORMS_PASSES
