@@ -232,7 +232,7 @@ func.func @helper(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<16x
 #b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
 #mma = #tilegpu.mma<warps = [4, 1]>
 
-// CHECK-DAG: #[[COPY:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+// CHECK-DAG: #[[COPY:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerBlock = [4, 1]}>
 // CHECK-LABEL: func.func @tf32_transposed_b
 // CHECK: tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf32, swizzle = 128>
 // CHECK: tilegpu.local_alloc : !tilegpu.memdesc<2x32x128xf32, swizzle = 128, transposed>
@@ -243,7 +243,7 @@ func.func @helper(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<16x
 // CHECK: tilegpu.async_copy %arg1{{.*}} as tensor<32x128xf32, #[[COPY]]>
 // A tf32 wgmma's B ([K][N]) staged transposed: the ring is stored [N][K]
 // (K-major) and read as it is, no transpose view; its copies take one
-// element per thread and register, lanes 4 rows by 8 columns, the warps
+// element per thread and register, lanes 2 rows by 16 columns, the warps
 // along K, and never the chained address form.
 func.func @tf32_transposed_b(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index

@@ -377,20 +377,25 @@ Value Pipeliner::stageOf(OpBuilder &b, Location loc, Ring &ring, Value index) {
 }
 
 /// The layout of a copy into a transposed stage, one element per cp.async:
-/// lanes 4 rows by 8 columns of the tile (a [K][N] B), so that a warp reads
-/// 32 contiguous bytes of each of 4 rows and writes its 32 elements to 32
-/// distinct banks of the swizzled [N][K] stage (8 stored rows, 4 words of
-/// one 16-byte unit each). Warps go along K first: a thread's elements then
-/// lie 8 columns apart (whole swizzle groups of stored rows), so each
-/// destination and each source is the first one's plus a constant.
+/// lanes 2 rows by 16 columns of the tile (a [K][N] B), so that a warp reads
+/// 64 contiguous bytes of each of 2 rows, two cache lines a request, and
+/// writes its 32 elements to 16 stored rows of the swizzled [N][K] stage,
+/// two words of one 16-byte unit each (stored rows 8 apart share a swizzle
+/// phase: a 2-way bank conflict). On an H100 this copies B faster than 4 rows
+/// by 8 (no conflict, four lines a request) and 1 by 32 (one line, 4-way
+/// conflicts): the global side bounds it (bench/NOTES.md). Warps go along K
+/// first: a thread's elements then lie 16 columns apart (whole swizzle
+/// groups of stored rows), so each destination and each source is the first
+/// one's plus a constant.
 static RankedTensorType transposingCopyLayout(RankedTensorType type,
                                               int64_t numWarps) {
+  constexpr int64_t laneRows = 2, laneCols = kWarpSize / laneRows;
   int64_t rank = type.getRank();
   int64_t rows = type.getDimSize(rank - 2);
-  int64_t warpsK = std::clamp<int64_t>(rows / 4, 1, numWarps);
+  int64_t warpsK = std::clamp<int64_t>(rows / laneRows, 1, numWarps);
   SmallVector<int64_t> perThread(rank, 1), lanes(rank, 1), warps(rank, 1);
-  lanes[rank - 2] = 4;
-  lanes[rank - 1] = 8;
+  lanes[rank - 2] = laneRows;
+  lanes[rank - 1] = laneCols;
   warps[rank - 2] = warpsK;
   warps[rank - 1] = numWarps / warpsK;
   return RankedTensorType::get(
