@@ -97,16 +97,10 @@ LogicalResult KernelEmitter::emitSort(SortOp op) {
             op.getDescending() ? arith::CmpIPredicate::ne
                                : arith::CmpIPredicate::eq,
             arith::AndIOp::create(b, loc(), i, idx(k)), idx(0));
-        Value exchange =
-            indices ? arith::SelectOp::create(
-                          b, loc(), up,
-                          buildEntrySortsAbove(b, loc(), x, ix, y, iy,
-                                               op.getDescending()),
-                          buildEntrySortsAbove(b, loc(), y, iy, x, ix,
-                                               op.getDescending()))
-                    : arith::SelectOp::create(b, loc(), up,
-                                              buildSortsAbove(b, loc(), x, y),
-                                              buildSortsAbove(b, loc(), y, x));
+        Value exchange = arith::SelectOp::create(
+            b, loc(), up,
+            buildEntrySortsAbove(b, loc(), x, ix, y, iy, op.getDescending()),
+            buildEntrySortsAbove(b, loc(), y, iy, x, ix, op.getDescending()));
         LLVM::StoreOp::create(
             b, loc(), arith::SelectOp::create(b, loc(), exchange, y, x), pi);
         LLVM::StoreOp::create(

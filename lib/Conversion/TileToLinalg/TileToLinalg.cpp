@@ -538,20 +538,14 @@ struct SortOpLowering : OpConversionPattern<SortOp> {
                                 descending ? arith::CmpIPredicate::ne
                                            : arith::CmpIPredicate::eq,
                                 arith::AndIOp::create(b, loc, i, k), c0);
-                            Value xAbove =
-                                indices
-                                    ? buildEntrySortsAbove(b, loc, xs[0], xs[1],
-                                                           ys[0], ys[1],
-                                                           descending)
-                                    : buildSortsAbove(b, loc, xs[0], ys[0]);
-                            Value yAbove =
-                                indices
-                                    ? buildEntrySortsAbove(b, loc, ys[0], ys[1],
-                                                           xs[0], xs[1],
-                                                           descending)
-                                    : buildSortsAbove(b, loc, ys[0], xs[0]);
+                            Value ix = indices ? xs[1] : Value();
+                            Value iy = indices ? ys[1] : Value();
                             Value exchange = arith::SelectOp::create(
-                                b, loc, up, xAbove, yAbove);
+                                b, loc, up,
+                                buildEntrySortsAbove(b, loc, xs[0], ix, ys[0],
+                                                     iy, descending),
+                                buildEntrySortsAbove(b, loc, ys[0], iy, xs[0],
+                                                     ix, descending));
                             SmallVector<Value> results;
                             for (auto [tile, x, y] : llvm::zip(tiles, xs, ys)) {
                               Value lo = arith::SelectOp::create(

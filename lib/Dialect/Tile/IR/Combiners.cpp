@@ -40,6 +40,8 @@ Value tilegym::tile::buildSortsAbove(OpBuilder &b, Location loc, Value x,
 Value tilegym::tile::buildEntrySortsAbove(OpBuilder &b, Location loc, Value x,
                                           Value ix, Value y, Value iy,
                                           bool descending) {
+  if (!ix)
+    return buildSortsAbove(b, loc, x, y);
   Value above = buildSortsAbove(b, loc, x, y);
   Value below = buildSortsAbove(b, loc, y, x);
   Value tie =

@@ -27,7 +27,8 @@ mlir::Value buildSortsAbove(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Whether the entry (`x`, index `ix`) sorts above (`y`, `iy`) in a sort
 /// that keeps indices: by value, then equal values by index, so that the
-/// lower index comes first whichever the direction (`descending`).
+/// lower index comes first whichever the direction (`descending`). Without
+/// indices (`ix` and `iy` null), buildSortsAbove.
 mlir::Value buildEntrySortsAbove(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value x, mlir::Value ix, mlir::Value y,
                                  mlir::Value iy, bool descending);
