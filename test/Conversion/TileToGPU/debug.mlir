@@ -15,7 +15,7 @@
 func.func @print_tile(%x: !tile.view<?xf32>, %n: i32) attributes {tile.kernel, tile.num_warps = 2 : i64, tile.debug = 1 : i64} {
   %c0 = arith.constant 0 : index
   %v = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<64xf32, #l>
-  tile.print "x" %v, %n : tensor<64xf32, #l>, i32
+  tile.print "x" : %v, %n : tensor<64xf32, #l>, i32
   return
 }
 
@@ -38,8 +38,8 @@ func.func @print_tile(%x: !tile.view<?xf32>, %n: i32) attributes {tile.kernel, t
 func.func @print_replicated(%x: !tile.view<?x?xbf16>, %i: index) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.debug = 1 : i64} {
   %c0 = arith.constant 0 : index
   %v = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<2x4xbf16, #l>
-  tile.print "" %v : tensor<2x4xbf16, #l>
-  tile.print "count" %i : index
+  tile.print "" : %v : tensor<2x4xbf16, #l>
+  tile.print "count" : %i : index
   return
 }
 

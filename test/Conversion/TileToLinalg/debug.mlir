@@ -35,8 +35,8 @@
 // CHECK: scf.if %[[FAILS]] {
 // CHECK:   llvm.call @tilegym_cpu_assert_fail(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32, i32) -> ()
 func.func @k(%x: tensor<2x4xf32>, %i: index, %n: i32, %ok: tensor<2x4xi1>) attributes {tile.kernel, tile.debug = 1 : i64} {
-  tile.print "x %d =" %x, %i : tensor<2x4xf32>, index
-  tile.print "n" %n : i32
+  tile.print "x %d =" : %x, %i : tensor<2x4xf32>, index
+  tile.print "n" : %n : i32
   tile.assert %ok, "x in range" : tensor<2x4xi1>
   return
 }

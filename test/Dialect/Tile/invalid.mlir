@@ -754,7 +754,7 @@ module attributes {tile.tune = {BK = []}} {}
 
 func.func @print_two_tiles(%x: tensor<4xf32>, %y: tensor<4xf32>) {
   // expected-error @+1 {{'tile.print' op prints at most one tile}}
-  tile.print "x, y" %x, %y : tensor<4xf32>, tensor<4xf32>
+  tile.print "x, y" : %x, %y : tensor<4xf32>, tensor<4xf32>
   return
 }
 

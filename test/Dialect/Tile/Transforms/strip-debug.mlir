@@ -6,7 +6,7 @@
 // CHECK-NEXT: %{{.*}} = arith.cmpf
 // CHECK-NEXT: return
 func.func @release(%x: tensor<4xf32>) attributes {tile.kernel} {
-  tile.print "x" %x : tensor<4xf32>
+  tile.print "x" : %x : tensor<4xf32>
   %ok = arith.cmpf olt, %x, %x : tensor<4xf32>
   tile.assert %ok, "x" : tensor<4xi1>
   return
@@ -17,17 +17,17 @@ func.func @release(%x: tensor<4xf32>) attributes {tile.kernel} {
 // CHECK-NOT: tile.print
 // CHECK: return
 func.func @debug_off(%n: index) attributes {tile.kernel, tile.debug = 0 : i64} {
-  tile.print "n" %n : index
+  tile.print "n" : %n : index
   return
 }
 
 // Kept with tile.debug = 1, inside loops too.
 // CHECK-LABEL: func.func @debug
-// CHECK: tile.print "x" %{{.*}} : tensor<4xf32>
+// CHECK: tile.print "x" : %{{.*}} : tensor<4xf32>
 // CHECK: scf.for
 // CHECK:   tile.assert %{{.*}}, "in loop" : i1
 func.func @debug(%x: tensor<4xf32>, %b: i1, %n: index) attributes {tile.kernel, tile.debug = 1 : i64} {
-  tile.print "x" %x : tensor<4xf32>
+  tile.print "x" : %x : tensor<4xf32>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {

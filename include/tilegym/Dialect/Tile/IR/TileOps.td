@@ -507,14 +507,16 @@ def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
     erases them otherwise.
 
     ```mlir
-    tile.print "row max" %m, %i : tensor<64xf32>, index
+    tile.print "row max" : %m, %i : tensor<64xf32>, index
     ```
   }];
   let arguments = (ins StrAttr:$prefix,
                        Variadic<AnyTypeOf<[Tile_Tile, AnySignlessIntegerOrIndex,
                                            AnyFloat]>>:$values);
+  // The values follow a `:`: an operand list right after the text would
+  // take the next op's result name for an operand of a print without any.
   let assemblyFormat = [{
-    $prefix ($values^ `:` type($values))? attr-dict
+    $prefix attr-dict (`:` $values^ `:` type($values))?
   }];
   let hasVerifier = 1;
 }

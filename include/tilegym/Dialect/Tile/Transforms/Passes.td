@@ -108,7 +108,7 @@ def TileStripDebugPass : Pass<"tile-strip-debug"> {
 
     ```mlir
     func.func @k(%x: tensor<64xf32>) attributes {tile.kernel} {
-      tile.print "x" %x : tensor<64xf32>
+      tile.print "x" : %x : tensor<64xf32>
       ...
     }
     ```
