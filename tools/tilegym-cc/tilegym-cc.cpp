@@ -392,12 +392,16 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
       tilegym::loadTileModule(sourceMgr, context, options.defines);
   if (!module)
     return mlir::failure();
-  if (debugOps)
+  // Command-line settings override the source's on every kernel.
+  auto setOnKernels = [&](llvm::StringRef name, int64_t value) {
     for (auto func : module->getOps<mlir::func::FuncOp>())
       if (func->hasAttr(tilegym::tile::kKernelAttr))
-        func->setAttr(
-            tilegym::tile::kDebugAttr,
-            mlir::IntegerAttr::get(mlir::IntegerType::get(&context, 64), 1));
+        func->setAttr(name, mlir::IntegerAttr::get(
+                                mlir::IntegerType::get(&context, 64), value));
+  };
+  // --debug goes on before the CPU branch too: the CPU keeps the ops.
+  if (debugOps)
+    setOnKernels(tilegym::tile::kDebugAttr, 1);
   switch (options.emit) {
   case EmitKind::AST:
     break;
@@ -431,13 +435,6 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
     }
     return emitCpuLLVM(*module, os);
   }
-  // Command-line settings override the source's on every kernel.
-  auto setOnKernels = [&](llvm::StringRef name, int64_t value) {
-    for (auto func : module->getOps<mlir::func::FuncOp>())
-      if (func->hasAttr(tilegym::tile::kKernelAttr))
-        func->setAttr(name, mlir::IntegerAttr::get(
-                                mlir::IntegerType::get(&context, 64), value));
-  };
   if (numWarps.getNumOccurrences())
     setOnKernels(tilegym::tile::kNumWarpsAttr, numWarps);
   if (minBlocksPerSM.getNumOccurrences())

@@ -70,8 +70,8 @@ LogicalResult KernelEmitter::emitAssert(AssertOp op) {
   // __assertfail takes the file and line from a FileLineCol location, the
   // function's name from a name around it: the kernel's.
   Location where = loc();
-  while (auto site = dyn_cast<CallSiteLoc>(where))
-    where = site.getCallee();
+  if (FileLineColLoc position = findSourcePosition(where))
+    where = position;
   cf::AssertOp::create(
       b, NameLoc::get(b.getStringAttr(kernel.getSymName()), where), holds,
       assertMessage(op));

@@ -8,7 +8,7 @@
 using namespace mlir;
 using namespace tilegym::tile;
 
-std::string tilegym::tile::describeSourceLocation(Location loc) {
+FileLineColLoc tilegym::tile::findSourcePosition(Location loc) {
   while (true) {
     if (auto site = dyn_cast<CallSiteLoc>(loc))
       loc = site.getCallee();
@@ -18,9 +18,12 @@ std::string tilegym::tile::describeSourceLocation(Location loc) {
              fused && !fused.getLocations().empty())
       loc = fused.getLocations().front();
     else
-      break;
+      return dyn_cast<FileLineColLoc>(loc);
   }
-  auto file = dyn_cast<FileLineColLoc>(loc);
+}
+
+std::string tilegym::tile::describeSourceLocation(Location loc) {
+  FileLineColLoc file = findSourcePosition(loc);
   if (!file)
     return "<unknown>";
   std::string text;

@@ -16,7 +16,12 @@
 
 namespace tilegym::tile {
 
-/// `file:line:col` of `loc` (through call sites and names), or "<unknown>".
+/// The source position inside `loc` (through call sites, names and fused
+/// locations), or null.
+mlir::FileLineColLoc findSourcePosition(mlir::Location loc);
+
+/// `file:line:col` of `loc` (as findSourcePosition finds it), or
+/// "<unknown>".
 std::string describeSourceLocation(mlir::Location loc);
 
 /// The printf format of one line of `op`: its location, `block (%d, %d,
