@@ -64,8 +64,13 @@ xz -T"${JOBS:-2}" -6 "$OUT/bin/tilegym-run"
 
 # name | file | kernel | -D defines | sizes and inputs: the user kernels of
 # the GPU kit (scripts/make-gpu-kit.sh), checked here by tilegym-run itself.
-sed -n '/^USER_CASES=(/,/^)/p' scripts/make-gpu-kit.sh | sed '1d;$d' |
-  sed 's/^ *"//; s/"$//' >"$OUT/cases.txt"
+# More cases here than the GPU kit has room for (its 64 MiB).
+{
+  sed -n '/^USER_CASES=(/,/^)/p' scripts/make-gpu-kit.sh | sed '1d;$d' |
+    sed 's/^ *"//; s/"$//'
+  echo "matmul_fp8|matmul_fp8.tile|matmul_fp8||--size M=256,N=256,K=256 --arg scale_a=0.5 --arg scale_b=3"
+  echo "matmul_fp8 (1 element)|matmul_fp8.tile|matmul_fp8|-D OUT=f32|--size M=1,N=1,K=1"
+} >"$OUT/cases.txt"
 
 python3 scripts/random-kernels.py "$OUT/random" --count "${RANDOM_COUNT:-100}" \
   --seed "${RANDOM_SEED:-1}"
@@ -146,6 +151,20 @@ lang loops 12 check_loops.py "$L/loops.tile" --size M=37
 lang loops.limit3 3 check_loops.py "$L/loops.tile" --size M=11 --arg limit=3
 lang addressing "" check_addressing.py "$L/addressing.tile" --size M=300,B=5 \
   --init 'k=randint(0,63)' --init 'off=randint(-8,71)'
+# fp8 conversions and arithmetic (every code, ties, saturation, NaN), bit
+# for bit against numpy; NaN outputs rule out --compare=cpu. i8 and i64
+# against the CPU JIT and numpy.
+mkdir -p "$kit/logs/fp8.in"
+check fp8 inputs PASS "$kit/logs/fp8.gen.log" python3 "$L/check_fp8.py" gen \
+  "$kit/logs/fp8.in" 8192
+check fp8 gpu PASS "$kit/logs/fp8.log" "$run" "$L/fp8.tile" --size N=8192 \
+  --input "x=$kit/logs/fp8.in/x.npy,xd=$kit/logs/fp8.in/xd.npy,a=$kit/logs/fp8.in/a.npy,b=$kit/logs/fp8.in/b.npy" \
+  --backend=gpu --dump "$kit/logs/fp8"
+check fp8 numpy PASS "$kit/logs/fp8.numpy.log" python3 "$L/check_fp8.py" \
+  check "$kit/logs/fp8"
+lang ints "" check_ints.py "$L/ints.tile" --size N=5000,B=40 \
+  --init 's=randint(-128,127)' --init 't=randint(-128,127)' \
+  --init 'w=randint(-1099511627776,1099511627776)'
 for cfg in "f32 16 256 77" "bf16 1 4096 3" "f16 128 2 300"; do
   read -r t r w m <<<"$cfg"
   # Float sums are checked against numpy, not the CPU JIT's bits: the GPU

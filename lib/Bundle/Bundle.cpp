@@ -84,15 +84,6 @@ bool detail::isFolderNotLink(const std::string &path) {
   return lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool parseDType(const std::string &name, tg_dtype &dtype) {
-  for (int i = TG_F32; i <= TG_I64; ++i)
-    if (name == runtime::dtypeName(tg_dtype(i))) {
-      dtype = tg_dtype(i);
-      return true;
-    }
-  return false;
-}
-
 static bool isIntegerDType(tg_dtype d) {
   return d == TG_I1 || d == TG_I8 || d == TG_I32 || d == TG_I64;
 }
@@ -152,8 +143,10 @@ bool ManifestReader::readParam(const Value &v, const std::string &where,
       !stringMember(v, where, "dtype", dtype) ||
       !stringMember(v, where, "name", param.name, /*optional=*/true))
     return false;
-  if (!parseDType(dtype, param.dtype))
+  std::optional<tg_dtype> parsed = runtime::parseDType(dtype);
+  if (!parsed)
     return fail(where + ".dtype", "unknown dtype \"" + dtype + "\"");
+  param.dtype = *parsed;
   if (kind == "scalar") {
     param.kind = TG_ARG_SCALAR;
     if (!stringMember(v, where, "default", param.defaultValue,

@@ -54,8 +54,13 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
   // some, the rest (tanh, erf, ...) libm calls: convert-math-to-libm alone
   // would also call functions that libm lacks, such as rsqrtf.
   pm.addPass(arith::createArithEmulateUnsupportedFloats(
-      arith::ArithEmulateUnsupportedFloatsOptions{{"bf16", "f16"}, "f32"}));
+      arith::ArithEmulateUnsupportedFloatsOptions{
+          {"bf16", "f16", "f8E4M3FN", "f8E5M2"}, "f32"}));
   pm.addPass(math::createMathExtendToSupportedTypes());
+  // fp8 conversions become integer code at once: the emulation marks its
+  // extf/truncf pairs `contract`, which folding may cancel, skipping the
+  // fp8 rounding of each op's result that the GPU does.
+  pm.addPass(createConvertFP8ToIntegerPass());
   pm.addPass(arith::createArithExpandOpsPass(
       arith::ArithExpandOpsPassOptions{/*includeBf16=*/true}));
   pm.addPass(createConvertMathToLLVMPass());
@@ -65,6 +70,9 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
+  // Once more for fp8 constants: the passes above fold an i8 constant's
+  // bitcast back into an fp8 constant, which LLVM cannot take.
+  pm.addPass(createConvertFP8ToIntegerPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
@@ -76,6 +84,10 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
 void tilegym::buildTileToLayoutsPasses(OpPassManager &pm, llvm::StringRef chip,
                                        bool remarks) {
   pm.addNestedPass<func::FuncOp>(tilegym::tile::createTileStripDebugPass());
+  tilegpu::TileGPULegalizeDotsPassOptions dotTypes;
+  dotTypes.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPULegalizeDotsPass(dotTypes));
   tilegym::tile::TilePipelineLoadsPassOptions ahead;
   ahead.dotOperandsInSharedMemory = true;
   pm.addPass(tilegym::tile::createTilePipelineLoadsPass(ahead));
@@ -124,6 +136,15 @@ void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
   gpu.addPass(createSCFToControlFlowPass());
+  // fp8 math and arithmetic run in f32 (the other floats keep their own);
+  // fp8 conversions become integer code, which every chip runs, before
+  // anything folds the emulation's extf/truncf pairs (marked contract).
+  gpu.addPass(math::createMathExtendToSupportedTypes(
+      math::MathExtendToSupportedTypesOptions{{"f16", "bf16"}, "f32"}));
+  gpu.addPass(arith::createArithEmulateUnsupportedFloats(
+      arith::ArithEmulateUnsupportedFloatsOptions{{"f8E4M3FN", "f8E5M2"},
+                                                  "f32"}));
+  gpu.addPass(createConvertFP8ToIntegerPass());
   // 32-bit index arithmetic, as Triton does: 64-bit integer multiplies cost
   // several instructions each on the GPU. The runtime rejects views whose
   // element offsets do not fit.

@@ -158,9 +158,9 @@ Val MLIRGenImpl::genMath(const CallExprAST &call) {
                << (fn.acceptsIntegers ? "" : "; use cast");
     return Val::failure();
   }
-  // f16 and bf16 compute in f32 and round once: the same result on the CPU
-  // and the GPU, whose math library has f32 and f64 functions only.
-  bool narrow = isFloat && cast<FloatType>(element).getWidth() == 16;
+  // f16, bf16 and fp8 compute in f32 and round once: the same result on the
+  // CPU and the GPU, whose math library has f32 and f64 functions only.
+  bool narrow = isFloat && cast<FloatType>(element).getWidth() < 32;
   if (narrow)
     for (Value &x : xs)
       x = castTo(x, builder.getF32Type(), loc);

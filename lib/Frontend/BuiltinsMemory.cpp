@@ -35,17 +35,19 @@ std::optional<TypedAttr> MLIRGenImpl::paddingAttr(const CallExprAST &call,
       bool losesInfo;
       value.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven,
                     &losesInfo);
-      if (value.isInfinity() && std::isfinite(c.asDouble())) {
+      // (fp8 e4m3 has no infinity: its overflow is NaN.)
+      if ((value.isInfinity() || value.isNaN()) &&
+          std::isfinite(c.asDouble())) {
         error(pad->getLoc())
             << "pad value " << c.asDouble() << " is out of range for "
-            << element << " (it would round to infinity)";
+            << element << " (it would round to "
+            << (value.isNaN() ? "NaN" : "infinity") << ")";
         return std::nullopt;
       }
       return TypedAttr(builder.getFloatAttr(ft, c.asDouble()));
     }
-  if (element.isInteger(32) && c.kind == Const::Kind::Int &&
-      c.i >= std::numeric_limits<int32_t>::min() &&
-      c.i <= std::numeric_limits<int32_t>::max())
+  if (isIntegerLike(element) && c.kind == Const::Kind::Int &&
+      fitsSigned(c.i, element.getIntOrFloatBitWidth()))
     return TypedAttr(builder.getIntegerAttr(element, c.i));
   if (element.isInteger(1) && c.kind == Const::Kind::Bool)
     return TypedAttr(builder.getBoolAttr(c.b));
@@ -312,9 +314,11 @@ Val MLIRGenImpl::genAtomic(const CallExprAST &call) {
     return Val::failure();
   auto viewType = cast<t::ViewType>(args->view.getType());
   Type elem = viewType.getElementType();
-  if (!isa<FloatType>(elem) && !elem.isInteger(32)) {
+  if (!(isa<FloatType>(elem) && !t::isFP8(elem)) && !elem.isInteger(32) &&
+      !elem.isInteger(64)) {
     error(call.getArgs()[0]->getLoc())
-        << "'" << name << "' takes a view of f32, f16, bf16 or i32, got "
+        << "'" << name
+        << "' takes a view of f64, f32, f16, bf16, i64 or i32, got "
         << describe(viewType);
     return Val::failure();
   }

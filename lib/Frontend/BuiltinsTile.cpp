@@ -96,13 +96,16 @@ Val MLIRGenImpl::genDot(Value a, Value b, Value acc, Location loc) {
     return Val::failure();
   }
   Type element = at.getElementType();
-  if (element != bt.getElementType() || !(element.isF16() || element.isBF16() ||
-                                          element.isF32() || element.isF64())) {
-    error(loc) << "dot needs two f16, two bf16 or two f32 tiles, got "
+  if (element != bt.getElementType() ||
+      !(element.isF16() || element.isBF16() || element.isF32() ||
+        element.isF64() || t::isFP8(element))) {
+    error(loc) << "dot needs two tiles of one float type (f16, bf16, f32, "
+                  "f64, f8e4m3 or f8e5m2), got "
                << describe(at) << " and " << describe(bt);
     return Val::failure();
   }
-  // f64 only arises under floatsAsF64, where the accumulator is f64 too.
+  // f64 inputs accumulate in f64 (float64 references, CPU kernels); the
+  // others in f32.
   auto accType =
       RankedTensorType::get({at.getDimSize(0), bt.getDimSize(1)},
                             element.isF64() ? element : defaultFloatType());

@@ -34,9 +34,8 @@ Val MLIRGenImpl::genExpr(const ExprAST &expr) {
     StringRef name = cast<VarRefExprAST>(expr).getName();
     if (Binding *b = lookup(name))
       return b->val;
-    for (StringRef ty : {"f32", "f16", "bf16", "i32", "i1", "index"})
-      if (name == ty)
-        return Val{{}, Const::ofType(resolveType(ty, expr.getLoc()))};
+    if (builtinScalarType(name))
+      return Val{{}, Const::ofType(resolveType(name, expr.getLoc()))};
     error(expr.getLoc()) << "unknown name '" << name << "'";
     return Val::failure();
   }
@@ -116,7 +115,7 @@ Val MLIRGenImpl::genUnary(const UnaryExprAST &expr) {
         {}};
   }
   if (expr.getOp() == UnaryOp::BitNot) {
-    if (!(element.isInteger(32) || element.isIndex())) {
+    if (!isIntegerLike(element)) {
       error(loc) << "'~' needs integers, got " << describe(type)
                  << (element.isInteger(1) ? "; use '!'" : "");
       return Val::failure();

@@ -14,6 +14,7 @@
 #include "mlir/IR/Verifier.h"
 #include "tilegym/Frontend/Lexer.h"
 #include "tilegym/Runtime/Runtime.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
@@ -68,9 +69,8 @@ std::optional<Const> MLIRGenImpl::parseDefine(StringRef name, StringRef text,
     return Const::ofBool(text == "true");
   if (parseFloatLiteral(text, f))
     return Const::ofFloat(f);
-  for (StringRef ty : {"f32", "f16", "bf16", "i32", "i1", "index"})
-    if (text == ty)
-      return Const::ofType(resolveType(ty, loc));
+  if (builtinScalarType(text))
+    return Const::ofType(resolveType(text, loc));
   error(loc) << "-D " << name << "=" << text
              << ": expected an integer, a float, true/false or a type name";
   return std::nullopt;
@@ -123,28 +123,37 @@ Type MLIRGenImpl::resolveType(StringRef name, Location loc) {
   return type;
 }
 
-Type MLIRGenImpl::resolveTypeAsWritten(StringRef name, Location loc) {
+Type MLIRGenImpl::builtinScalarType(StringRef name) {
   MLIRContext *ctx = builder.getContext();
-  if (name == "f32")
-    return Float32Type::get(ctx);
-  if (name == "f16")
-    return Float16Type::get(ctx);
-  if (name == "bf16")
-    return BFloat16Type::get(ctx);
-  if (name == "i32")
-    return IntegerType::get(ctx, 32);
-  if (name == "i1")
-    return IntegerType::get(ctx, 1);
-  if (name == "index")
-    return IndexType::get(ctx);
+  return llvm::StringSwitch<Type>(name)
+      .Case("f64", Float64Type::get(ctx))
+      .Case("f32", Float32Type::get(ctx))
+      .Case("f16", Float16Type::get(ctx))
+      .Case("bf16", BFloat16Type::get(ctx))
+      .Case("f8e4m3", Float8E4M3FNType::get(ctx))
+      .Case("f8e5m2", Float8E5M2Type::get(ctx))
+      .Case("i64", IntegerType::get(ctx, 64))
+      .Case("i32", IntegerType::get(ctx, 32))
+      .Case("i8", IntegerType::get(ctx, 8))
+      .Case("i1", IntegerType::get(ctx, 1))
+      .Case("index", IndexType::get(ctx))
+      .Default(Type());
+}
+
+Type MLIRGenImpl::resolveTypeAsWritten(StringRef name, Location loc) {
+  if (Type type = builtinScalarType(name))
+    return type;
   Binding *b = lookup(name);
   if (b && b->val.isConst() && b->val.cst->kind == Const::Kind::Type)
     return b->val.cst->type;
   if (b)
     error(loc) << "'" << name << "' is not a type";
-  else
-    error(loc) << "unknown type '" << name
-               << "'; expected f32, f16, bf16, i32, i1, index or a type const";
+  else {
+    InFlightDiagnostic diag = error(loc);
+    diag << "unknown type '" << name << "'; expected ";
+    llvm::interleaveComma(kScalarTypeNames, diag);
+    diag << " or a type const";
+  }
   return {};
 }
 
@@ -160,8 +169,8 @@ Type MLIRGenImpl::genType(const TypeAST &type) {
   if (!element || !type.isView())
     return element;
   if (element.isIndex()) {
-    error(type.getLoc()) << "view element type must be f32, f16, bf16, i32 "
-                            "or i1, not index";
+    error(type.getLoc()) << "view element type must be a float or i64, i32, "
+                            "i8 or i1, not index";
     return {};
   }
   SmallVector<int64_t> shape;
@@ -355,9 +364,9 @@ LogicalResult MLIRGenImpl::genParamDefaults(const KernelAST &kernel,
         return error(loc) << "default of '" << param.name
                           << "' must be an integer for a " << describe(type)
                           << " parameter";
-      if (type.isInteger(32) && (c.i < INT32_MIN || c.i > INT32_MAX))
+      if (!type.isIndex() && !fitsSigned(c.i, type.getIntOrFloatBitWidth()))
         return error(loc) << "default " << c.i << " of '" << param.name
-                          << "' does not fit in i32";
+                          << "' does not fit in " << describe(type);
       attr = builder.getIntegerAttr(type, c.i);
     }
     kernelFn.setArgAttr(i, t::kDefaultAttr, attr);

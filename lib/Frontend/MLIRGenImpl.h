@@ -82,6 +82,18 @@ ArrayRef<int64_t> shapeOf(Type type);
 /// tile type.
 Value constantOf(OpBuilder &b, Location loc, Type type, TypedAttr scalar);
 bool isFloatLike(Type type);
+/// Whether a scalar or tile holds integers (index, i8, i32, i64; not i1).
+bool isIntegerLike(Type type);
+/// Whether `value` is a signed integer of `width` bits.
+bool fitsSigned(int64_t value, unsigned width);
+/// `value` clamped to the largest finite magnitude of an fp8 type, as the
+/// language's saturating conversions to fp8 do; other types keep it.
+double saturate(FloatType type, double value);
+/// Whether an integer type meets index scalars implicitly: i32 (what the
+/// GPU computes indices in) and i64.
+inline bool meetsIndex(Type type) {
+  return type.isInteger(32) || type.isInteger(64);
+}
 /// Whether `name` is an elementwise math function (BuiltinsMath.cpp).
 bool isMathFunction(StringRef name);
 
@@ -173,6 +185,9 @@ private:
   /// A type name, with floats promoted to f64 under floatsAsF64.
   Type resolveType(StringRef name, Location loc);
   Type resolveTypeAsWritten(StringRef name, Location loc);
+  /// The type a builtin scalar type name spells ("f8e4m3", "i64", ...); a
+  /// null type for any other name.
+  Type builtinScalarType(StringRef name);
   /// The default float type: f32, or f64 under floatsAsF64.
   Type defaultFloatType() {
     return options.floatsAsF64 ? Type(builder.getF64Type())

@@ -16,7 +16,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -27,9 +27,7 @@ using llvm::Twine;
 using tilegym::detail::Parser;
 
 static bool isBuiltinScalarType(llvm::StringRef name) {
-  return llvm::StringSwitch<bool>(name)
-      .Cases({"f32", "f16", "bf16", "i32", "i1", "index"}, true)
-      .Default(false);
+  return llvm::is_contained(kScalarTypeNames, name);
 }
 
 //===----------------------------------------------------------------------===//
@@ -347,7 +345,8 @@ bool Parser::parseParenExprList(llvm::StringRef keyword, unsigned maxExprs,
 }
 
 // type        ::= scalar-type | 'view' '<' (dim 'x')* scalar-type '>'
-// scalar-type ::= 'f32' | 'f16' | 'bf16' | 'i32' | 'i1' | 'index' | IDENT
+// scalar-type ::= 'f64' | 'f32' | 'f16' | 'bf16' | 'f8e4m3' | 'f8e5m2'
+//               | 'i64' | 'i32' | 'i8' | 'i1' | 'index' | IDENT
 std::optional<TypeAST> Parser::parseType() {
   if (tok.is(Token::kw_view))
     return parseViewType();

@@ -1,7 +1,7 @@
 //===- TypeRules.cpp - the language's type rules --------------------------===//
 //
-// Constants take the type of the value they meet; index scalars and i32
-// meet implicitly, every other mix needs a cast; shapes broadcast as
+// Constants take the type of the value they meet; index scalars meet i32
+// and i64 implicitly, every other mix needs a cast; shapes broadcast as
 // numpy's do, right-aligned.
 //
 //===----------------------------------------------------------------------===//
@@ -9,6 +9,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -64,6 +66,27 @@ ArrayRef<int64_t> shapeOf(Type type) {
 
 bool isFloatLike(Type type) { return isa<FloatType>(elementTypeOf(type)); }
 
+bool fitsSigned(int64_t value, unsigned width) {
+  if (width >= 64)
+    return true;
+  int64_t limit = int64_t(1) << (width - 1);
+  return value >= -limit && value < limit;
+}
+
+double saturate(FloatType type, double value) {
+  if (!t::isFP8(type) || std::isnan(value))
+    return value;
+  double largest =
+      APFloat::getLargest(type.getFloatSemantics()).convertToDouble();
+  return std::clamp(value, -largest, largest);
+}
+
+bool isIntegerLike(Type type) {
+  Type element = elementTypeOf(type);
+  return element.isIndex() ||
+         (element.isSignlessInteger() && !element.isInteger(1));
+}
+
 Value constantOf(OpBuilder &b, Location loc, Type type, TypedAttr scalar) {
   if (auto tile = dyn_cast<RankedTensorType>(type))
     return arith::ConstantOp::create(
@@ -96,7 +119,7 @@ Value MLIRGenImpl::materialize(const Const &c, Type type, Location loc) {
   case Const::Kind::Int:
   case Const::Kind::Float:
     if (auto ft = dyn_cast<FloatType>(element))
-      return splatIfTile(builder.getFloatAttr(ft, c.asDouble()));
+      return splatIfTile(builder.getFloatAttr(ft, saturate(ft, c.asDouble())));
     if (c.kind == Const::Kind::Float) {
       error(loc) << "float constant used where " << describe(type)
                  << " is expected; use cast";
@@ -104,11 +127,12 @@ Value MLIRGenImpl::materialize(const Const &c, Type type, Location loc) {
     }
     if (element.isInteger(1) && (c.i == 0 || c.i == 1))
       return splatIfTile(builder.getBoolAttr(c.i));
-    if (element.isIndex() || element.isInteger(32)) {
-      if (element.isInteger(32) &&
-          (c.i > std::numeric_limits<int32_t>::max() ||
-           c.i < std::numeric_limits<int32_t>::min())) {
-        error(loc) << "integer constant " << c.i << " does not fit in i32";
+    if (element.isIndex())
+      return splatIfTile(builder.getIntegerAttr(element, c.i));
+    if (auto it = dyn_cast<IntegerType>(element); it && it.getWidth() > 1) {
+      if (!fitsSigned(c.i, it.getWidth())) {
+        error(loc) << "integer constant " << c.i << " does not fit in "
+                   << describe(element);
         return {};
       }
       return splatIfTile(builder.getIntegerAttr(element, c.i));
@@ -145,8 +169,8 @@ Value MLIRGenImpl::convertScalarTo(Val v, Type element, Location loc) {
   Type have = elementTypeOf(v.value.getType());
   if (have == element)
     return v.value;
-  if ((have.isIndex() && element.isInteger(32)) ||
-      (have.isInteger(32) && element.isIndex()))
+  if ((have.isIndex() && meetsIndex(element)) ||
+      (meetsIndex(have) && element.isIndex()))
     return castTo(v.value, element, loc);
   error(loc) << "mixed element types " << have << " and " << element
              << "; use cast";
@@ -163,6 +187,10 @@ Value MLIRGenImpl::castTo(Value v, Type to, Location loc) {
     result = tile.clone(to);
   auto fromF = dyn_cast<FloatType>(from);
   auto toF = dyn_cast<FloatType>(to);
+  // fp8 meets integers and i1 through f32, whose conversions both backends
+  // have (fp8 has no hardware integer conversions).
+  if ((fromF && t::isFP8(fromF) && !toF) || (toF && t::isFP8(toF) && !fromF))
+    return castTo(castTo(v, builder.getF32Type(), loc), to, loc);
   if (fromF && toF) {
     if (fromF.getWidth() == toF.getWidth()) // f16 <-> bf16 goes through f32
       return castTo(castTo(v, builder.getF32Type(), loc), to, loc);
@@ -190,6 +218,11 @@ Value MLIRGenImpl::castTo(Value v, Type to, Location loc) {
     if (fromF)
       return castTo(castTo(v, builder.getI32Type(), loc), to, loc);
     return arith::IndexCastOp::create(builder, loc, result, v);
+  }
+  if (!fromF && !toF) { // integers of two widths: sign-extend or wrap
+    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+      return arith::ExtSIOp::create(builder, loc, result, v);
+    return arith::TruncIOp::create(builder, loc, result, v);
   }
   if (fromF)
     return arith::FPToSIOp::create(builder, loc, result, v);
@@ -253,15 +286,15 @@ LogicalResult MLIRGenImpl::unify(Val &lhs, Val &rhs, Location loc, Value &a,
   if (!lhs.isConst() && !rhs.isConst()) {
     Type l = elementTypeOf(lhs.value.getType());
     Type r = elementTypeOf(rhs.value.getType());
-    // An index scalar adapts to an i32 operand, never the other way round
-    // for tiles (tiles of index do not exist).
+    // An index scalar adapts to an i32 or i64 operand, never the other way
+    // round for tiles (tiles of index do not exist).
     element = l;
     if (l != r) {
       bool lTile = isa<RankedTensorType>(lhs.value.getType());
       bool rTile = isa<RankedTensorType>(rhs.value.getType());
-      if (l.isIndex() && r.isInteger(32))
+      if (l.isIndex() && meetsIndex(r))
         element = r;
-      else if (!(r.isIndex() && l.isInteger(32)) || (rTile && !lTile)) {
+      else if (!(r.isIndex() && meetsIndex(l)) || (rTile && !lTile)) {
         return error(loc) << "mixed element types: "
                           << describe(lhs.value.getType()) << " and "
                           << describe(rhs.value.getType()) << "; use cast";
@@ -306,7 +339,7 @@ Value MLIRGenImpl::indexValue(Val v, Location loc, StringRef what) {
   Type type = v.value.getType();
   if (type.isIndex())
     return v.value;
-  if (type.isInteger(32))
+  if (isIntegerLike(type))
     return castTo(v.value, builder.getIndexType(), loc);
   error(loc) << what << " must be an integer scalar, got " << describe(type);
   return {};

@@ -182,11 +182,11 @@ std::string number(double v) {
   return text;
 }
 
-std::optional<DType> refDType(tg_dtype d) {
-  return parseDType(runtime::dtypeName(d));
-}
-
 } // namespace
+
+std::optional<DType> refDType(tg_dtype dtype) {
+  return parseDType(runtime::dtypeName(dtype));
+}
 
 std::string Distribution::describe() const {
   switch (kind) {

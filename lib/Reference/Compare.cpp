@@ -25,6 +25,10 @@ std::string formatError(double value) {
 
 int precisionRank(DType type) {
   switch (type) {
+  case DType::F8E5M2:
+    return -2;
+  case DType::F8E4M3:
+    return -1;
   case DType::BF16:
     return 0;
   case DType::F16:
@@ -33,7 +37,9 @@ int precisionRank(DType type) {
     return 2;
   case DType::F64:
     return 3;
+  case DType::I8:
   case DType::I32:
+  case DType::I64:
   case DType::I1:
     break;
   }
@@ -52,7 +58,13 @@ Tolerance defaultTolerance(DType precision) {
     return {1e-2, 2e-2, 1e-2};
   case DType::F64:
     return {1e-12, 1e-10, 1e-10};
+  case DType::F8E4M3:
+    return {1.6e-2, 0.125, 0.0625};
+  case DType::F8E5M2:
+    return {3.2e-2, 0.25, 0.125};
+  case DType::I8:
   case DType::I32:
+  case DType::I64:
   case DType::I1:
     break;
   }

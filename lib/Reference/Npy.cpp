@@ -17,7 +17,9 @@ const char *descrOf(DType type) {
   case DType::F64:
     return "<f8";
   case DType::F32:
-  case DType::BF16: // Written as f32.
+  case DType::BF16: // bf16 and fp8, which numpy lacks, are written as f32.
+  case DType::F8E4M3:
+  case DType::F8E5M2:
     return "<f4";
   case DType::F16:
     return "<f2";
@@ -25,6 +27,10 @@ const char *descrOf(DType type) {
     return "<i4";
   case DType::I1:
     return "|b1";
+  case DType::I8:
+    return "|i1";
+  case DType::I64:
+    return "<i8";
   }
   return "?";
 }
@@ -77,7 +83,7 @@ bool writeNpy(const std::string &path, const HostTensor &tensor,
   char lengthBytes[2] = {char(length & 0xff), char(length >> 8)};
   out.write(lengthBytes, 2);
   out.write(header.data(), std::streamsize(header.size()));
-  if (tensor.dtype() == DType::BF16) {
+  if (tensor.dtype() == DType::BF16 || isFP8(tensor.dtype())) {
     for (int64_t i = 0; i < tensor.numel(); ++i) {
       float v = float(tensor.get(i));
       out.write(reinterpret_cast<const char *>(&v), sizeof v);

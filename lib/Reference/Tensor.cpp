@@ -30,15 +30,18 @@ template <typename T> void fillPattern(std::byte *base, int64_t n, T pattern) {
     storeAt(base, i, pattern);
 }
 
-int32_t toI32(double value) {
+/// `value` rounded to nearest and saturated to the integer type; NaN is 0.
+template <typename T> T toInteger(double value) {
   if (std::isnan(value))
     return 0;
   double rounded = std::nearbyint(value);
-  if (rounded <= std::numeric_limits<int32_t>::min())
-    return std::numeric_limits<int32_t>::min();
-  if (rounded >= std::numeric_limits<int32_t>::max())
-    return std::numeric_limits<int32_t>::max();
-  return static_cast<int32_t>(rounded);
+  // The bounds as doubles: T's max may round up (2^63 for int64_t), so the
+  // comparison is >=, giving max for everything at or past it.
+  if (rounded <= static_cast<double>(std::numeric_limits<T>::min()))
+    return std::numeric_limits<T>::min();
+  if (rounded >= static_cast<double>(std::numeric_limits<T>::max()))
+    return std::numeric_limits<T>::max();
+  return static_cast<T>(rounded);
 }
 
 } // namespace
@@ -105,6 +108,13 @@ double HostTensor::get(int64_t linear) const {
     return loadAt<uint8_t>(base, linear) != 0 ? 1.0 : 0.0;
   case DType::F64:
     return loadAt<double>(base, linear);
+  case DType::I8:
+    return loadAt<int8_t>(base, linear);
+  case DType::I64:
+    return static_cast<double>(loadAt<int64_t>(base, linear));
+  case DType::F8E4M3:
+  case DType::F8E5M2:
+    return fp8BitsToDouble(loadAt<uint8_t>(base, linear), dtype_);
   }
   return 0.0;
 }
@@ -122,7 +132,17 @@ void HostTensor::set(int64_t linear, double value) {
     storeAt(base, linear, doubleToBF16Bits(value));
     return;
   case DType::I32:
-    storeAt(base, linear, toI32(value));
+    storeAt(base, linear, toInteger<int32_t>(value));
+    return;
+  case DType::I8:
+    storeAt(base, linear, toInteger<int8_t>(value));
+    return;
+  case DType::I64:
+    storeAt(base, linear, toInteger<int64_t>(value));
+    return;
+  case DType::F8E4M3:
+  case DType::F8E5M2:
+    storeAt(base, linear, doubleToFP8Bits(value, dtype_));
     return;
   case DType::I1:
     storeAt<uint8_t>(base, linear, value != 0.0);
@@ -155,6 +175,14 @@ void HostTensor::fillPoison() {
     return fillPattern(base, numel_, kPoisonI1);
   case DType::F64:
     return fillPattern(base, numel_, kPoisonF64);
+  case DType::I8:
+    return fillPattern(base, numel_, kPoisonI8);
+  case DType::I64:
+    return fillPattern(base, numel_, kPoisonI64);
+  case DType::F8E4M3:
+    return fillPattern(base, numel_, kPoisonF8E4M3);
+  case DType::F8E5M2:
+    return fillPattern(base, numel_, kPoisonF8E5M2);
   }
 }
 
@@ -173,6 +201,14 @@ bool HostTensor::isPoison(int64_t linear) const {
     return loadAt<uint8_t>(base, linear) == kPoisonI1;
   case DType::F64:
     return loadAt<uint64_t>(base, linear) == kPoisonF64;
+  case DType::I8:
+    return false; // Every byte is an i8 value: see kPoisonI8.
+  case DType::I64:
+    return loadAt<uint64_t>(base, linear) == kPoisonI64;
+  case DType::F8E4M3:
+    return loadAt<uint8_t>(base, linear) == kPoisonF8E4M3;
+  case DType::F8E5M2:
+    return loadAt<uint8_t>(base, linear) == kPoisonF8E5M2;
   }
   return false;
 }

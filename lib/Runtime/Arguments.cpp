@@ -33,6 +33,10 @@ const char *dtypeName(tg_dtype dtype) {
     return "i32";
   case TG_I64:
     return "i64";
+  case TG_F8E4M3:
+    return "f8e4m3";
+  case TG_F8E5M2:
+    return "f8e5m2";
   }
   return "?";
 }
@@ -50,9 +54,18 @@ size_t dtypeSize(tg_dtype dtype) {
     return 8;
   case TG_I1:
   case TG_I8:
+  case TG_F8E4M3:
+  case TG_F8E5M2:
     return 1;
   }
   return 0;
+}
+
+std::optional<tg_dtype> parseDType(const std::string &name) {
+  for (int d = TG_F32; d <= TG_F8E5M2; ++d) // the enum's values, in order
+    if (name == dtypeName(tg_dtype(d)))
+      return tg_dtype(d);
+  return std::nullopt;
 }
 
 static bool isScalarType(tg_dtype dtype) {

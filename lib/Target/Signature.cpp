@@ -20,9 +20,14 @@ std::optional<std::string> tilegym::runtimeDTypeName(Type type) {
     return "f16";
   if (type.isBF16())
     return "bf16";
+  if (isa<Float8E4M3FNType>(type))
+    return "f8e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "f8e5m2";
   if (type.isIndex())
     return "i64";
-  if (type.isInteger(1) || type.isInteger(32) || type.isInteger(64))
+  if (type.isInteger(1) || type.isInteger(8) || type.isInteger(32) ||
+      type.isInteger(64))
     return "i" + std::to_string(type.getIntOrFloatBitWidth());
   return std::nullopt;
 }
@@ -31,10 +36,7 @@ static std::optional<tg_dtype> runtimeDType(Type type) {
   std::optional<std::string> name = runtimeDTypeName(type);
   if (!name)
     return std::nullopt;
-  for (int d = TG_F32; d <= TG_I64; ++d)
-    if (*name == runtime::dtypeName(tg_dtype(d)))
-      return tg_dtype(d);
-  return std::nullopt;
+  return runtime::parseDType(*name);
 }
 
 static llvm::Error errorAt(Location loc, const llvm::Twine &message) {

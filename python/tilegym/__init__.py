@@ -34,7 +34,8 @@ import threading
 
 TG_MAX_RANK = 8
 TG_DYNAMIC = -1
-DTYPES = ["f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64"]
+DTYPES = ["f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64", "f8e4m3",
+          "f8e5m2"]
 STATUS = ["TG_SUCCESS", "TG_ERROR_NO_DRIVER", "TG_ERROR_NO_DEVICE",
           "TG_ERROR_CUDA", "TG_ERROR_INVALID_VALUE",
           "TG_ERROR_ARGUMENT_MISMATCH"]
@@ -119,7 +120,9 @@ def _torch_dtype_name(t):
         _TORCH_DTYPES = {torch.float32: "f32", torch.float16: "f16",
                          torch.bfloat16: "bf16", torch.float64: "f64",
                          torch.bool: "i1", torch.int8: "i8",
-                         torch.int32: "i32", torch.int64: "i64"}
+                         torch.int32: "i32", torch.int64: "i64",
+                         torch.float8_e4m3fn: "f8e4m3",
+                         torch.float8_e5m2: "f8e5m2"}
     if t.dtype not in _TORCH_DTYPES:
         raise TileGymError(5, f"tensor dtype {t.dtype} has no TileGym type")
     return _TORCH_DTYPES[t.dtype]

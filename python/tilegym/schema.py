@@ -61,7 +61,8 @@ def op_schema(params):
             else:
                 args.append(f"Tensor {p['name']}")
             continue
-        kind = ("float" if p["dtype"] in ("f16", "bf16", "f32", "f64") else
+        kind = ("float" if p["dtype"] in ("f8e4m3", "f8e5m2", "f16", "bf16",
+                                          "f32", "f64") else
                 "bool" if p["dtype"] == "i1" else "int")
         arg = f"{kind} {p['name']}"
         if p["name"] in trailing:

@@ -29,7 +29,8 @@ from .schema import op_schema
 
 _DTYPES = {"f32": torch.float32, "f16": torch.float16,
            "bf16": torch.bfloat16, "f64": torch.float64, "i1": torch.bool,
-           "i8": torch.int8, "i32": torch.int32, "i64": torch.int64}
+           "i8": torch.int8, "i32": torch.int32, "i64": torch.int64,
+           "f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
 
 
 class _Operator:

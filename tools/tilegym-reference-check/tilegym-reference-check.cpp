@@ -50,15 +50,78 @@ bool contains(const std::string &text, const std::string &part) {
 void checkDTypeNames() {
   bool ok = true;
   for (DType type :
-       {DType::F64, DType::F32, DType::F16, DType::BF16, DType::I32, DType::I1})
+       {DType::F64, DType::F32, DType::F16, DType::BF16, DType::I32, DType::I1,
+        DType::I8, DType::I64, DType::F8E4M3, DType::F8E5M2})
     ok &= parseDType(dtypeName(type)) == type;
   check(ok, "dtype names round trip");
-  check(!parseDType("f8") && !parseDType("i64") && !parseDType(""),
+  check(!parseDType("f8") && !parseDType("i16") && !parseDType("f8e4m3fn") &&
+            !parseDType(""),
         "unknown dtype names rejected");
   check(dtypeSize(DType::F32) == 4 && dtypeSize(DType::F16) == 2 &&
             dtypeSize(DType::BF16) == 2 && dtypeSize(DType::I32) == 4 &&
-            dtypeSize(DType::I1) == 1,
+            dtypeSize(DType::I1) == 1 && dtypeSize(DType::I8) == 1 &&
+            dtypeSize(DType::I64) == 8 && dtypeSize(DType::F8E4M3) == 1 &&
+            dtypeSize(DType::F8E5M2) == 1,
         "dtype byte sizes");
+}
+
+/// fp8: every code widens and narrows back to itself (NaNs to 0x7f with
+/// their sign; e5m2's infinities saturate, as the kernels' casts do), and
+/// the rounding cases: ties to even, saturation, subnormals, NaN.
+void checkFP8() {
+  for (DType type : {DType::F8E4M3, DType::F8E5M2}) {
+    bool ok = true;
+    std::string first;
+    for (int code = 0; code < 256; ++code) {
+      double v = fp8BitsToDouble(uint8_t(code), type);
+      uint8_t back = doubleToFP8Bits(v, type);
+      uint8_t want = uint8_t(code);
+      if (std::isnan(v))
+        want = uint8_t((code & 0x80) | 0x7f);
+      else if (std::isinf(v))
+        want = uint8_t((code & 0x80) | 0x7b);
+      if (back != want && first.empty())
+        first = "code " + std::to_string(code) + " -> " + std::to_string(back);
+      ok &= back == want;
+    }
+    check(ok, std::string(dtypeName(type)) + ": every code round trips", first);
+  }
+  struct Case {
+    DType type;
+    double value;
+    int bits;
+  };
+  const std::vector<Case> cases = {
+      {DType::F8E4M3, 448.0, 0x7e},   {DType::F8E4M3, 460.0, 0x7e},
+      {DType::F8E4M3, 1e30, 0x7e},    {DType::F8E4M3, -INFINITY, 0xfe},
+      {DType::F8E4M3, NAN, 0x7f},     {DType::F8E4M3, -0.0, 0x80},
+      {DType::F8E4M3, 1.0625, 0x38},  {DType::F8E4M3, 1.1875, 0x3a},
+      {DType::F8E4M3, 0x1p-9, 0x01},  {DType::F8E4M3, 0x1p-10, 0x00},
+      {DType::F8E4M3, 0x3p-10, 0x02}, {DType::F8E4M3, 0x1.fp-7, 0x08},
+      {DType::F8E5M2, 57344.0, 0x7b}, {DType::F8E5M2, INFINITY, 0x7b},
+      {DType::F8E5M2, 1e9, 0x7b},     {DType::F8E5M2, 0x1p-16, 0x01},
+      {DType::F8E5M2, 0x1p-17, 0x00}, {DType::F8E5M2, -1.125, 0xbc},
+  };
+  bool ok = true;
+  std::string first;
+  for (const Case &c : cases) {
+    int got = doubleToFP8Bits(c.value, c.type);
+    if (got != c.bits && first.empty())
+      first = std::string(dtypeName(c.type)) + " " + std::to_string(c.value) +
+              " -> " + std::to_string(got) + ", want " + std::to_string(c.bits);
+    ok &= got == c.bits;
+  }
+  check(ok, "fp8 rounding: ties to even, saturation, subnormals, NaN", first);
+  HostTensor t(DType::F8E4M3, {2});
+  t.set(0, 0.3);
+  t.set(1, 500);
+  check(t.get(0) == 0.3125 && t.get(1) == 448.0,
+        "f8e4m3 tensor set rounds and saturates");
+  HostTensor i8(DType::I8, {2}), i64(DType::I64, {2});
+  i8.set(0, 300), i8.set(1, -2.6), i64.set(0, 0x1p52), i64.set(1, -7);
+  check(i8.get(0) == 127 && i8.get(1) == -3 && i64.get(0) == 0x1p52 &&
+            i64.get(1) == -7,
+        "i8 and i64 tensors round and saturate");
 }
 
 struct BitsCase {
@@ -210,8 +273,8 @@ void checkTensors() {
   check(i1.get(0) == 1 && i1.get(1) == 0, "i1 set stores value != 0");
 
   bool poisonOk = true;
-  for (DType type :
-       {DType::F32, DType::F16, DType::BF16, DType::I32, DType::I1}) {
+  for (DType type : {DType::F32, DType::F16, DType::BF16, DType::I32, DType::I1,
+                     DType::I64, DType::F8E4M3, DType::F8E5M2}) {
     HostTensor p(type, {5});
     p.fillPoison();
     for (int64_t i = 0; i < 5; ++i)
@@ -765,6 +828,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   checkDTypeNames();
+  checkFP8();
   checkHalfBits();
   checkBF16Bits();
   checkExhaustive("f16", halfBitsToFloat, floatToHalfBits, 0x7bff);

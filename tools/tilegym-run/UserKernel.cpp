@@ -29,6 +29,11 @@ using namespace tilegym;
 
 namespace {
 
+bool isFloatDType(tg_dtype dtype) {
+  std::optional<ref::DType> type = ref::refDType(dtype);
+  return type && ref::isFloat(*type);
+}
+
 int fail(const std::string &message) {
   llvm::errs() << "error: " << message << "\n";
   return 1;
@@ -178,8 +183,7 @@ bool matchSignatures(const std::vector<runtime::Param> &kernel,
   }
   for (size_t i = 0; i < kernel.size(); ++i) {
     const runtime::Param &k = kernel[i], &r = reference[i];
-    bool kFloat = k.dtype == TG_F32 || k.dtype == TG_F16 ||
-                  k.dtype == TG_BF16 || k.dtype == TG_F64;
+    bool kFloat = isFloatDType(k.dtype);
     std::string why;
     if (k.kind != r.kind)
       why = k.kind == TG_ARG_VIEW ? "a view in the kernel, a scalar in the "
@@ -217,7 +221,8 @@ bool usesTF32(func::FuncOp kernel) {
 
 /// The least precise float type the kernel rounds to: its outputs' element
 /// types and those of its float arithmetic (a bf16 kernel storing f32 still
-/// rounds every bf16 product). Inputs do not count: the reference sees the
+/// rounds every bf16 product, an f64 kernel computing in f32 every f32
+/// result). Inputs do not count: the reference sees the
 /// same rounded values. Loads, constants, exact widenings and selects do
 /// not round.
 ref::DType computePrecision(func::FuncOp kernel,
@@ -237,6 +242,12 @@ ref::DType computePrecision(func::FuncOp kernel,
         dtypes.push_back(ref::DType::BF16);
       else if (element.isF16())
         dtypes.push_back(ref::DType::F16);
+      else if (element.isF32()) // an f64 output computed in f32
+        dtypes.push_back(ref::DType::F32);
+      else if (isa<Float8E4M3FNType>(element))
+        dtypes.push_back(ref::DType::F8E4M3);
+      else if (isa<Float8E5M2Type>(element))
+        dtypes.push_back(ref::DType::F8E5M2);
     }
   });
   return ref::leastPreciseDType(dtypes);
@@ -282,7 +293,7 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
                   "the reference kernels of the same names: --ref FILE");
     referenceParams = program.params;
     for (runtime::Param &p : *referenceParams)
-      if (p.dtype == TG_F32 || p.dtype == TG_F16 || p.dtype == TG_BF16)
+      if (isFloatDType(p.dtype))
         p.dtype = TG_F64;
     for (size_t k = 0; k < kernels.size(); ++k) {
       func::FuncOp ref = findReference(reference, names[k], error);

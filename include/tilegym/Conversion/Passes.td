@@ -47,6 +47,38 @@ def ConvertTileToLinalgPass
   ];
 }
 
+def ConvertFP8ToIntegerPass : Pass<"convert-fp8-to-integer"> {
+  let summary = "Expand fp8 conversions and constants into integer code";
+  let description = [{
+    `arith.extf` from and `arith.truncf` to `f8E4M3FN` and `f8E5M2` become
+    integer code on the bits (`populateFP8ToIntegerPatterns`), for targets
+    without fp8 conversions: LLVM IR has no fp8 type, and the LLVM type
+    converter turns fp8 values into `i8`, which an `llvm.fpext` cannot take.
+    An fp8 `arith.constant` becomes an `i8` constant. Between i8 and fp8 go
+    `builtin.unrealized_conversion_cast`s, which cancel against the LLVM
+    conversion's own (fp8 becomes i8 there): an `arith.bitcast` of a
+    constant would fold back into an fp8 constant.
+
+    Narrowing rounds to nearest even and saturates: NaN gives NaN (0x7f),
+    infinities and finite values past the largest give the largest finite
+    value (448 for e4m3, 57344 for e5m2), as PTX's `cvt.rn.satfinite`;
+    subnormals are kept. Widening is exact. f16 and bf16 sources go through
+    f32 (exactly); f64 sources round once, from f64.
+
+    ```mlir
+    %h = arith.truncf %x : f32 to f8E4M3FN
+    // becomes i32 code on the bits of %x, then
+    %h = builtin.unrealized_conversion_cast %bits : i8 to f8E4M3FN
+    ```
+
+    Run it after `arith-emulate-unsupported-floats` (which widens fp8
+    arithmetic to f32 around extf/truncf, marking them `contract`), before
+    anything folds those extf/truncf pairs away, and end with
+    `reconcile-unrealized-casts`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels with layouts to per-thread GPU code";
   let description = [{

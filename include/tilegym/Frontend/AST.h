@@ -29,6 +29,12 @@ namespace tilegym {
 // Types
 //===----------------------------------------------------------------------===//
 
+/// The builtin scalar type names, as the language spells them (MLIRGen maps
+/// each to its MLIR type).
+inline constexpr llvm::StringLiteral kScalarTypeNames[] = {
+    "f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2",
+    "i64", "i32", "i8",  "i1",   "index"};
+
 /// A type as written: a scalar type or a view type. Names are kept as
 /// spelled; `T` in `view<?xT>` may name a type const, resolved by MLIRGen.
 class TypeAST {

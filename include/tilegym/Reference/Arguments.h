@@ -26,6 +26,7 @@
 #include "tilegym/Runtime/Runtime.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,10 @@ bool bindArguments(const std::vector<runtime::Param> &params,
 /// "x[M=4096, N=1024] f32 read uniform(-1,1), y[4096, 1024] f32 write,
 /// eps f32 = 1e-05": one item per parameter, for the run's header.
 std::string describeArguments(const BoundArguments &bound);
+
+/// The host element type of a runtime dtype; std::nullopt for a value
+/// outside the enum.
+std::optional<DType> refDType(tg_dtype dtype);
 
 /// A parameter's label in messages: its name, or "parameter N" (from 1).
 std::string paramLabel(const std::vector<runtime::Param> &params, size_t i);

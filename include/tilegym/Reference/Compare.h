@@ -20,7 +20,11 @@
 //                                   1 u, and flash attention rounds the
 //                                   probabilities to f16 once more
 //   bf16   1e-2   2e-2   1e-2       u = 3.9e-3: same reasoning, 8x coarser
-//   i32/i1 0      0      0          integers must match exactly
+//   f8e4m3 1.6e-2 0.125  0.0625     u = 0.0625: an output rounded to fp8 is
+//                                   within 1 u; atol is 8 of its smallest
+//                                   subnormals (2^-9)
+//   f8e5m2 3.2e-2 0.25   0.125      u = 0.125: the same, 2x coarser
+//   ints   0      0      0          integers must match exactly
 //
 // A program may override the table where its arithmetic is coarser than its
 // element types say: matmul and attention with f32 inputs run their dot
@@ -56,8 +60,8 @@ struct Tolerance {
 /// The table above.
 Tolerance defaultTolerance(DType precision);
 
-/// The least precise float type among `dtypes` (bf16 < f16 < f32 < f64); I32
-/// when there is no float type.
+/// The least precise float type among `dtypes` (f8e5m2 < f8e4m3 < bf16 < f16
+/// < f32 < f64); I32 when there is no float type.
 DType leastPreciseDType(const std::vector<DType> &dtypes);
 
 struct CompareResult {

@@ -17,11 +17,13 @@
 
 namespace tilegym::ref {
 
-/// F64 holds float64 references (reference kernels and their outputs).
-enum class DType { F32, F16, BF16, I32, I1, F64 };
+/// F64 also holds float64 references (reference kernels and their
+/// outputs). F8E4M3 is e4m3 without infinities (MLIR's f8E4M3FN, torch's
+/// float8_e4m3fn), F8E5M2 the IEEE-like e5m2.
+enum class DType { F32, F16, BF16, I32, I1, F64, I8, I64, F8E4M3, F8E5M2 };
 
-/// "f64", "f32", "f16", "bf16", "i32" or "i1"; std::nullopt for anything
-/// else.
+/// "f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "i64", "i32", "i8" or
+/// "i1"; std::nullopt for anything else.
 std::optional<DType> parseDType(std::string_view name);
 const char *dtypeName(DType type);
 
@@ -30,6 +32,7 @@ const char *dtypeName(DType type);
 size_t dtypeSize(DType type);
 
 bool isFloat(DType type);
+bool isFP8(DType type);
 
 // IEEE binary16 (f16) and bfloat16 (bf16) conversions. Narrowing rounds to
 // nearest, ties to even; overflow gives infinity; subnormals are kept (no
@@ -45,6 +48,14 @@ float halfBitsToFloat(uint16_t bits);
 uint16_t floatToBF16Bits(float value);
 uint16_t doubleToBF16Bits(double value);
 float bf16BitsToFloat(uint16_t bits);
+
+// fp8 conversions (`type` F8E4M3 or F8E5M2), as the kernels' casts do them:
+// narrowing rounds to nearest, ties to even, once, and saturates: any NaN
+// gives 0x7f with its sign, infinities and finite values past the largest
+// (448 for e4m3, 57344 for e5m2) give the largest; subnormals are kept.
+// Widening is exact.
+uint8_t doubleToFP8Bits(double value, DType type);
+double fp8BitsToDouble(uint8_t bits, DType type);
 
 } // namespace tilegym::ref
 

@@ -16,8 +16,8 @@
 
 namespace tilegym::ref {
 
-/// Writes `tensor` to `path`. bf16, which numpy lacks, is written as f32
-/// (exactly); i1 as numpy's bool.
+/// Writes `tensor` to `path`. bf16, f8e4m3 and f8e5m2, which numpy lacks,
+/// are written as f32 (exactly); i1 as numpy's bool.
 bool writeNpy(const std::string &path, const HostTensor &tensor,
               std::string &error);
 

@@ -32,6 +32,16 @@ constexpr uint16_t kPoisonBF16 = 0x7fed;
 constexpr uint32_t kPoisonI32 = 0xdeadbeef; // -559038737 as an i32.
 constexpr uint8_t kPoisonI1 = 0xa5;         // Neither 0 nor 1.
 constexpr uint64_t kPoisonF64 = 0x7ff80000deadbeefull;
+constexpr uint64_t kPoisonI64 = 0xdeadbeefdeadbeefull;
+// -91 as an i8. Every byte is an i8 value, one in 256 computed ones would
+// look unwritten: isPoison never says so for i8 (a reference or the CPU JIT
+// still catches an output left as -91s).
+constexpr uint8_t kPoisonI8 = 0xa5;
+// The fp8 NaNs kernels do not produce (their casts give 0x7f and 0xff from
+// a NaN of that sign, and no arithmetic runs in fp8): e4m3 has only those
+// two NaNs, so its poison is the negative one.
+constexpr uint8_t kPoisonF8E4M3 = 0xff;
+constexpr uint8_t kPoisonF8E5M2 = 0x7d;
 
 /// Number of elements of a shape (1 for rank 0).
 int64_t shapeNumel(const std::vector<int64_t> &shape);
@@ -68,8 +78,9 @@ public:
   /// their value; an i1 byte reads as 1 when nonzero.
   double get(int64_t linear) const;
   /// Stores `value` rounded to the element type: floats round to nearest
-  /// even (f16/bf16 directly from double); i32 rounds to nearest and
-  /// saturates, NaN giving 0; i1 stores value != 0.
+  /// even (f16/bf16/fp8 directly from double; fp8 saturating, as the
+  /// kernels' casts); integers round to nearest and saturate, NaN giving 0;
+  /// i1 stores value != 0. i64 values beyond 2^53 are not exact in double.
   void set(int64_t linear, double value);
   /// Every element through get(), row-major: what references compute on.
   std::vector<double> values() const;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,8 @@ void printEnvironment(const Environment &env, std::FILE *out);
 
 const char *dtypeName(tg_dtype dtype);
 size_t dtypeSize(tg_dtype dtype);
+/// The dtype whose dtypeName is `name`; std::nullopt for any other name.
+std::optional<tg_dtype> parseDType(const std::string &name);
 
 /// One kernel parameter: a view with a rank and optionally static sizes
 /// (TG_DYNAMIC where open), or a scalar of type i32, i64, f32 or f64.

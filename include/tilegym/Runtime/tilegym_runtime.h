@@ -50,7 +50,9 @@ typedef enum tg_dtype {
   TG_I1 = 4, /* one byte per element, 0 or 1 */
   TG_I8 = 5,
   TG_I32 = 6,
-  TG_I64 = 7
+  TG_I64 = 7,
+  TG_F8E4M3 = 8, /* e4m3 without infinities (torch.float8_e4m3fn) */
+  TG_F8E5M2 = 9  /* e5m2 (torch.float8_e5m2) */
 } tg_dtype;
 
 /* "f32", "bf16", ...; "?" for a value outside the enum. */

@@ -157,8 +157,6 @@ SmallVector<Value> KernelEmitter::emitAtomicElements(
 }
 
 LogicalResult KernelEmitter::emitAtomicRMW(AtomicRMWOp op) {
-  if (op.getType().getElementType().isF64())
-    return fail(op) << "f64 atomics are not supported by the GPU backend";
   const SmallVector<Value> &values = tiles[op.getValue()];
   tiles[op.getResult()] =
       emitAtomicElements(op, op.getView(), op.getIndices(), op.getMask(),
@@ -170,8 +168,6 @@ LogicalResult KernelEmitter::emitAtomicRMW(AtomicRMWOp op) {
 
 LogicalResult KernelEmitter::emitAtomicCAS(AtomicCASOp op) {
   Type type = op.getType().getElementType();
-  if (type.isF64())
-    return fail(op) << "f64 atomics are not supported by the GPU backend";
   const SmallVector<Value> &cmps = tiles[op.getCmp()];
   const SmallVector<Value> &values = tiles[op.getValue()];
   tiles[op.getResult()] = emitAtomicElements(

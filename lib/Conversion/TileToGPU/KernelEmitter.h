@@ -467,6 +467,10 @@ void populateAtomicPatterns(KernelEmitter &emitter,
 void populateDebugPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
 /// Dots on mma.sync and wgmma, and wgmma's waits.
 void populateDotPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
+
+/// Rebuilds the LLVM dialect ops under `root` that take or give fp8 values
+/// on i8, bitcasting at their edges (FP8Storage.cpp): LLVM has no fp8 type.
+void storeFP8AsBytes(Operation *root);
 /// scf.for, scf.while, scf.if and their yields and conditions carrying
 /// tiles; the kernel's return.
 void populateControlFlowPatterns(KernelEmitter &emitter,

@@ -10,14 +10,17 @@ using namespace tilegym::detail;
 // Helpers for reductions
 //===----------------------------------------------------------------------===//
 
-/// Reductions and shuffles run on 32-bit values: f16/bf16 widen to f32 and
-/// i1 to i32, exactly.
+/// Reductions and shuffles run on 32-bit values: f16/bf16/fp8 widen to f32
+/// and i1 (unsigned) and i8 (signed) to i32, exactly. An i8 sum or product
+/// in i32 truncates back to the 8-bit wrapped one.
 Value KernelEmitter::toWide(Value v) {
   Type t = v.getType();
   if (isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 32)
     return arith::ExtFOp::create(b, loc(), b.getF32Type(), v);
   if (t.isInteger(1))
     return arith::ExtUIOp::create(b, loc(), b.getI32Type(), v);
+  if (t.isInteger(8))
+    return arith::ExtSIOp::create(b, loc(), b.getI32Type(), v);
   return v;
 }
 

@@ -379,32 +379,6 @@ namespace {
 struct ConvertTileToGPUPass
     : tilegym::impl::ConvertTileToGPUPassBase<ConvertTileToGPUPass> {
   using Base::Base;
-  /// f64 tiles exist for float64 reference kernels on the CPU; the GPU
-  /// layouts and tensor-core paths are built for 16- and 32-bit elements.
-  static LogicalResult refuseF64(func::FuncOp kernel) {
-    auto isF64 = [](Type t) {
-      if (auto view = dyn_cast<ViewType>(t))
-        t = view.getElementType();
-      return getElementTypeOrSelf(t).isF64();
-    };
-    for (BlockArgument arg : kernel.getArguments())
-      if (isF64(arg.getType()))
-        return emitError(arg.getLoc())
-               << "f64 runs on the CPU only (float64 reference kernels); "
-                  "the GPU backend takes f32, f16, bf16, i32 and i1";
-    WalkResult found = kernel.walk([&](Operation *op) {
-      for (Type t : op->getResultTypes())
-        if (isF64(t)) {
-          op->emitError() << "f64 runs on the CPU only (float64 reference "
-                             "kernels); the GPU backend takes f32, f16, "
-                             "bf16, i32 and i1";
-          return WalkResult::interrupt();
-        }
-      return WalkResult::advance();
-    });
-    return failure(found.wasInterrupted());
-  }
-
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Programs name tile kernels for launches, which read them before
@@ -434,11 +408,10 @@ struct ConvertTileToGPUPass
     for (auto kernel : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (!kernel->hasAttr(kKernelAttr))
         continue;
-      if (failed(refuseF64(kernel)))
-        return signalPassFailure();
       if (failed(KernelEmitter(kernel, gpuModule, target, remarks).emit()))
         return signalPassFailure();
     }
+    storeFP8AsBytes(gpuModule);
     // Let LLVM fuse a * b + c into one fma, as nvcc (--fmad=true) and Triton
     // (enable_fp_fusion) do by default: fewer instructions and one rounding
     // instead of two. Without `contract`, NVPTX emits mul.rn/add.rn, which

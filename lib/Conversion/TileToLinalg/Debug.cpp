@@ -98,13 +98,8 @@ struct PrintOpLowering : OpConversionPattern<PrintOp> {
     if (tile == adaptor.getValues().end()) {
       printLine(rewriter, loc, {});
     } else {
-      SmallVector<Value> lbs, ubs, steps;
-      tileLoopBounds(rewriter, loc, cast<RankedTensorType>((*tile).getType()),
-                     lbs, ubs, steps);
-      scf::buildLoopNest(rewriter, loc, lbs, ubs, steps,
-                         [&](OpBuilder &b, Location loc, ValueRange ivs) {
-                           printLine(b, loc, ivs);
-                         });
+      buildTileLoopNest(rewriter, loc,
+                        cast<RankedTensorType>((*tile).getType()), printLine);
     }
     rewriter.eraseOp(op);
     return success();
@@ -122,12 +117,10 @@ struct AssertOpLowering : OpConversionPattern<AssertOp> {
       return rewriter.notifyMatchFailure(op, "not inside a lowered kernel");
     Value holds = adaptor.getCondition();
     if (auto type = dyn_cast<RankedTensorType>(holds.getType())) {
-      SmallVector<Value> lbs, ubs, steps;
-      tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
       Value tile = holds;
       Value init = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
-      scf::LoopNest nest = scf::buildLoopNest(
-          rewriter, loc, lbs, ubs, steps, ValueRange{init},
+      scf::LoopNest nest = buildTileLoopNest(
+          rewriter, loc, type, ValueRange{init},
           [&](OpBuilder &b, Location loc, ValueRange ivs,
               ValueRange all) -> scf::ValueVector {
             Value element = tensor::ExtractOp::create(b, loc, tile, ivs);

@@ -37,8 +37,6 @@ static Value elementResultNest(OpBuilder &builder, Location loc,
                                Attribute fallback, ElementBuilder access) {
   SmallVector<Value> dims = viewDims(builder, loc, view);
   Value otherwise = paddingValue(builder, loc, fallback, type.getElementType());
-  SmallVector<Value> lbs, ubs, steps;
-  tileLoopBounds(builder, loc, type, lbs, ubs, steps);
   auto body = [&](OpBuilder &b, Location loc, ValueRange ivs,
                   ValueRange iterArgs) -> scf::ValueVector {
     SmallVector<Value> coords;
@@ -54,9 +52,8 @@ static Value elementResultNest(OpBuilder &builder, Location loc,
     return {tensor::InsertOp::create(b, loc, element.getResult(0), iterArgs[0],
                                      ivs)};
   };
-  scf::LoopNest nest =
-      scf::buildLoopNest(builder, loc, lbs, ubs, steps,
-                         ValueRange{allocTile(builder, loc, type)}, body);
+  scf::LoopNest nest = buildTileLoopNest(
+      builder, loc, type, ValueRange{allocTile(builder, loc, type)}, body);
   return nest.results.front();
 }
 
@@ -90,11 +87,8 @@ struct ScatterOpLowering : OpConversionPattern<ScatterOp> {
     auto type = cast<RankedTensorType>(op.getValue().getType());
     Value view = adaptor.getView();
     SmallVector<Value> dims = viewDims(rewriter, loc, view);
-    SmallVector<Value> lbs, ubs, steps;
-    tileLoopBounds(rewriter, loc, type, lbs, ubs, steps);
-    scf::buildLoopNest(
-        rewriter, loc, lbs, ubs, steps,
-        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+    buildTileLoopNest(
+        rewriter, loc, type, [&](OpBuilder &b, Location loc, ValueRange ivs) {
           SmallVector<Value> coords;
           Value ok = elementAccess(b, loc, dims, adaptor.getIndices(),
                                    adaptor.getMask(), ivs, coords);

@@ -1,7 +1,8 @@
 //===- LoweringUtils.h - helpers of the TileToLinalg patterns ---*- C++ -*-===//
 //
 // What the TileToLinalg pattern files share: constants, tiles written in
-// place, and the per-element loop nests of gather, scatter and atomics.
+// place, and the loop nests of the patterns that visit a tile element by
+// element (gather, scatter, atomics, sort, print, assert).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEGYM_LIB_CONVERSION_TILETOLINALG_LOWERINGUTILS_H
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -78,6 +80,28 @@ inline void tileLoopBounds(OpBuilder &b, Location loc, RankedTensorType type,
     ubs.push_back(indexConstant(b, loc, size));
     steps.push_back(one);
   }
+}
+
+/// A loop nest visiting every element of a tile of `type`, row-major,
+/// carrying `iterArgs` (the body returns their next values).
+inline scf::LoopNest
+buildTileLoopNest(OpBuilder &b, Location loc, RankedTensorType type,
+                  ValueRange iterArgs,
+                  function_ref<scf::ValueVector(OpBuilder &, Location,
+                                                ValueRange, ValueRange)>
+                      body) {
+  SmallVector<Value> lbs, ubs, steps;
+  tileLoopBounds(b, loc, type, lbs, ubs, steps);
+  return scf::buildLoopNest(b, loc, lbs, ubs, steps, iterArgs, body);
+}
+
+/// The same without carried values.
+inline void
+buildTileLoopNest(OpBuilder &b, Location loc, RankedTensorType type,
+                  function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> lbs, ubs, steps;
+  tileLoopBounds(b, loc, type, lbs, ubs, steps);
+  scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
 }
 
 } // namespace tilegym::tolinalg

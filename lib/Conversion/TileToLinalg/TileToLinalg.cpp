@@ -508,10 +508,8 @@ struct SortOpLowering : OpConversionPattern<SortOp> {
                 Value shift = arith::SubIOp::create(
                     b, loc, arith::SubIOp::create(b, loc, kk, c1), t);
                 Value j = arith::ShLIOp::create(b, loc, c1, shift);
-                SmallVector<Value> lbs, ubs, steps;
-                tileLoopBounds(b, loc, type, lbs, ubs, steps);
-                scf::LoopNest nest = scf::buildLoopNest(
-                    b, loc, lbs, ubs, steps, inner,
+                scf::LoopNest nest = buildTileLoopNest(
+                    b, loc, type, inner,
                     [&](OpBuilder &b, Location loc, ValueRange ivs,
                         ValueRange tiles) -> scf::ValueVector {
                       Value i = ivs.back();

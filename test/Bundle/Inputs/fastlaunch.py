@@ -22,7 +22,7 @@ class DType:
 
 torch = types.ModuleType("torch")
 for n in ("float32", "float16", "bfloat16", "float64", "bool", "int8",
-          "int32", "int64", "complex64"):
+          "int32", "int64", "float8_e4m3fn", "float8_e5m2", "complex64"):
     setattr(torch, n, DType(n))
 
 

@@ -67,14 +67,3 @@ func.func @dot_narrower_than_warps(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?
   tile.store %d, %x[%c0, %c0] : tensor<32x8xf32>, !tile.view<?x?xf32>
   return
 }
-// -----
-
-// f64 exists for float64 reference kernels on the CPU only.
-// expected-error @+1 {{f64 runs on the CPU only (float64 reference kernels); the GPU backend takes f32, f16, bf16, i32 and i1}}
-func.func @f64_view(%x: !tile.view<?xf64>) attributes {tile.kernel, tile.grid = @f64_view__grid} {
-  return
-}
-func.func @f64_view__grid(%x: !tile.view<?xf64>) -> (index, index, index) {
-  %c1 = arith.constant 1 : index
-  return %c1, %c1, %c1 : index, index, index
-}

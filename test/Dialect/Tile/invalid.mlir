@@ -47,8 +47,8 @@ func.func @view_rank0(%x: !tile.view<f32>) {
 
 // -----
 
-// expected-error @+1 {{view element type must be f64, f32, f16, bf16, i32 or i1, got 'i64'}}
-func.func @view_elem(%x: !tile.view<?xi64>) {
+// expected-error @+1 {{view element type must be f64, f32, f16, bf16, f8E4M3FN, f8E5M2, i64, i32, i8 or i1, got 'i16'}}
+func.func @view_elem(%x: !tile.view<?xi16>) {
   return
 }
 
@@ -478,7 +478,7 @@ func.func @dot_mixed(%a: tensor<16x32xf16>, %b: tensor<32x8xbf16>, %c: tensor<16
 // -----
 
 func.func @dot_int(%a: tensor<16x32xi32>, %b: tensor<32x8xi32>, %c: tensor<16x8xf32>) {
-  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16, f32 or f64, got 'i32'}}
+  // expected-error @+1 {{'tile.dot' op inputs must be f16, bf16, f32, f64, f8E4M3FN or f8E5M2, got 'i32'}}
   %0 = tile.dot %a, %b, %c : tensor<16x32xi32>, tensor<32x8xi32>, tensor<16x8xf32>
   return
 }
@@ -510,8 +510,25 @@ func.func @num_tiles_negative(%x: !tile.view<10xf32>) {
 
 // -----
 
-// expected-error @+1 {{view element type must be f64, f32, f16, bf16, i32 or i1, got 'ui32'}}
+// expected-error @+1 {{view element type must be f64, f32, f16, bf16, f8E4M3FN, f8E5M2, i64, i32, i8 or i1, got 'ui32'}}
 func.func @view_unsigned(%x: !tile.view<?xui32>) {
+  return
+}
+
+// -----
+
+// fp8 formats other than e4m3fn and e5m2 (the fnuz variants of AMD) are not
+// element types.
+// expected-error @+1 {{view element type must be f64, f32, f16, bf16, f8E4M3FN, f8E5M2, i64, i32, i8 or i1, got 'f8E4M3FNUZ'}}
+func.func @view_fnuz(%x: !tile.view<?xf8E4M3FNUZ>) {
+  return
+}
+
+// -----
+
+func.func @dot_mixed_fp8(%a: tensor<16x32xf8E4M3FN>, %b: tensor<32x8xf8E5M2>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tile.dot' op lhs and rhs element types differ: 'f8E4M3FN' vs 'f8E5M2'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf8E4M3FN>, tensor<32x8xf8E5M2>, tensor<16x8xf32>
   return
 }
 

@@ -153,3 +153,31 @@ func.func @elementwise_and_loops(%a: tensor<8x8xf32>, %n: index) -> tensor<8x8xf
   }
   return %r : tensor<8x8xf32>
 }
+
+// The element types beyond the 16- and 32-bit ones: fp8 (e4m3fn, e5m2),
+// i8, i64 and f64 in views and tiles, an fp8 dot accumulating in f32.
+// CHECK-LABEL: func.func @wide_and_narrow_types
+// CHECK-SAME: !tile.view<?x?xf8E4M3FN>, %{{.*}}: !tile.view<?xf8E5M2>, %{{.*}}: !tile.view<?xi8>, %{{.*}}: !tile.view<?xi64>, %{{.*}}: !tile.view<?xf64>
+func.func @wide_and_narrow_types(%a: !tile.view<?x?xf8E4M3FN>, %b: !tile.view<?xf8E5M2>,
+                                 %c: !tile.view<?xi8>, %d: !tile.view<?xi64>,
+                                 %e: !tile.view<?xf64>) {
+  %c0 = arith.constant 0 : index
+  // CHECK: tile.load %{{.*}} : !tile.view<?x?xf8E4M3FN> -> tensor<16x32xf8E4M3FN>
+  %t = tile.load %a[%c0, %c0] : !tile.view<?x?xf8E4M3FN> -> tensor<16x32xf8E4M3FN>
+  %acc = arith.constant dense<0.0> : tensor<16x16xf32>
+  %tt = tile.permute %t [1, 0] : tensor<16x32xf8E4M3FN> -> tensor<32x16xf8E4M3FN>
+  // CHECK: tile.dot %{{.*}} : tensor<16x32xf8E4M3FN>, tensor<32x16xf8E4M3FN>, tensor<16x16xf32>
+  %p = tile.dot %t, %tt, %acc : tensor<16x32xf8E4M3FN>, tensor<32x16xf8E4M3FN>, tensor<16x16xf32>
+  // CHECK: tile.load %{{.*}} {padding = 1.000000e+00 : f8E5M2} : !tile.view<?xf8E5M2> -> tensor<64xf8E5M2>
+  %u = tile.load %b[%c0] {padding = 1.0 : f8E5M2} : !tile.view<?xf8E5M2> -> tensor<64xf8E5M2>
+  // CHECK: tile.reduce sum %{{.*}} {axis = 0 : i64} : tensor<64xi8> -> tensor<i8>
+  %v = tile.load %c[%c0] {padding = -128 : i8} : !tile.view<?xi8> -> tensor<64xi8>
+  %vs = tile.reduce sum %v {axis = 0 : i64} : tensor<64xi8> -> tensor<i8>
+  // CHECK: tile.store %{{.*}} : tensor<64xi64>, !tile.view<?xi64>
+  %w = tile.load %d[%c0] : !tile.view<?xi64> -> tensor<64xi64>
+  tile.store %w, %d[%c0] : tensor<64xi64>, !tile.view<?xi64>
+  // CHECK: tile.store %{{.*}} : tensor<64xf64>, !tile.view<?xf64>
+  %x = tile.load %e[%c0] : !tile.view<?xf64> -> tensor<64xf64>
+  tile.store %x, %e[%c0] : tensor<64xf64>, !tile.view<?xf64>
+  return
+}

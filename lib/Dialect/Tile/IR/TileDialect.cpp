@@ -305,6 +305,17 @@ bool tilegym::tile::checkTileShape(ArrayRef<int64_t> shape,
   return true;
 }
 
+bool tilegym::tile::isFP8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+bool tilegym::tile::isElementType(Type type) {
+  return type.isF64() || type.isF32() || type.isF16() || type.isBF16() ||
+         isFP8(type) || type.isSignlessInteger(64) ||
+         type.isSignlessInteger(32) || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(1);
+}
+
 LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape, Type elementType) {
   if (shape.empty())
@@ -315,11 +326,9 @@ LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t d : shape)
     if (d < 0 && !ShapedType::isDynamic(d))
       return emitError() << "view sizes must be >= 0 or ?, got " << d;
-  if (!elementType.isF64() && !elementType.isF32() && !elementType.isF16() &&
-      !elementType.isBF16() && !elementType.isSignlessInteger(32) &&
-      !elementType.isSignlessInteger(1))
+  if (!isElementType(elementType))
     return emitError() << "view element type must be f64, f32, f16, bf16, "
-                          "i32 or i1, got "
+                          "f8E4M3FN, f8E5M2, i64, i32, i8 or i1, got "
                        << elementType;
   return success();
 }

@@ -479,8 +479,10 @@ LogicalResult DotOp::verify() {
       return emitOpError() << "precision applies to f32 inputs only";
     return success();
   }
-  if (!in.isF16() && !in.isBF16() && !in.isF32())
-    return emitOpError() << "inputs must be f16, bf16, f32 or f64, got " << in;
+  if (!in.isF16() && !in.isBF16() && !in.isF32() && !isFP8(in))
+    return emitOpError() << "inputs must be f16, bf16, f32, f64, f8E4M3FN or "
+                            "f8E5M2, got "
+                         << in;
   if (!acc.getElementType().isF32())
     return emitOpError() << "accumulator must be f32, got "
                          << acc.getElementType();

@@ -52,6 +52,13 @@ constexpr int64_t kMaxTileElements = int64_t(1) << 20;
 /// The highest rank of a tile or a view (the runtime's TG_MAX_RANK).
 constexpr int64_t kMaxRank = 8;
 
+/// Whether `type` is an element type of tiles and views: f64, f32, f16, bf16,
+/// the fp8 types f8E4M3FN and f8E5M2, or the signless integers i64, i32, i8
+/// and i1.
+bool isElementType(mlir::Type type);
+/// Whether `type` is one of the fp8 types (f8E4M3FN, f8E5M2).
+bool isFP8(mlir::Type type);
+
 /// Checks `shape` against those limits, each size positive; on failure
 /// returns false and sets `message` ("tile of 2097152 elements exceeds ...").
 bool checkTileShape(llvm::ArrayRef<int64_t> shape, std::string &message);

@@ -464,7 +464,8 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "matrix product accumulated in f32: acc + lhs @ rhs";
   let description = [{
     `lhs` is `M x K`, `rhs` is `K x N`, `acc` and the result `M x N` f32.
-    Inputs are f16 or bf16 (multiplied exactly, summed in f32), or f32 with
+    Inputs are f16, bf16 or fp8 (f8E4M3FN, f8E5M2: multiplied exactly,
+    summed in f32), or f32 with
     `precision` `tf32` (inputs reduced to tf32, the tensor-core format:
     rounded to nearest on the CPU and on mma.sync, truncated by wgmma, as
     cuBLAS's tf32 is) or `ieee` (full f32).

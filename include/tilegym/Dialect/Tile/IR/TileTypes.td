@@ -34,11 +34,16 @@ def Tile_ViewType : TypeDef<Tile_Dialect, "View"> {
 }
 
 // Tiles: statically shaped ranked tensors of the element types kernels use.
-// f64 is for float64 reference kernels on the CPU (the frontend's
-// floatsAsF64); the GPU backend refuses it.
-def Tile_ElementType : AnyTypeOf<[F64, F32, F16, BF16, I32, I1]>;
-def Tile_FloatElementType : AnyTypeOf<[F64, F32, F16, BF16]>;
-def Tile_Tile : RankedTensorOf<[F64, F32, F16, BF16, I32, I1]>;
+// The fp8 types are e4m3 (f8E4M3FN: no infinities, largest finite 448) and
+// e5m2 (f8E5M2); both backends compute on them in f32 and round back with
+// saturation, as the GPU's cvt.rn.satfinite does.
+def Tile_FP8 : AnyTypeOf<[F8E4M3FN, F8E5M2]>;
+def Tile_ElementType
+    : AnyTypeOf<[F64, F32, F16, BF16, F8E4M3FN, F8E5M2, I64, I32, I8, I1]>;
+def Tile_FloatElementType
+    : AnyTypeOf<[F64, F32, F16, BF16, F8E4M3FN, F8E5M2]>;
+def Tile_Tile
+    : RankedTensorOf<[F64, F32, F16, BF16, F8E4M3FN, F8E5M2, I64, I32, I8, I1]>;
 def Tile_IndexTile : RankedTensorOf<[I32]>;
 def Tile_MaskTile : RankedTensorOf<[I1]>;
 

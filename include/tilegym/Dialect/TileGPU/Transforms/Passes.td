@@ -4,6 +4,37 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileGPULegalizeDotsPass
+    : Pass<"tilegpu-legalize-dots", "::mlir::func::FuncOp"> {
+  let summary = "Bring every dot to operand types the tensor-core paths take";
+  let description = [{
+    The GPU pipeline's first dot step, before `tile-pipeline-loads`: the
+    tensor-core paths of `tilegpu-accelerate-dots` multiply f16, bf16 and
+    tf32 operands. A dot of fp8 operands (`f8E4M3FN`, `f8E5M2`) gets them
+    widened to f16 (`arith.extf`), which is exact: every e4m3 and e5m2
+    value is an f16 value, so the products and the f32 sums are those of
+    the fp8 dot. A dot of f64 operands has no GPU path and is an error
+    naming the types that have one.
+
+    ```mlir
+    %d = tile.dot %a, %b, %acc
+        : tensor<64x32xf8E4M3FN>, tensor<32x64xf8E4M3FN>, tensor<64x64xf32>
+    // becomes
+    %a16 = arith.extf %a : tensor<64x32xf8E4M3FN> to tensor<64x32xf16>
+    %b16 = arith.extf %b : tensor<32x64xf8E4M3FN> to tensor<32x64xf16>
+    %d = tile.dot %a16, %b16, %acc
+        : tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>
+    ```
+
+    With `remarks`, each widened dot says so.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say, as remarks, each dot whose operands were widened">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileGPUAssignLayoutsPass
     : Pass<"tilegpu-assign-layouts", "::mlir::func::FuncOp"> {
   let summary = "Give every tile of a GPU kernel a distributed layout";
