@@ -42,7 +42,8 @@ sys.path.insert(1, os.path.join(HERE, "..", "python"))
 import tilegym  # noqa: E402
 import tilegym.tune  # noqa: E402
 
-DT = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
+DT = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16,
+      "f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2}
 
 # ----------------------------------------------------------------- the plan
 # (op, shape, dtype, brief): brief rows are the BRIEF's anchor shapes; the
@@ -76,6 +77,7 @@ SWEEP = [
     ("softmax", (2048, 32768), "f32"),
     ("matmul", (2048, 2048, 2048), "bf16"),
     ("matmul", (4096, 4096, 4096), "f32"),
+    ("matmul", (4096, 4096, 4096), "f8e4m3"),
     ("attention", (4, 32, 1024, 64, 0), "bf16"),
     ("attention", (4, 32, 1024, 128, 1), "bf16"),
 ]
@@ -351,6 +353,23 @@ def make_case(op, shape, dtype, gen):
             "triton": lambda o: TK.softmax(x, o),
         }
         c["tg_args"] = lambda o: (x, o)
+    elif op == "matmul" and dtype.startswith("f8"):
+        # fp8 as torch._scaled_mm takes it: B [N][K] (K-major), unit scales,
+        # bf16 C (examples/matmul_fp8.tile's default). The inputs are
+        # normal values scaled into fp8's range; the products are exact and
+        # summed in f32 by both.
+        M, N, K = shape
+        a, b = randn(M, K), randn(N, K)
+        c["inputs"] = (a, b)
+        c["out"] = torch.empty(M, N, device=dev, dtype=torch.bfloat16)
+        c["ref"] = lambda: torch.matmul(a.float(), b.float().t())
+        c["flops"] = 2.0 * M * N * K
+        one = torch.ones((), device=dev, dtype=torch.float32)
+        c["peers"] = {
+            "cublas(scaled_mm)": lambda o: torch._scaled_mm(
+                a, b.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16),
+        }
+        c["tg_args"] = lambda o: (a, b, o)
     elif op == "matmul":
         M, N, K = shape
         a, b = randn(M, K), randn(K, N)

@@ -70,6 +70,9 @@ xz -T"${JOBS:-2}" -6 "$OUT/bin/tilegym-run"
     sed 's/^ *"//; s/"$//'
   echo "matmul_fp8|matmul_fp8.tile|matmul_fp8||--size M=256,N=256,K=256 --arg scale_a=0.5 --arg scale_b=3"
   echo "matmul_fp8 (1 element)|matmul_fp8.tile|matmul_fp8|-D OUT=f32|--size M=1,N=1,K=1"
+  echo "matmul_fp8 (wgmma, ragged K)|matmul_fp8.tile|matmul_fp8||--size M=300,N=260,K=1000 --arg scale_a=0.25 --arg scale_b=2"
+  echo "matmul_fp8 (e5m2 wgmma)|matmul_fp8.tile|matmul_fp8|-D T=f8e5m2|--size M=512,N=384,K=512"
+  echo "matmul_fp8 (mma.sync, BK 64)|matmul_fp8.tile|matmul_fp8|-D BK=64|--size M=256,N=200,K=320"
 } >"$OUT/cases.txt"
 
 python3 scripts/random-kernels.py "$OUT/random" --count "${RANDOM_COUNT:-100}" \

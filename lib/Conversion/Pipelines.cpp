@@ -84,10 +84,6 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
 void tilegym::buildTileToLayoutsPasses(OpPassManager &pm, llvm::StringRef chip,
                                        bool remarks) {
   pm.addNestedPass<func::FuncOp>(tilegym::tile::createTileStripDebugPass());
-  tilegpu::TileGPULegalizeDotsPassOptions dotTypes;
-  dotTypes.remarks = remarks;
-  pm.addNestedPass<func::FuncOp>(
-      tilegpu::createTileGPULegalizeDotsPass(dotTypes));
   tilegym::tile::TilePipelineLoadsPassOptions ahead;
   ahead.dotOperandsInSharedMemory = true;
   pm.addPass(tilegym::tile::createTilePipelineLoadsPass(ahead));
@@ -111,6 +107,10 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   dots.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUAccelerateDotsPass(dots));
+  tilegpu::TileGPULegalizeDotsPassOptions dotTypes;
+  dotTypes.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPULegalizeDotsPass(dotTypes));
   tilegpu::TileGPUPipelinePassOptions pipeline;
   pipeline.chip = chip.str();
   pm.addNestedPass<func::FuncOp>(tilegpu::createTileGPUPipelinePass(pipeline));

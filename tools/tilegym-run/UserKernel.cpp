@@ -219,6 +219,18 @@ bool usesTF32(func::FuncOp kernel) {
   return found;
 }
 
+/// Whether the kernel multiplies fp8 tiles: on the GPU's fp8 wgmma
+/// (sm_90a) the tensor cores add the products keeping about 13 mantissa
+/// bits within each dot (see emitWgmmaDot), coarser than f32.
+bool usesFP8Dot(func::FuncOp kernel) {
+  bool found = false;
+  kernel.walk([&](tile::DotOp dot) {
+    found |= tile::isFP8(
+        cast<RankedTensorType>(dot.getLhs().getType()).getElementType());
+  });
+  return found;
+}
+
 /// The least precise float type the kernel rounds to: its outputs' element
 /// types and those of its float arithmetic (a bf16 kernel storing f32 still
 /// rounds every bf16 product, an f64 kernel computing in f32 every f32
@@ -446,14 +458,18 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
   }
 
   ref::DType precision = ref::DType::I32;
-  bool tf32 = false;
+  bool tf32 = false, fp8Dot = false;
   for (func::FuncOp kernel : kernels) {
     precision =
         ref::leastPreciseDType({precision, computePrecision(kernel, bound)});
     tf32 = tf32 || usesTF32(kernel);
+    fp8Dot = fp8Dot || usesFP8Dot(kernel);
   }
   ref::Tolerance refTolerance = ref::defaultTolerance(precision);
-  if (precision == ref::DType::F32 && tf32)
+  // tf32 products, or fp8 products summed by the GPU's tensor cores with
+  // about 13 mantissa bits per dot: errors of a few 2^-11, as tf32's.
+  bool coarseDot = tf32 || (fp8Dot && opt.gpu);
+  if (precision == ref::DType::F32 && coarseDot)
     refTolerance = {1e-5, 2e-3, 2e-3};
   // The CPU JIT is no float64 reference: both sides carry f32 rounding.
   ref::Tolerance cpuTolerance = refTolerance;

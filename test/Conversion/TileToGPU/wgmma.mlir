@@ -1,4 +1,4 @@
-// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90a --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90a --tilegpu-pipeline=chip=sm_90a --tilegpu-allocate-shared-memory=chip=sm_90a --convert-tile-to-gpu=chip=sm_90a | FileCheck %s
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-layouts=chip=sm_90a --tilegpu-remove-layout-conversions --tilegpu-accelerate-dots=chip=sm_90a --tilegpu-legalize-dots --tilegpu-pipeline=chip=sm_90a --tilegpu-allocate-shared-memory=chip=sm_90a --convert-tile-to-gpu=chip=sm_90a | FileCheck %s
 
 // Matmul as tile-pipeline-loads leaves it, on sm_90a: both operands stream
 // into shared memory by cp.async and the dot runs as wgmma. The stages are
@@ -318,5 +318,61 @@ func.func @bf16_c(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.
   }
   %t = arith.truncf %r#0 : tensor<128x128xf32> to tensor<128x128xbf16>
   tile.store %t, %c[%m, %n] : tensor<128x128xbf16>, !tile.view<?x?xbf16>
+  return
+}
+
+// -----
+
+// An fp8 matmul as torch._scaled_mm takes it, B stored [N][K]: both
+// operands K-major in stages of rows of 128 bytes (8 16-byte cp.async per
+// thread and operand), each 32-deep K step one m64n128k32 per 64-row block
+// (2 blocks, 4 steps), e5m2 read as it is, accumulating into the f32
+// registers as the 16-bit wgmma does. The same dot (e4m3)
+// with B stored [K][N] stays on mma.sync, its operands widened to f16.
+// CHECK-LABEL: gpu.func @fp8
+// CHECK: scf.for
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e5m2>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-LABEL: gpu.func @fp8_n_major
+// CHECK-NOT: nvvm.wgmma
+// CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
+func.func @fp8(%a: !tile.view<?x?xf8E5M2>, %b: !tile.view<?x?xf8E5M2>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xf8E5M2>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xf8E5M2> -> tensor<128x128xf8E5M2>
+  %b0 = tile.load %b[%n, %c0] : !tile.view<?x?xf8E5M2> -> tensor<128x128xf8E5M2>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x128xf8E5M2>, tensor<128x128xf8E5M2>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xf8E5M2> -> tensor<128x128xf8E5M2>
+    %bn = tile.load %b[%n, %k1] : !tile.view<?x?xf8E5M2> -> tensor<128x128xf8E5M2>
+    %bt = tile.permute %tb [1, 0] : tensor<128x128xf8E5M2> -> tensor<128x128xf8E5M2>
+    %d = tile.dot %ta, %bt, %acc : tensor<128x128xf8E5M2>, tensor<128x128xf8E5M2>, tensor<128x128xf32>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x128xf8E5M2>, tensor<128x128xf8E5M2>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+func.func @fp8_n_major(%a: !tile.view<?x?xf8E4M3FN>, %b: !tile.view<?x?xf8E4M3FN>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xf8E4M3FN>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>, tensor<128x128xf32>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x128xf8E4M3FN>, tensor<128x128xf8E4M3FN>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
   return
 }

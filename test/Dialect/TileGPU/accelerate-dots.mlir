@@ -195,3 +195,106 @@ func.func @tf32_wgmma(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !
   tile.store %r#0, %vc[%m, %n] : tensor<64x128xf32, #mma>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.linear<{register = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 32], [0, 64]], lane = [[16, 0], [32, 0], [64, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// An fp8 dot with warps along M, K a multiple of 128 (rows of 128 bytes)
+// and B stored [N][K], read through a transpose: both operands staged
+// K-major, the dot a wgmma. On sm_80 it stays on mma.sync and its fp8
+// tiles are not staged (tilegpu-legalize-dots widens them to f16).
+// CHECK-LABEL: func.func @fp8_wgmma
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128, index = 0>}
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, index = 0>}
+// CHECK: scf.for
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<wgmma>}
+// SM80-LABEL: func.func @fp8_wgmma
+// SM80-NOT: tilegpu.stage
+// SM80: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
+// REMARK: remark: runs as wgmma
+// REMARK: remark: dot operands staged in shared memory by cp.async: 2 in 2 stages (49152 bytes)
+func.func @fp8_wgmma(%va: !tile.view<?x?xf8E4M3FN>, %vb: !tile.view<?x?xf8E4M3FN>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf8E4M3FN>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+  %a0 = tile.load %va[%m, %c0] : !tile.view<?x?xf8E4M3FN> -> tensor<64x128xf8E4M3FN, #a>
+  %b0 = tile.load %vb[%n, %c0] : !tile.view<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN, #a>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x128xf32, #mma>, tensor<64x128xf8E4M3FN, #a>, tensor<128x128xf8E4M3FN, #a>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%m, %k1] : !tile.view<?x?xf8E4M3FN> -> tensor<64x128xf8E4M3FN, #a>
+    %bn = tile.load %vb[%n, %k1] : !tile.view<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN, #a>
+    %bt = tile.permute %tb [1, 0] : tensor<128x128xf8E4M3FN, #a> -> tensor<128x128xf8E4M3FN, #b>
+    %d = tile.dot %ta, %bt, %acc : tensor<64x128xf8E4M3FN, #a>, tensor<128x128xf8E4M3FN, #b>, tensor<64x128xf32, #mma>
+    scf.yield %d, %an, %bn : tensor<64x128xf32, #mma>, tensor<64x128xf8E4M3FN, #a>, tensor<128x128xf8E4M3FN, #a>
+  }
+  tile.store %r#0, %vc[%m, %n] : tensor<64x128xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// An fp8 B stored [K][N] (N-major): wgmma does not transpose fp8, so the
+// dot stays on mma.sync and neither fp8 tile is staged.
+// CHECK-LABEL: func.func @fp8_n_major
+// CHECK-NOT: tilegpu.stage
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
+// REMARK: remark: runs on mma.sync: an fp8 wgmma reads its rhs K-major: a tile loaded [N][K] and transposed at the dot (dot(a, transpose(b)))
+func.func @fp8_n_major(%va: !tile.view<?x?xf8E5M2>, %vb: !tile.view<?x?xf8E5M2>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf8E5M2>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+  %a0 = tile.load %va[%m, %c0] : !tile.view<?x?xf8E5M2> -> tensor<64x128xf8E5M2, #a>
+  %b0 = tile.load %vb[%c0, %n] : !tile.view<?x?xf8E5M2> -> tensor<128x128xf8E5M2, #a>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x128xf32, #mma>, tensor<64x128xf8E5M2, #a>, tensor<128x128xf8E5M2, #a>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%m, %k1] : !tile.view<?x?xf8E5M2> -> tensor<64x128xf8E5M2, #a>
+    %bn = tile.load %vb[%k1, %n] : !tile.view<?x?xf8E5M2> -> tensor<128x128xf8E5M2, #a>
+    %d = tile.dot %ta, %tb, %acc : tensor<64x128xf8E5M2, #a>, tensor<128x128xf8E5M2, #a>, tensor<64x128xf32, #mma>
+    scf.yield %d, %an, %bn : tensor<64x128xf32, #mma>, tensor<64x128xf8E5M2, #a>, tensor<128x128xf8E5M2, #a>
+  }
+  tile.store %r#0, %vc[%m, %n] : tensor<64x128xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// fp8 rows of 64 bytes: the 128-byte swizzle needs K a multiple of 128.
+// CHECK-LABEL: func.func @fp8_k64
+// CHECK-NOT: tilegpu.stage
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
+// REMARK: remark: runs on mma.sync: an fp8 wgmma reads rows of 128 bytes under the 128-byte swizzle: K must be a multiple of 128, got 64
+func.func @fp8_k64(%va: !tile.view<?x?xf8E4M3FN>, %vb: !tile.view<?x?xf8E4M3FN>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf8E4M3FN>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+  %a0 = tile.load %va[%m, %c0] : !tile.view<?x?xf8E4M3FN> -> tensor<64x64xf8E4M3FN, #a>
+  %b0 = tile.load %vb[%n, %c0] : !tile.view<?x?xf8E4M3FN> -> tensor<128x64xf8E4M3FN, #a>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x128xf32, #mma>, tensor<64x64xf8E4M3FN, #a>, tensor<128x64xf8E4M3FN, #a>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%m, %k1] : !tile.view<?x?xf8E4M3FN> -> tensor<64x64xf8E4M3FN, #a>
+    %bn = tile.load %vb[%n, %k1] : !tile.view<?x?xf8E4M3FN> -> tensor<128x64xf8E4M3FN, #a>
+    %bt = tile.permute %tb [1, 0] : tensor<128x64xf8E4M3FN, #a> -> tensor<64x128xf8E4M3FN, #a>
+    %d = tile.dot %ta, %bt, %acc : tensor<64x64xf8E4M3FN, #a>, tensor<64x128xf8E4M3FN, #a>, tensor<64x128xf32, #mma>
+    scf.yield %d, %an, %bn : tensor<64x128xf32, #mma>, tensor<64x64xf8E4M3FN, #a>, tensor<128x64xf8E4M3FN, #a>
+  }
+  tile.store %r#0, %vc[%m, %n] : tensor<64x128xf32, #mma>, !tile.view<?x?xf32>
+  return
+}

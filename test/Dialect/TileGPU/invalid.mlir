@@ -218,7 +218,7 @@ func.func @memdesc_size(%m: !tilegpu.memdesc<2x100x64xbf16, swizzle = 0>)
 
 // -----
 
-// expected-error @+1 {{shared-memory tiles hold 16- or 32-bit elements, got 'f64'}}
+// expected-error @+1 {{shared-memory tiles hold fp8, 16- or 32-bit elements, got 'f64'}}
 func.func @memdesc_element(%m: !tilegpu.memdesc<64x64xf64, swizzle = 0>)
 
 // -----
@@ -385,8 +385,26 @@ func.func @mma_shapes(%a: !tilegpu.memdesc<64x32xbf16, swizzle = 0>, %b: !tilegp
 
 #mma = #tilegpu.mma<warps = [4, 1]>
 func.func @mma_elements(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 0>, %b: !tilegpu.memdesc<64x64xf16, swizzle = 0>, %c: tensor<64x64xf32, #mma>) {
-  // expected-error @+1 {{operands must both be f16, bf16 or f32, got 'bf16' and 'f16'}}
+  // expected-error @+1 {{operands must both be f16, bf16, f32 or fp8, got 'bf16' and 'f16'}}
   %d = tilegpu.mma mma_sync %a, %b, %c : !tilegpu.memdesc<64x64xbf16, swizzle = 0>, !tilegpu.memdesc<64x64xf16, swizzle = 0>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @mma_sync_fp8(%a: !tilegpu.memdesc<64x64xf8E4M3FN, swizzle = 0>, %b: !tilegpu.memdesc<64x64xf8E4M3FN, swizzle = 0>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{mma_sync takes no fp8 operands: widen them to f16 (tilegpu-legalize-dots)}}
+  %d = tilegpu.mma mma_sync %a, %b, %c : !tilegpu.memdesc<64x64xf8E4M3FN, swizzle = 0>, !tilegpu.memdesc<64x64xf8E4M3FN, swizzle = 0>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @wgmma_fp8_n_major(%a: !tilegpu.memdesc<64x128xf8E4M3FN, swizzle = 128>, %b: !tilegpu.memdesc<128x128xf8E5M2, swizzle = 128>, %c: tensor<64x128xf32, #mma>) {
+  // expected-error @+1 {{wgmma takes fp8 operands both from shared memory, K-major (the rhs transposed)}}
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x128xf8E4M3FN, swizzle = 128>, !tilegpu.memdesc<128x128xf8E5M2, swizzle = 128>, tensor<64x128xf32, #mma>
   return
 }
 

@@ -180,7 +180,7 @@ func.func @window_not_a_dot_operand(%va: !tile.view<?x?xbf16>, %vc: !tile.view<?
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %z = arith.constant dense<0.0> : tensor<64x32xbf16, #a>
-  // expected-error @+1 {{is staged but its tile does not reach a dot of its loop's body as an operand of 16- or 32-bit elements through views (an lhs not transposed)}}
+  // expected-error @+1 {{is staged but its tile does not reach a dot of its loop's body as an operand of fp8, 16- or 32-bit elements through views (an lhs not transposed)}}
   %a0 = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
   %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%sum = %z, %ta = %a0) -> (tensor<64x32xbf16, #a>, tensor<64x32xbf16, #a>) {
     %k1 = arith.addi %k, %c1 : index
@@ -205,7 +205,7 @@ func.func @wgmma_rows_short(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>
   %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<32x64xbf16, #a>
   %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<32x64xf32, #mma>) {
-    // expected-error @+1 {{is marked #tilegpu.dot<wgmma> but wgmma needs warpgroups, 16-bit or tf32 operands, M a multiple of 64 per warpgroup and N a multiple of 8 up to 256}}
+    // expected-error @+1 {{is marked #tilegpu.dot<wgmma> but wgmma needs warpgroups, 16-bit, fp8 or tf32 operands, M a multiple of 64 per warpgroup and N a multiple of 8 up to 256}}
     %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<32x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<32x64xf32, #mma>
     scf.yield %d : tensor<32x64xf32, #mma>
   }
@@ -291,6 +291,48 @@ func.func @transposed_bf16(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>,
   %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0, transposed = true>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32, #mma>) {
     %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<64x64xf32, #mma>
+    scf.yield %d : tensor<64x64xf32, #mma>
+  }
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// An fp8 wgmma whose B is staged as loaded, [K][N]: wgmma transposes no
+// fp8 operand, so B must be stored [N][K] and read through a transpose.
+func.func @fp8_b_not_k_major(%va: !tile.view<?x?xf8E4M3FN>, %vb: !tile.view<?x?xf8E4M3FN>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+  %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xf8E4M3FN> -> tensor<64x128xf8E4M3FN, #a>
+  %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xf8E4M3FN> -> tensor<128x128xf8E4M3FN, #a>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x128xf32, #mma>) {
+    // expected-error @+1 {{is marked #tilegpu.dot<wgmma> but an fp8 wgmma reads both operands from shared memory, K-major: its lhs staged and its rhs read through a transpose}}
+    %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x128xf8E4M3FN, #a>, tensor<128x128xf8E4M3FN, #a>, tensor<64x128xf32, #mma>
+    scf.yield %d : tensor<64x128xf32, #mma>
+  }
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [2, 2]>
+
+// An fp8 tile staged for an mma.sync dot, which takes fp8 operands only
+// widened to f16 in registers.
+func.func @fp8_staged_for_mma_sync(%va: !tile.view<?x?xf8E5M2>, %vb: !tile.view<?x?xf8E5M2>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  // expected-error @+1 {{is an fp8 tile staged for a dot that is not a wgmma: mma.sync takes fp8 operands widened to f16 in registers}}
+  %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 0, index = 0>} : !tile.view<?x?xf8E5M2> -> tensor<64x64xf8E5M2, #a>
+  %b = tile.load %vb[%c0, %c0] : !tile.view<?x?xf8E5M2> -> tensor<64x64xf8E5M2, #a>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32, #mma>) {
+    %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<mma_sync>} : tensor<64x64xf8E5M2, #a>, tensor<64x64xf8E5M2, #a>, tensor<64x64xf32, #mma>
     scf.yield %d : tensor<64x64xf32, #mma>
   }
   return

@@ -49,6 +49,28 @@ std::optional<DotOperandUse> tilegym::tile::followToDot(Value tile) {
   return std::nullopt;
 }
 
+bool tilegym::tile::readsTransposed(Value operand) {
+  bool transposed = false;
+  Value v = operand;
+  while (Operation *def = v.getDefiningOp()) {
+    if (!v.hasOneUse())
+      break;
+    if (auto reshape = dyn_cast<ReshapeOp>(def)) {
+      if (!dropsLeadingUnitDims(reshape))
+        break;
+      v = reshape.getSource();
+    } else if (auto permute = dyn_cast<PermuteOp>(def)) {
+      if (permute.getPermutation() != ArrayRef<int64_t>{1, 0})
+        break;
+      transposed = !transposed;
+      v = permute.getSource();
+    } else {
+      break;
+    }
+  }
+  return transposed;
+}
+
 std::optional<LoadWindow> tilegym::tile::getLoadWindow(scf::ForOp loop,
                                                        unsigned arg) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());

@@ -566,9 +566,9 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << d;
   if (!elementType.isIntOrFloat() ||
       (elementType.getIntOrFloatBitWidth() != 16 &&
-       elementType.getIntOrFloatBitWidth() != 32))
-    return emitError() << "shared-memory tiles hold 16- or 32-bit elements, "
-                          "got "
+       elementType.getIntOrFloatBitWidth() != 32 && !tile::isFP8(elementType)))
+    return emitError() << "shared-memory tiles hold fp8, 16- or 32-bit "
+                          "elements, got "
                        << elementType;
   // Far past any block's shared memory, and small enough that byte counts
   // (padded rows included: at most twice the elements' bytes) cannot

@@ -184,9 +184,10 @@ LogicalResult MmaOp::verify() {
     return emitOpError() << "needs lhs M x K, rhs K x N and acc M x N, got "
                          << lhs[0] << "x" << lhs[1] << ", " << rhs[0] << "x"
                          << rhs[1] << " and " << acc[0] << "x" << acc[1];
-  if (lhsElem != rhsElem ||
-      !(lhsElem.isF16() || lhsElem.isBF16() || lhsElem.isF32()))
-    return emitOpError() << "operands must both be f16, bf16 or f32, got "
+  bool fp8 = tile::isFP8(lhsElem) && tile::isFP8(rhsElem);
+  if (!fp8 && (lhsElem != rhsElem ||
+               !(lhsElem.isF16() || lhsElem.isBF16() || lhsElem.isF32())))
+    return emitOpError() << "operands must both be f16, bf16, f32 or fp8, got "
                          << lhsElem << " and " << rhsElem;
   if (!getAcc().getType().getElementType().isF32())
     return emitOpError() << "accumulates in f32, got "
@@ -196,6 +197,9 @@ LogicalResult MmaOp::verify() {
   if (lhsDesc && lhsDesc.getTransposed())
     return emitOpError() << "reads its lhs as stored, [M][K]: not transposed";
   bool wgmma = getInstruction() == DotInstruction::Wgmma;
+  if (fp8 && !wgmma)
+    return emitOpError() << "mma_sync takes no fp8 operands: widen them to "
+                            "f16 (tilegpu-legalize-dots)";
   for (MemDescType desc : {lhsDesc, rhsDesc})
     if (desc && (desc.getSwizzle() == 128) != wgmma)
       return emitOpError() << (wgmma ? "wgmma reads" : "mma_sync reads")
@@ -210,6 +214,9 @@ LogicalResult MmaOp::verify() {
                             !lhsDesc || !rhsDesc.getTransposed()))
       return emitOpError() << "wgmma takes f32 operands as tf32, both from "
                               "shared memory, K-major (the rhs transposed)";
+    if (fp8 && (!lhsDesc || !rhsDesc.getTransposed()))
+      return emitOpError() << "wgmma takes fp8 operands both from shared "
+                              "memory, K-major (the rhs transposed)";
     if (!lhsDesc && cast<RankedTensorType>(getLhs().getType()).getEncoding() !=
                         getAcc().getType().getEncoding())
       return emitOpError() << "wgmma reads an lhs in registers only in the "

@@ -75,7 +75,8 @@ void DotAccelerator::consider(Value tile, scf::ForOp loop,
   RankedTensorType type = loads.front().getType();
   int64_t rank = type.getRank();
   int64_t bytes = elementBytes(type.getElementType());
-  if ((bytes != 2 && bytes != 4) || rank < 2)
+  bool fp8 = isFP8(type.getElementType());
+  if ((bytes != 2 && bytes != 4 && !fp8) || rank < 2)
     return;
   for (LoadOp load : loads)
     if (!padsWithZeros(load) || !holdsSixteenByteRuns(load.getType()))
@@ -97,16 +98,28 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
   int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
   int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
   int64_t bytes = elementBytes(lhsType.getElementType());
-  bool tf32 = bytes == 4;
+  bool tf32 = bytes == 4, fp8 = isFP8(lhsType.getElementType());
   if (tf32 && dot.getPrecision() != Precision::TF32)
     return "wgmma takes f32 operands only as tf32";
-  if (bytes != 2 && !tf32)
-    return "wgmma here takes 16-bit or tf32 operands";
+  if (bytes != 2 && !tf32 && !fp8)
+    return "wgmma here takes 16-bit, fp8 or tf32 operands";
   if (M % (64 * groups) || N % 8 || N > 256)
     return "wgmma takes M a multiple of 64 per warpgroup and N a multiple "
            "of 8 up to 256";
   if (M / groups * N * K < 64 * 64 * 64)
     return "each warpgroup's share is less than a 64x64x64 product";
+  // What kept tilegpu-assign-layouts from laying the accumulator out for
+  // wgmma, said before the layout check it fails.
+  if (fp8 && K % 128)
+    return "an fp8 wgmma reads rows of 128 bytes under the 128-byte "
+           "swizzle: K must be a multiple of 128, got " +
+           std::to_string(K);
+  // wgmma transposes only 16-bit operands, and cp.async copies 4 bytes at
+  // least, so an fp8 B is not copied transposed as a tf32 B is: it must
+  // arrive [N][K].
+  if (fp8 && !readsTransposed(dot.getRhs()))
+    return "an fp8 wgmma reads its rhs K-major: a tile loaded [N][K] and "
+           "transposed at the dot (dot(a, transpose(b)))";
   for (Candidate &c : candidates) {
     if (c.operand == dot.getLhs())
       lhs = &c;
@@ -123,9 +136,10 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
   // An lhs in that layout already (FA3's P in P V) is wgmma's A from
   // registers: its fragments are mma.sync's A, warp by warp.
   bool lhsInRegisters = !lhs && getLayout(dot.getLhs().getType()) == acc;
-  if (tf32 && !lhs)
-    return "a tf32 wgmma reads its lhs from shared memory; it is not staged "
-           "there";
+  if ((tf32 || fp8) && !lhs)
+    return (Twine(tf32 ? "a tf32" : "an fp8") +
+            " wgmma reads its lhs from shared memory; it is not staged there")
+        .str();
   if (!rhs)
     return "its rhs is not staged in shared memory (a tile loaded ahead "
            "through the loop or once before it, zero-padded, in 16-byte "
@@ -222,6 +236,11 @@ LogicalResult DotAccelerator::run(bool remarks) {
       if (c)
         c->swizzled = true;
     rhs->storedTransposed = transposeB;
+  });
+  // fp8 tiles are staged for wgmma only: an fp8 dot on mma.sync takes its
+  // operands widened to f16 in registers (tilegpu-legalize-dots).
+  llvm::erase_if(candidates, [](const Candidate &c) {
+    return c.elementBytes == 1 && !c.swizzled;
   });
 
   llvm::MapVector<Operation *, std::pair<int64_t, int64_t>> staged; // loop:

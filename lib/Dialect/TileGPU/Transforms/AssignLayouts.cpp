@@ -5,6 +5,7 @@
 // encodings. See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
@@ -248,6 +249,12 @@ bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
   if (bytes == 4)
     return shapes && dot.getPrecision() == tile::Precision::TF32 &&
            !lhsInRegisters && K % perRow == 0;
+  // fp8: wgmma reads both operands from shared memory, K-major, and
+  // transposes neither, so B must reach the dot through a transpose.
+  if (bytes == 1)
+    return shapes && tile::isFP8(lhsType.getElementType()) && !lhsInRegisters &&
+           K % perRow == 0 && !tile::readsTransposed(dot.getLhs()) &&
+           tile::readsTransposed(dot.getRhs());
   return bytes == 2 && shapes && (lhsInRegisters || K % perRow == 0) &&
          (K % perRow == 0 || N % perRow == 0);
 }

@@ -1,12 +1,14 @@
 //===- LegalizeDots.cpp - dot operand types the tensor cores take ---------===//
 //
-// The tensor-core paths multiply 16-bit and tf32 operands. fp8 operands
-// widen to f16 exactly (an e4m3 or e5m2 value is an f16 value), so an fp8
-// dot runs on the f16 paths with the fp8 dot's results; see the pass
-// description in Passes.td.
+// wgmma multiplies fp8 operands from shared memory; mma.sync here takes
+// 16-bit and tf32 ones. The operands of an fp8 dot that
+// tilegpu-accelerate-dots did not make a wgmma widen to f16 exactly (an
+// e4m3 or e5m2 value is an f16 value), so it runs on the f16 path with the
+// fp8 dot's results; see the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,10 +36,15 @@ struct TileGPULegalizeDotsPass
                            "f16, bf16, fp8 and f32 (as tf32) operands";
         return WalkResult::interrupt();
       }
-      if (!tile::isFP8(element))
+      auto instruction =
+          dot->getAttrOfType<tilegpu::DotInstructionAttr>(tilegpu::kDotAttr);
+      if (!tile::isFP8(element) ||
+          (instruction &&
+           instruction.getValue() == tilegpu::DotInstruction::Wgmma))
         return WalkResult::advance();
       OpBuilder b(dot);
       auto widen = [&](Value v) -> Value {
+        // The widened tile keeps the tile's layout (tensor encoding).
         auto type = cast<RankedTensorType>(v.getType());
         return arith::ExtFOp::create(b, dot.getLoc(),
                                      type.clone(b.getF16Type()), v);
@@ -47,8 +54,8 @@ struct TileGPULegalizeDotsPass
       dot.getRhsMutable().set(rhs);
       if (remarks)
         dot.emitRemark() << "fp8 (" << element
-                         << ") operands widened to f16, exactly, for the "
-                            "f16 tensor-core paths";
+                         << ") operands widened to f16, exactly, for "
+                            "mma.sync";
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -213,12 +213,18 @@ LogicalResult Pipeliner::checkRings() {
     RankedTensorType type = first.getType();
     std::optional<DotOperandUse> use = followToDot(ring.tile);
     int64_t bytes = elementBytes(type.getElementType());
+    bool fp8 = isFP8(type.getElementType());
     if (!use || use->dot->getBlock() != ring.loop.getBody() ||
         (use->operand == 0 && use->transposed) || type.getRank() < 2 ||
-        (bytes != 2 && bytes != 4))
+        (bytes != 2 && bytes != 4 && !fp8))
       return fail(first) << "is staged but its tile does not reach a dot of "
-                            "its loop's body as an operand of 16- or 32-bit "
-                            "elements through views (an lhs not transposed)";
+                            "its loop's body as an operand of fp8, 16- or "
+                            "32-bit elements through views (an lhs not "
+                            "transposed)";
+    if (fp8 && !isWgmma(use->dot))
+      return fail(first) << "is an fp8 tile staged for a dot that is not a "
+                            "wgmma: mma.sync takes fp8 operands widened to "
+                            "f16 in registers";
     // A transposed stage is copied element by element in a layout of its
     // own (transposingCopyLayout), whatever the load's.
     for (LoadOp load : ring.loads)
@@ -262,18 +268,19 @@ LogicalResult Pipeliner::checkWgmmaDots() {
     const Ring *lhs = swizzled(dot.getLhs()), *rhs = swizzled(dot.getRhs());
     bool tf32 = lhsType.getElementType().isF32() &&
                 dot.getPrecision() == Precision::TF32;
+    bool fp8 = isFP8(lhsType.getElementType());
     bool lhsInRegisters = !operandRing.count(dot.getLhs()) && acc &&
                           lhsType.getEncoding() == dot.getType().getEncoding();
     std::string why;
     if (!wgmmaChip)
       why = "wgmma needs sm_90a";
     else if (numWarps % 4 ||
-             (elementBytes(lhsType.getElementType()) != 2 && !tf32) ||
+             (elementBytes(lhsType.getElementType()) != 2 && !tf32 && !fp8) ||
              lhsType.getDimSize(0) % (16 * numWarps) ||
              dot.getType().getDimSize(1) % 8 ||
              dot.getType().getDimSize(1) > 256)
-      why = "wgmma needs warpgroups, 16-bit or tf32 operands, M a multiple "
-            "of 64 per warpgroup and N a multiple of 8 up to 256";
+      why = "wgmma needs warpgroups, 16-bit, fp8 or tf32 operands, M a "
+            "multiple of 64 per warpgroup and N a multiple of 8 up to 256";
     else if (!acc || acc.getWarpsM() != numWarps)
       why = "wgmma needs the accumulator in #tilegpu.mma with all warps "
             "along M";
@@ -285,6 +292,9 @@ LogicalResult Pipeliner::checkWgmmaDots() {
       why = "a tf32 wgmma reads both operands from shared memory, K-major: "
             "its lhs staged and its rhs staged transposed or read through a "
             "transpose";
+    else if (fp8 && (!lhs || !rhs->use.transposed))
+      why = "an fp8 wgmma reads both operands from shared memory, K-major: "
+            "its lhs staged and its rhs read through a transpose";
     if (!why.empty()) {
       fail(dot) << "is marked " << dot->getAttr(kDotAttr) << " but " << why;
       return WalkResult::interrupt();

@@ -26,6 +26,11 @@ struct DotOperandUse {
 /// The dot `tile` feeds that way, if it does.
 std::optional<DotOperandUse> followToDot(mlir::Value tile);
 
+/// Whether dot operand `operand` is a tile read through an odd number of
+/// 2-D transposes, walking back from the dot through the views
+/// followToDot follows: a B stored [N][K] (K-major).
+bool readsTransposed(mlir::Value operand);
+
 /// Whether `load` pads with zeros (no padding given, or +0.0): what an
 /// asynchronous copy's zero fill gives at the edges.
 bool padsWithZeros(LoadOp load);

@@ -8,13 +8,15 @@ def TileGPULegalizeDotsPass
     : Pass<"tilegpu-legalize-dots", "::mlir::func::FuncOp"> {
   let summary = "Bring every dot to operand types the tensor-core paths take";
   let description = [{
-    The GPU pipeline's first dot step, before `tile-pipeline-loads`: the
-    tensor-core paths of `tilegpu-accelerate-dots` multiply f16, bf16 and
-    tf32 operands. A dot of fp8 operands (`f8E4M3FN`, `f8E5M2`) gets them
-    widened to f16 (`arith.extf`), which is exact: every e4m3 and e5m2
-    value is an f16 value, so the products and the f32 sums are those of
-    the fp8 dot. A dot of f64 operands has no GPU path and is an error
-    naming the types that have one.
+    After `tilegpu-accelerate-dots`: a dot it made a wgmma
+    (`tilegpu.dot = #tilegpu.dot<wgmma>`) reads fp8 operands (`f8E4M3FN`,
+    `f8E5M2`) from shared memory as they are; mma.sync multiplies f16,
+    bf16 and tf32 operands only. Every other dot of fp8 operands gets them
+    widened to f16 in registers (`arith.extf`, each keeping its tile's
+    layout), which is exact: every e4m3 and e5m2 value is an f16 value, so
+    the products and the f32 sums are those of the fp8 dot. A dot of f64
+    operands has no GPU path and is an error naming the types that have
+    one.
 
     ```mlir
     %d = tile.dot %a, %b, %acc
@@ -166,7 +168,8 @@ def TileGPUAccelerateDotsPass
     dot in a loop's body only through views (reshapes dropping unit
     dimensions, 2-D transposes; an lhs not transposed), its loads pad with
     zeros (cp.async zero-fills), move 16-byte runs per thread (its layout),
-    have 16- or 32-bit elements, and it is either
+    have 16- or 32-bit elements (fp8 ones only for a dot that runs as
+    wgmma), and it is either
     - a window of loads k iterations ahead through the loop
       (`tile-pipeline-loads`): a ring of k + 1 stages, or
     - a tile loaded once before the loop: a ring of one stage.
@@ -176,8 +179,8 @@ def TileGPUAccelerateDotsPass
     `tilegpu.stage = #tilegpu.stage<...>`.
 
     Instruction. On sm_90a a dot runs as wgmma when: the kernel's warps are
-    a multiple of 4 (warpgroups); its operands are 16-bit, or f32 at tf32
-    precision; M is a multiple of 64 per warpgroup and N a multiple of 8 up
+    a multiple of 4 (warpgroups); its operands are 16-bit, fp8, or f32 at
+    tf32 precision; M is a multiple of 64 per warpgroup and N a multiple of 8 up
     to 256; each warpgroup's share is at least a 64x64x64 product (smaller
     ones measured faster on mma.sync); its accumulator is `#tilegpu.mma`
     with all warps along M; its rhs is staged, and its lhs is staged
@@ -187,7 +190,11 @@ def TileGPUAccelerateDotsPass
     then use that swizzle (`swizzle = 128`). wgmma reads tf32 only K-major:
     a tf32 rhs loaded `[K][N]` (not read through a transpose) is staged
     transposed (`transposed = true`: stored `[N][K]`, copied element by
-    element). Every other dot runs on mma.sync. Each dot gets
+    element). wgmma transposes no fp8 operand, and no copy moves a single
+    byte transposed: an fp8 dot needs both operands staged K-major, the
+    rhs loaded `[N][K]` and read through a transpose, K a multiple of 128.
+    Every other dot runs on mma.sync (fp8 operands widened to f16 by
+    `tilegpu-legalize-dots`). Each dot gets
     `tilegpu.dot = #tilegpu.dot<wgmma>` or `#tilegpu.dot<mma_sync>`.
 
     With `remarks`, each dot says its instruction and, on mma.sync, why not
