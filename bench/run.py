@@ -256,8 +256,10 @@ class Kit:
         return self.manifest_kernel(key)["num_warps"]
 
     def out_dtype(self, key):
-        """The element type of the bundle's last parameter (its output)."""
-        return self.manifest_kernel(key)["params"][-1]["dtype"]
+        """The element type of the bundle's last view parameter (its output;
+        scalars such as matmul_fp8's scales may follow it)."""
+        views = [p for p in self.manifest_kernel(key)["params"] if p["kind"] == "view"]
+        return views[-1]["dtype"]
 
     def variants(self, op, shape, dtype):
         """[(label, key)] of the bundles that can run this problem; the first is
