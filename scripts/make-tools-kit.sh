@@ -165,6 +165,10 @@ check fp8 gpu PASS "$kit/logs/fp8.log" "$run" "$L/fp8.tile" --size N=8192 \
   --backend=gpu --dump "$kit/logs/fp8"
 check fp8 numpy PASS "$kit/logs/fp8.numpy.log" python3 "$L/check_fp8.py" \
   check "$kit/logs/fp8"
+check fp8_constants gpu PASS "$kit/logs/fp8c.log" "$run" "$L/fp8_constants.tile" \
+  --backend=gpu --dump "$kit/logs/fp8c"
+check fp8_constants numpy PASS "$kit/logs/fp8c.numpy.log" python3 \
+  "$L/check_fp8_constants.py" "$kit/logs/fp8c"
 lang ints "" check_ints.py "$L/ints.tile" --size N=5000,B=40 \
   --init 's=randint(-128,127)' --init 't=randint(-128,127)' \
   --init 'w=randint(-1099511627776,1099511627776)'

@@ -196,6 +196,19 @@ Value MLIRGenImpl::castTo(Value v, Type to, Location loc) {
       return castTo(castTo(v, builder.getF32Type(), loc), to, loc);
     if (fromF.getWidth() < toF.getWidth())
       return arith::ExtFOp::create(builder, loc, result, v);
+    if (t::isFP8(toF)) {
+      // Conversions to fp8 saturate. convert-fp8-to-integer's truncf does,
+      // but arith.truncf's folder keeps a constant infinity infinite (e5m2
+      // has one): the clamp to the largest finite value, written out, makes
+      // every folding agree. NaN passes (maximumf and minimumf propagate
+      // it).
+      double largest =
+          APFloat::getLargest(toF.getFloatSemantics()).convertToDouble();
+      Value high = materialize(Const::ofFloat(largest), v.getType(), loc);
+      Value low = materialize(Const::ofFloat(-largest), v.getType(), loc);
+      v = arith::MinimumFOp::create(
+          builder, loc, arith::MaximumFOp::create(builder, loc, v, low), high);
+    }
     return arith::TruncFOp::create(builder, loc, result, v);
   }
   if (fromF && to.isInteger(1))
