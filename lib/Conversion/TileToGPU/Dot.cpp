@@ -327,7 +327,6 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
   // tf32: 8 deep per instruction, both operands K-major (the tensor cores
   // read the f32 bits and drop the low 13 mantissa bits); fp8: 32 deep,
   // both K-major (wgmma transposes only 16-bit operands).
-  bool tf32 = elem.isF32(), fp8 = tile::isFP8(elem);
   int64_t bytes = elementBytes(elem), kStep = 32 / bytes;
   if (K % kStep)
     return fail(op) << "needs K to be a multiple of " << kStep << ", got " << K;
@@ -341,10 +340,10 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
         Shared{sharedTiles.lookup(op.getLhs()), geometryOf(descA).swizzledRows};
   Shared opB{sharedTiles.lookup(op.getRhs()), geometryOf(descB).swizzledRows};
   bool bKMajor = descB.getTransposed(); // stored [N][K]
-  if ((tf32 || fp8) && (!opA || !bKMajor))
-    return fail(op) << "is a" << (tf32 ? " tf32" : "n fp8")
-                    << " wgmma, which reads both operands from shared "
-                       "memory, K-major";
+  // tilegpu.mma's verifier holds tf32 and fp8 operands to shared memory,
+  // both K-major.
+  assert((bytes == 2 || (opA && bKMajor)) &&
+         "tf32 and fp8 wgmma read both operands K-major from shared memory");
   // Start address, leading and stride byte offsets, each in 16-byte units,
   // and the 128-byte swizzle (mode 1, bits 62-63). Only the low word (start
   // and LBO) varies: it is computed in 32 bits and paired with the constant
