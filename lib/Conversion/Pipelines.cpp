@@ -84,6 +84,11 @@ void tilegym::buildTileCpuPipeline(OpPassManager &pm) {
 void tilegym::buildTileToLayoutsPasses(OpPassManager &pm, llvm::StringRef chip,
                                        bool remarks) {
   pm.addNestedPass<func::FuncOp>(tilegym::tile::createTileStripDebugPass());
+  tilegpu::TileGPULegalizeDotsPassOptions dotTypes;
+  dotTypes.chip = chip.str();
+  dotTypes.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPULegalizeDotsPass(dotTypes));
   tilegym::tile::TilePipelineLoadsPassOptions ahead;
   ahead.dotOperandsInSharedMemory = true;
   pm.addPass(tilegym::tile::createTilePipelineLoadsPass(ahead));
@@ -107,10 +112,11 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   dots.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUAccelerateDotsPass(dots));
-  tilegpu::TileGPULegalizeDotsPassOptions dotTypes;
-  dotTypes.remarks = remarks;
+  // The fp8 dots tilegpu-accelerate-dots left on mma.sync.
+  tilegpu::TileGPULegalizeDotsPassOptions leftDotTypes;
+  leftDotTypes.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
-      tilegpu::createTileGPULegalizeDotsPass(dotTypes));
+      tilegpu::createTileGPULegalizeDotsPass(leftDotTypes));
   tilegpu::TileGPUPipelinePassOptions pipeline;
   pipeline.chip = chip.str();
   pm.addNestedPass<func::FuncOp>(tilegpu::createTileGPUPipelinePass(pipeline));

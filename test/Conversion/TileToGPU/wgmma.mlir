@@ -330,6 +330,7 @@ func.func @bf16_c(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.
 // registers as the 16-bit wgmma does. The same dot (e4m3)
 // with B stored [K][N] stays on mma.sync, its operands widened to f16.
 // CHECK-LABEL: gpu.func @fp8
+// CHECK-COUNT-16: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK: scf.for
 // CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e5m2>, <one>, <row>], B[<e5m2>, <one>, <col>]
 // CHECK-NOT: nvvm.wgmma.mma_async

@@ -49,26 +49,25 @@ std::optional<DotOperandUse> tilegym::tile::followToDot(Value tile) {
   return std::nullopt;
 }
 
-bool tilegym::tile::readsTransposed(Value operand) {
-  bool transposed = false;
-  Value v = operand;
-  while (Operation *def = v.getDefiningOp()) {
-    if (!v.hasOneUse())
+DotOperandSource tilegym::tile::traceDotOperand(Value operand) {
+  DotOperandSource source{operand, false};
+  while (Operation *def = source.tile.getDefiningOp()) {
+    if (!source.tile.hasOneUse())
       break;
     if (auto reshape = dyn_cast<ReshapeOp>(def)) {
       if (!dropsLeadingUnitDims(reshape))
         break;
-      v = reshape.getSource();
+      source.tile = reshape.getSource();
     } else if (auto permute = dyn_cast<PermuteOp>(def)) {
       if (permute.getPermutation() != ArrayRef<int64_t>{1, 0})
         break;
-      transposed = !transposed;
-      v = permute.getSource();
+      source.transposed = !source.transposed;
+      source.tile = permute.getSource();
     } else {
       break;
     }
   }
-  return transposed;
+  return source;
 }
 
 std::optional<LoadWindow> tilegym::tile::getLoadWindow(scf::ForOp loop,

@@ -117,9 +117,10 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
   // wgmma transposes only 16-bit operands, and cp.async copies 4 bytes at
   // least, so an fp8 B is not copied transposed as a tf32 B is: it must
   // arrive [N][K].
-  if (fp8 && !readsTransposed(dot.getRhs()))
+  if (fp8 && !traceDotOperand(dot.getRhs()).transposed)
     return "an fp8 wgmma reads its rhs K-major: a tile loaded [N][K] and "
-           "transposed at the dot (dot(a, transpose(b)))";
+           "transposed at the dot (dot(a, transpose(b))), used by this dot "
+           "alone";
   for (Candidate &c : candidates) {
     if (c.operand == dot.getLhs())
       lhs = &c;

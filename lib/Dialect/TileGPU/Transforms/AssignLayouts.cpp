@@ -9,6 +9,7 @@
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -236,7 +237,7 @@ bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
     return false;
   auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
   int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
-  int64_t N = dot.getType().getDimSize(1), groups = numWarps / 4;
+  int64_t N = dot.getType().getDimSize(1);
   // An lhs in the accumulator's registers (FA3's P) is read from there;
   // staged operands need rows of 128 bytes for the 128-byte swizzle: K
   // for A, and N or K for a 16-bit B (N-major or K-major). A tf32 wgmma
@@ -244,8 +245,7 @@ bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
   bool lhsInRegisters = classes.isEquivalent(dot.getLhs(), leader);
   int64_t bytes = elementBytes(lhsType.getElementType());
   int64_t perRow = 128 / bytes;
-  bool shapes = M % (64 * groups) == 0 && N % 8 == 0 && N <= 256 &&
-                M / groups * N * K >= 64 * 64 * 64;
+  bool shapes = fitsWgmmaShape(M, N, K, numWarps);
   if (bytes == 4)
     return shapes && dot.getPrecision() == tile::Precision::TF32 &&
            !lhsInRegisters && K % perRow == 0;
@@ -253,8 +253,8 @@ bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
   // transposes neither, so B must reach the dot through a transpose.
   if (bytes == 1)
     return shapes && tile::isFP8(lhsType.getElementType()) && !lhsInRegisters &&
-           K % perRow == 0 && !tile::readsTransposed(dot.getLhs()) &&
-           tile::readsTransposed(dot.getRhs());
+           K % perRow == 0 && !tile::traceDotOperand(dot.getLhs()).transposed &&
+           tile::traceDotOperand(dot.getRhs()).transposed;
   return bytes == 2 && shapes && (lhsInRegisters || K % perRow == 0) &&
          (K % perRow == 0 || N % perRow == 0);
 }

@@ -1,15 +1,19 @@
 //===- LegalizeDots.cpp - dot operand types the tensor cores take ---------===//
 //
 // wgmma multiplies fp8 operands from shared memory; mma.sync here takes
-// 16-bit and tf32 ones. The operands of an fp8 dot that
-// tilegpu-accelerate-dots did not make a wgmma widen to f16 exactly (an
-// e4m3 or e5m2 value is an f16 value), so it runs on the f16 path with the
-// fp8 dot's results; see the pass description in Passes.td.
+// 16-bit and tf32 ones. The operands of an fp8 dot that will not run as
+// wgmma widen to f16 exactly (an e4m3 or e5m2 value is an f16 value), so
+// it runs on the f16 path with the fp8 dot's results. The pass runs twice:
+// before the loads are pipelined, judging from the dot's shapes and
+// operands, and after tilegpu-accelerate-dots, from its decision; see the
+// pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,11 +27,50 @@ using namespace mlir;
 using namespace tilegym;
 
 namespace {
+/// Whether `operand` is a tile loaded from memory (through views), which
+/// cp.async can stage, read transposed or not as `transposed` says.
+bool isLoadedTile(Value operand, bool transposed) {
+  tile::DotOperandSource source = tile::traceDotOperand(operand);
+  return source.tile.getDefiningOp<tile::LoadOp>() &&
+         source.transposed == transposed;
+}
+
+/// Why fp8 `dot` cannot run as wgmma on `chip`, judged before layouts and
+/// staging; empty when it may: sm_90a, wgmma's shapes, K a multiple of 128
+/// (stored rows of 128 bytes under the swizzle), A loaded [M][K] and B
+/// loaded [N][K] and read through a transpose (wgmma reads fp8 only
+/// K-major). tilegpu-accelerate-dots decides; a dot it then leaves on
+/// mma.sync is widened by the second run.
+std::string whyNotFP8Wgmma(tile::DotOp dot, StringRef chip, int64_t numWarps) {
+  auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+  int64_t N = dot.getType().getDimSize(1);
+  if (chip != "sm_90a")
+    return "fp8 wgmma needs sm_90a";
+  if (!tilegpu::fitsWgmmaShape(M, N, K, numWarps))
+    return "wgmma needs whole warpgroups, M a multiple of 64 per "
+           "warpgroup, N a multiple of 8 up to 256 and a 64x64x64 product "
+           "per warpgroup";
+  if (K % 128)
+    return "an fp8 wgmma reads rows of 128 bytes: K must be a multiple of "
+           "128, got " +
+           std::to_string(K);
+  if (!isLoadedTile(dot.getLhs(), false) || !isLoadedTile(dot.getRhs(), true))
+    return "an fp8 wgmma reads both operands K-major from shared memory: A "
+           "loaded [M][K], B loaded [N][K] and transposed at the dot, each "
+           "tile used by this dot alone";
+  return "";
+}
+
 struct TileGPULegalizeDotsPass
     : tilegpu::impl::TileGPULegalizeDotsPassBase<TileGPULegalizeDotsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    int64_t numWarps = 4;
+    if (auto w =
+            getOperation()->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr))
+      numWarps = w.getInt();
     WalkResult result = getOperation().walk([&](tile::DotOp dot) {
       auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
       Type element = lhsType.getElementType();
@@ -38,9 +81,16 @@ struct TileGPULegalizeDotsPass
       }
       auto instruction =
           dot->getAttrOfType<tilegpu::DotInstructionAttr>(tilegpu::kDotAttr);
-      if (!tile::isFP8(element) ||
-          (instruction &&
-           instruction.getValue() == tilegpu::DotInstruction::Wgmma))
+      if (!tile::isFP8(element))
+        return WalkResult::advance();
+      // After tilegpu-accelerate-dots its decision; before it, whether the
+      // dot may run as wgmma.
+      std::string why =
+          !instruction ? whyNotFP8Wgmma(dot, chip, numWarps)
+          : instruction.getValue() == tilegpu::DotInstruction::Wgmma
+              ? ""
+              : "tilegpu-accelerate-dots left it on mma.sync";
+      if (why.empty())
         return WalkResult::advance();
       OpBuilder b(dot);
       auto widen = [&](Value v) -> Value {
@@ -55,7 +105,8 @@ struct TileGPULegalizeDotsPass
       if (remarks)
         dot.emitRemark() << "fp8 (" << element
                          << ") operands widened to f16, exactly, for "
-                            "mma.sync";
+                            "mma.sync: "
+                         << why;
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -26,10 +26,15 @@ struct DotOperandUse {
 /// The dot `tile` feeds that way, if it does.
 std::optional<DotOperandUse> followToDot(mlir::Value tile);
 
-/// Whether dot operand `operand` is a tile read through an odd number of
-/// 2-D transposes, walking back from the dot through the views
-/// followToDot follows: a B stored [N][K] (K-major).
-bool readsTransposed(mlir::Value operand);
+/// Where dot operand `operand` comes from, walking back from the dot
+/// through the single-use views followToDot follows: the tile it starts
+/// from, and whether the dot reads it through an odd number of 2-D
+/// transposes (a B stored [N][K], K-major).
+struct DotOperandSource {
+  mlir::Value tile;
+  bool transposed;
+};
+DotOperandSource traceDotOperand(mlir::Value operand);
 
 /// Whether `load` pads with zeros (no padding given, or +0.0): what an
 /// asynchronous copy's zero fill gives at the edges.

@@ -8,15 +8,24 @@ def TileGPULegalizeDotsPass
     : Pass<"tilegpu-legalize-dots", "::mlir::func::FuncOp"> {
   let summary = "Bring every dot to operand types the tensor-core paths take";
   let description = [{
-    After `tilegpu-accelerate-dots`: a dot it made a wgmma
-    (`tilegpu.dot = #tilegpu.dot<wgmma>`) reads fp8 operands (`f8E4M3FN`,
-    `f8E5M2`) from shared memory as they are; mma.sync multiplies f16,
-    bf16 and tf32 operands only. Every other dot of fp8 operands gets them
-    widened to f16 in registers (`arith.extf`, each keeping its tile's
-    layout), which is exact: every e4m3 and e5m2 value is an f16 value, so
-    the products and the f32 sums are those of the fp8 dot. A dot of f64
-    operands has no GPU path and is an error naming the types that have
-    one.
+    A wgmma dot reads fp8 operands (`f8E4M3FN`, `f8E5M2`) from shared
+    memory as they are; mma.sync multiplies f16, bf16 and tf32 operands
+    only. Every other dot of fp8 operands gets them widened to f16
+    (`arith.extf`, each keeping its tile's layout, if any), which is exact:
+    every e4m3 and e5m2 value is an f16 value, so the products and the f32
+    sums are those of the fp8 dot. A dot of f64 operands has no GPU path
+    and is an error naming the types that have one.
+
+    The GPU pipeline runs it twice. First, before `tile-pipeline-loads`
+    (so that a widened operand is loaded ahead as a register tile, within
+    that pass's byte budget): an unmarked fp8 dot keeps its operands only
+    when `chip` is sm_90a and it may run as wgmma: wgmma's shapes (whole
+    warpgroups, M a multiple of 64 per warpgroup, N a multiple of 8 up to
+    256, at least 64x64x64 per warpgroup), K a multiple of 128, A a loaded
+    `[M][K]` tile and B a loaded `[N][K]` tile read through a transpose.
+    Then after `tilegpu-accelerate-dots`, which marks each dot
+    (`tilegpu.dot`): an fp8 dot it did not make a wgmma (its operands not
+    staged, say) is widened then.
 
     ```mlir
     %d = tile.dot %a, %b, %acc
@@ -31,6 +40,9 @@ def TileGPULegalizeDotsPass
     With `remarks`, each widened dot says so.
   }];
   let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The target (sm_80, sm_90, sm_90a): only sm_90a keeps fp8 "
+           "operands for wgmma">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Say, as remarks, each dot whose operands were widened">,
   ];

@@ -34,6 +34,16 @@ inline bool fitsSwizzle128(int64_t rows, int64_t cols, int64_t elementBytes) {
   return (cols * elementBytes) % 128 == 0 && rows % 8 == 0;
 }
 
+/// Whether an M x N x K dot has the shapes wgmma takes in a kernel of
+/// `numWarps` warps: whole warpgroups, M a multiple of 64 per warpgroup, N
+/// a multiple of 8 up to 256, and each warpgroup's share at least a
+/// 64x64x64 product (smaller ones measured faster on mma.sync).
+inline bool fitsWgmmaShape(int64_t M, int64_t N, int64_t K, int64_t numWarps) {
+  int64_t groups = numWarps / 4;
+  return numWarps % 4 == 0 && M % (64 * groups) == 0 && N % 8 == 0 &&
+         N <= 256 && M / groups * N * K >= 64 * 64 * 64;
+}
+
 /// Whether moving a tile of type `from` to `to` (a reshape, a permutation
 /// when `permutation` is given, a reduction dropping its axis, a
 /// convert_layout) leaves every element in the register, lane and warp that
