@@ -10,26 +10,9 @@
 namespace tilegym::ref {
 
 std::optional<DType> parseDType(std::string_view name) {
-  if (name == "f32")
-    return DType::F32;
-  if (name == "f16")
-    return DType::F16;
-  if (name == "bf16")
-    return DType::BF16;
-  if (name == "i32")
-    return DType::I32;
-  if (name == "i1")
-    return DType::I1;
-  if (name == "f64")
-    return DType::F64;
-  if (name == "i8")
-    return DType::I8;
-  if (name == "i64")
-    return DType::I64;
-  if (name == "f8e4m3")
-    return DType::F8E4M3;
-  if (name == "f8e5m2")
-    return DType::F8E5M2;
+  for (int d = int(DType::F32); d <= int(DType::F8E5M2); ++d)
+    if (name == dtypeName(DType(d)))
+      return DType(d);
   return std::nullopt;
 }
 

@@ -20,6 +20,7 @@ namespace tilegym::ref {
 /// F64 also holds float64 references (reference kernels and their
 /// outputs). F8E4M3 is e4m3 without infinities (MLIR's f8E4M3FN, torch's
 /// float8_e4m3fn), F8E5M2 the IEEE-like e5m2.
+// parseDType walks the values from F32 to F8E5M2: a new type goes last.
 enum class DType { F32, F16, BF16, I32, I1, F64, I8, I64, F8E4M3, F8E5M2 };
 
 /// "f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "i64", "i32", "i8" or

@@ -247,7 +247,7 @@ func.func @fp8_wgmma(%va: !tile.view<?x?xf8E4M3FN>, %vb: !tile.view<?x?xf8E4M3FN
 // CHECK-LABEL: func.func @fp8_n_major
 // CHECK-NOT: tilegpu.stage
 // CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
-// REMARK: remark: runs on mma.sync: an fp8 wgmma reads its rhs K-major: a tile loaded [N][K] and transposed at the dot (dot(a, transpose(b))), used by this dot alone
+// REMARK: remark: runs on mma.sync: an fp8 wgmma reads both operands K-major: A as loaded [M][K], B loaded [N][K] and transposed at the dot, each tile used by this dot alone
 func.func @fp8_n_major(%va: !tile.view<?x?xf8E5M2>, %vb: !tile.view<?x?xf8E5M2>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %n = tile.block_id 0
   %m = tile.block_id 1
@@ -277,7 +277,7 @@ func.func @fp8_n_major(%va: !tile.view<?x?xf8E5M2>, %vb: !tile.view<?x?xf8E5M2>,
 // CHECK-LABEL: func.func @fp8_k64
 // CHECK-NOT: tilegpu.stage
 // CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
-// REMARK: remark: runs on mma.sync: an fp8 wgmma reads rows of 128 bytes under the 128-byte swizzle: K must be a multiple of 128, got 64
+// REMARK: remark: runs on mma.sync: an fp8 wgmma reads rows of 128 bytes: K must be a multiple of 128, got 64
 func.func @fp8_k64(%va: !tile.view<?x?xf8E4M3FN>, %vb: !tile.view<?x?xf8E4M3FN>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %n = tile.block_id 0
   %m = tile.block_id 1

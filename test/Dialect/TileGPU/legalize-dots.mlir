@@ -71,7 +71,7 @@ func.func @bf16_dot(%a: tensor<16x16xbf16>, %c: tensor<16x16xf32>) -> tensor<16x
 // SM90A: tile.dot %{{.*}} : tensor<64x128xf16>, tensor<128x128xf16>, tensor<64x128xf32>
 // SM90A-REMARK-NOT: legalize-dots.mlir:[[# @LINE + 15]]:
 // SM90A-REMARK: legalize-dots.mlir:[[# @LINE + 15]]:{{.*}} remark: fp8 ('f8E4M3FN') operands widened to f16, exactly, for mma.sync: an fp8 wgmma reads rows of 128 bytes: K must be a multiple of 128, got 64
-// SM90A-REMARK: legalize-dots.mlir:[[# @LINE + 15]]:{{.*}} remark: fp8 ('f8E4M3FN') operands widened to f16, exactly, for mma.sync: an fp8 wgmma reads both operands K-major from shared memory: A loaded [M][K], B loaded [N][K] and transposed at the dot, each tile used by this dot alone
+// SM90A-REMARK: legalize-dots.mlir:[[# @LINE + 15]]:{{.*}} remark: fp8 ('f8E4M3FN') operands widened to f16, exactly, for mma.sync: an fp8 wgmma reads both operands K-major: A as loaded [M][K], B loaded [N][K] and transposed at the dot, each tile used by this dot alone
 // SM90A-REMARK-NOT: remark
 func.func @fp8_early(%va: !tile.view<?x?xf8E4M3FN>, %vb: !tile.view<?x?xf8E4M3FN>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index

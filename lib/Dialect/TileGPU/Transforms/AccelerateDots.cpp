@@ -110,17 +110,11 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
     return "each warpgroup's share is less than a 64x64x64 product";
   // What kept tilegpu-assign-layouts from laying the accumulator out for
   // wgmma, said before the layout check it fails.
-  if (fp8 && K % 128)
-    return "an fp8 wgmma reads rows of 128 bytes under the 128-byte "
-           "swizzle: K must be a multiple of 128, got " +
-           std::to_string(K);
-  // wgmma transposes only 16-bit operands, and cp.async copies 4 bytes at
-  // least, so an fp8 B is not copied transposed as a tf32 B is: it must
-  // arrive [N][K].
-  if (fp8 && !traceDotOperand(dot.getRhs()).transposed)
-    return "an fp8 wgmma reads its rhs K-major: a tile loaded [N][K] and "
-           "transposed at the dot (dot(a, transpose(b))), used by this dot "
-           "alone";
+  if (fp8) {
+    std::string why = whyNotFP8WgmmaOperands(dot);
+    if (!why.empty())
+      return why;
+  }
   for (Candidate &c : candidates) {
     if (c.operand == dot.getLhs())
       lhs = &c;

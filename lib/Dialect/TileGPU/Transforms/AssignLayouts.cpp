@@ -5,7 +5,6 @@
 // encodings. See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
-#include "tilegym/Dialect/Tile/IR/DotOperands.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
@@ -253,8 +252,7 @@ bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
   // transposes neither, so B must reach the dot through a transpose.
   if (bytes == 1)
     return shapes && tile::isFP8(lhsType.getElementType()) && !lhsInRegisters &&
-           K % perRow == 0 && !tile::traceDotOperand(dot.getLhs()).transposed &&
-           tile::traceDotOperand(dot.getRhs()).transposed;
+           whyNotFP8WgmmaOperands(dot).empty();
   return bytes == 2 && shapes && (lhsInRegisters || K % perRow == 0) &&
          (K % perRow == 0 || N % perRow == 0);
 }

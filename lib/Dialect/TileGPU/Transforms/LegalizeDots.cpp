@@ -27,14 +27,6 @@ using namespace mlir;
 using namespace tilegym;
 
 namespace {
-/// Whether `operand` is a tile loaded from memory (through views), which
-/// cp.async can stage, read transposed or not as `transposed` says.
-bool isLoadedTile(Value operand, bool transposed) {
-  tile::DotOperandSource source = tile::traceDotOperand(operand);
-  return source.tile.getDefiningOp<tile::LoadOp>() &&
-         source.transposed == transposed;
-}
-
 /// Why fp8 `dot` cannot run as wgmma on `chip`, judged before layouts and
 /// staging; empty when it may: sm_90a, wgmma's shapes, K a multiple of 128
 /// (stored rows of 128 bytes under the swizzle), A loaded [M][K] and B
@@ -51,14 +43,14 @@ std::string whyNotFP8Wgmma(tile::DotOp dot, StringRef chip, int64_t numWarps) {
     return "wgmma needs whole warpgroups, M a multiple of 64 per "
            "warpgroup, N a multiple of 8 up to 256 and a 64x64x64 product "
            "per warpgroup";
-  if (K % 128)
-    return "an fp8 wgmma reads rows of 128 bytes: K must be a multiple of "
-           "128, got " +
-           std::to_string(K);
-  if (!isLoadedTile(dot.getLhs(), false) || !isLoadedTile(dot.getRhs(), true))
-    return "an fp8 wgmma reads both operands K-major from shared memory: A "
-           "loaded [M][K], B loaded [N][K] and transposed at the dot, each "
-           "tile used by this dot alone";
+  std::string why = tilegpu::whyNotFP8WgmmaOperands(dot);
+  if (!why.empty())
+    return why;
+  // Staged by cp.async: both must be tiles loaded from views.
+  for (Value operand : {dot.getLhs(), dot.getRhs()})
+    if (!tile::traceDotOperand(operand).tile.getDefiningOp<tile::LoadOp>())
+      return "an fp8 wgmma reads its operands from shared memory: both must "
+             "be tiles loaded from views";
   return "";
 }
 
@@ -79,10 +71,10 @@ struct TileGPULegalizeDotsPass
                            "f16, bf16, fp8 and f32 (as tf32) operands";
         return WalkResult::interrupt();
       }
-      auto instruction =
-          dot->getAttrOfType<tilegpu::DotInstructionAttr>(tilegpu::kDotAttr);
       if (!tile::isFP8(element))
         return WalkResult::advance();
+      auto instruction =
+          dot->getAttrOfType<tilegpu::DotInstructionAttr>(tilegpu::kDotAttr);
       // After tilegpu-accelerate-dots its decision; before it, whether the
       // dot may run as wgmma.
       std::string why =

@@ -1,5 +1,6 @@
 //===- SharedMemory.cpp - what each op of a GPU kernel stages -------------===//
 #include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -7,6 +8,20 @@ using namespace mlir;
 using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::tilegpu;
+
+std::string tilegym::tilegpu::whyNotFP8WgmmaOperands(DotOp dot) {
+  int64_t K = cast<RankedTensorType>(dot.getLhs().getType()).getDimSize(1);
+  if (K % 128)
+    return "an fp8 wgmma reads rows of 128 bytes: K must be a multiple of "
+           "128, got " +
+           std::to_string(K);
+  if (traceDotOperand(dot.getLhs()).transposed ||
+      !traceDotOperand(dot.getRhs()).transposed)
+    return "an fp8 wgmma reads both operands K-major: A as loaded [M][K], "
+           "B loaded [N][K] and transposed at the dot, each tile used by "
+           "this dot alone";
+  return "";
+}
 
 int64_t tilegym::tilegpu::getMaxSharedBytesPerBlock(unsigned version) {
   switch (version) {

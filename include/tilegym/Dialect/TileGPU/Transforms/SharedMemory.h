@@ -44,6 +44,13 @@ inline bool fitsWgmmaShape(int64_t M, int64_t N, int64_t K, int64_t numWarps) {
          N <= 256 && M / groups * N * K >= 64 * 64 * 64;
 }
 
+/// Why the operands of fp8 `dot` keep it from wgmma, empty when they do not:
+/// wgmma reads fp8 only K-major from 128-byte-swizzled rows, so K must be a
+/// multiple of 128, A read as stored [M][K] and B stored [N][K] and read
+/// through a transpose, each by this dot alone (cp.async copies no single
+/// byte transposed).
+std::string whyNotFP8WgmmaOperands(tile::DotOp dot);
+
 /// Whether moving a tile of type `from` to `to` (a reshape, a permutation
 /// when `permutation` is given, a reduction dropping its axis, a
 /// convert_layout) leaves every element in the register, lane and warp that
