@@ -420,9 +420,8 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
   auto structType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(N / 2, f32));
   // fp8 products are added into the accumulator as the tensor cores add
-  // them, keeping about 13 mantissa bits (measured on the H100: an f32 C
-  // off by 2^-12.5 relative after one 128-deep dot), as Triton's default
-  // on sm_90 and cuBLAS's fast accumulation do.
+  // them, keeping about 13 mantissa bits (docs/results/language.md), as
+  // Triton's default on sm_90 and cuBLAS's fast accumulation do.
   SmallVector<Value> blocks;
   for (int64_t m = 0; m < blocksM; ++m) {
     Value s = LLVM::PoisonOp::create(b, loc(), structType);
