@@ -41,7 +41,7 @@ LogicalResult KernelEmitter::emitDot(tilegpu::MmaOp op) {
     if (!target.wgmma)
       return fail(op) << "is a wgmma dot, which needs sm_90a; the target is "
                       << target.chip;
-    return emitWgmmaDot(op);
+    return op.isSwapped() ? emitSwappedWgmmaDot(op) : emitWgmmaDot(op);
   }
   Type elem = op.getOperandElementType();
   int64_t M = op.getM(), N = op.getN(), K = op.getK();
@@ -285,24 +285,28 @@ LogicalResult KernelEmitter::emitDot(tilegpu::MmaOp op) {
   return success();
 }
 
-/// wgmma m64nNk16 with A from registers, which nvvm.wgmma.mma_async (A by
-/// descriptor only) does not take: the instruction as inline asm and its
-/// constraints. Operands: the N/2 accumulator registers (outputs, tied to
-/// the same inputs), A's four b32 fragments, B's descriptor.
+/// wgmma m64nNk16 (f16, bf16) or m64nNk8 (tf32) with A from registers,
+/// which nvvm.wgmma.mma_async (A by descriptor only) does not take: the
+/// instruction as inline asm and its constraints. Operands: the N/2
+/// accumulator registers (outputs, tied to the same inputs), A's four b32
+/// fragments, B's descriptor. tf32 has no transpose operand (B K-major).
 static std::pair<std::string, std::string>
 registerAWgmmaAsm(int64_t N, Type elem, bool transB) {
   std::string text, constraints;
   llvm::raw_string_ostream os(text), cs(constraints);
   int64_t n = N / 2;
-  const char *type = elem.isBF16() ? "bf16" : "f16";
+  bool tf32 = elem.isF32();
+  const char *type = tf32 ? "tf32" : elem.isBF16() ? "bf16" : "f16";
   os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-     << "wgmma.mma_async.sync.aligned.m64n" << N << "k16.f32." << type << "."
-     << type << " {";
+     << "wgmma.mma_async.sync.aligned.m64n" << N << (tf32 ? "k8" : "k16")
+     << ".f32." << type << "." << type << " {";
   for (int64_t r = 0; r < n; ++r)
     os << (r ? ", $" : "$") << r;
   os << "}, {$" << 2 * n << ", $" << 2 * n + 1 << ", $" << 2 * n + 2 << ", $"
-     << 2 * n + 3 << "}, $" << 2 * n + 4 << ", p, 1, 1, " << (transB ? 1 : 0)
-     << ";\n}\n";
+     << 2 * n + 3 << "}, $" << 2 * n + 4 << ", p, 1, 1";
+  if (!tf32)
+    os << ", " << (transB ? 1 : 0);
+  os << ";\n}\n";
   for (int64_t r = 0; r < n; ++r)
     cs << "=f,";
   for (int64_t r = 0; r < n; ++r)
@@ -472,6 +476,151 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
     for (int64_t r = 0; r < N / 2; ++r)
       out[m * repsN * 4 + r] =
           LLVM::ExtractValueOp::create(b, loc(), blocks[m], r);
+  tiles[op.getResult()] = out;
+  return success();
+}
+
+/// A tf32 dot as wgmma on its transpose, C^T = B^T A^T (sm_90a): wgmma
+/// reads tf32 only K-major, and B is stored [K][N], N-major, in a stage of
+/// padded rows. Its transpose is wgmma's A from registers, which have no
+/// such rule: per 8-deep K step each thread loads its four b32 fragments
+/// of B^T (rows n and n + 4 of its warpgroup's 64, K columns q and q + 4,
+/// q = lane % 4; the swapped layout's bit order puts the 32 lanes of each
+/// load in 32 banks), then each warpgroup runs one m64nMk8 per 64 rows of
+/// N, reading the K-major lhs [M][K] as wgmma's B by descriptor. The
+/// accumulator is wgmma's D^T fragments, rows and columns swapped
+/// (tilegpu::getSwappedWgmmaLayout); the A registers are read until their
+/// group completes: two groups, each half of K (below).
+LogicalResult KernelEmitter::emitSwappedWgmmaDot(tilegpu::MmaOp op) {
+  MLIRContext *ctx = b.getContext();
+  auto descA = cast<tilegpu::MemDescType>(op.getLhs().getType());
+  auto descB = cast<tilegpu::MemDescType>(op.getRhs().getType());
+  int64_t M = op.getM(), N = op.getN(), K = op.getK();
+  int64_t groups = numWarps / 4, blocksN = N / (64 * groups);
+  constexpr int64_t kStep = 8;
+  if (K % kStep)
+    return fail(op) << "needs K to be a multiple of " << kStep << ", got " << K;
+  RegMap acc = regMap(op.getResult());
+  // Each register by its place in the tile (the thread's own part is in its
+  // base coordinates): wgmma's register r of 64-row block nb is column
+  // 8 (r / 4) + r % 2 of D^T, our m, and row + 8 when r % 4 >= 2, our n + 4.
+  std::map<std::pair<int64_t, int64_t>, int64_t> byOffset;
+  for (int64_t i = 0; i < acc.count; ++i) {
+    SmallVector<int64_t> off = acc.offsets(i);
+    byOffset[{off[0], off[1]}] = i;
+  }
+  SmallVector<SmallVector<int64_t>> regOf(blocksN);
+  for (int64_t nb = 0; nb < blocksN; ++nb)
+    for (int64_t r = 0; r < M / 2; ++r) {
+      auto it = byOffset.find(
+          {8 * (r / 4) + r % 2, (r % 4 >= 2 ? 4 : 0) + nb * 64 * groups});
+      if (it == byOffset.end() || (int64_t)byOffset.size() != acc.count ||
+          acc.count != blocksN * M / 2)
+        return fail(op) << "internal error: accumulator registers do not "
+                           "match the swapped wgmma layout";
+      regOf[nb].push_back(it->second);
+    }
+  SmallVector<Value> out(tiles[op.getAcc()].begin(), tiles[op.getAcc()].end());
+
+  // B^T's fragments: element (k, n) of the [K][N] stage at k * stride + n.
+  Type i32Type = b.getI32Type(), f32 = b.getF32Type();
+  Value baseB = sharedTiles.lookup(op.getRhs());
+  int64_t stride = geometryOf(descB).stride;
+  Value quad = arith::RemUIOp::create(b, loc(), laneId, idx(4));
+  Value nBase = baseCoords(*acc.layout)[1];
+  Value first = elementPtr(
+      baseB, f32,
+      arith::AddIOp::create(
+          b, loc(), arith::MulIOp::create(b, loc(), quad, idx(stride)), nBase),
+      kShared);
+  auto fragment = [&](int64_t k, int64_t n) {
+    Value ptr = elementPtr(first, f32, idx(k * stride + n), kShared);
+    return Value(LLVM::LoadOp::create(b, loc(), i32Type, ptr, 4));
+  };
+
+  // The lhs as wgmma's B, K-major under the 128-byte swizzle: 8-row core
+  // matrices 1024 bytes apart, a K step 32 bytes into the swizzled row or
+  // the next column block (as emitWgmmaDot's K-major operands).
+  int64_t swizzledRows = geometryOf(descA).swizzledRows;
+  Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(),
+                                        sharedTiles.lookup(op.getLhs()));
+  Value start = arith::TruncIOp::create(
+      b, loc(), i32Type,
+      arith::ShRUIOp::create(
+          b, loc(), addr,
+          arith::ConstantOp::create(b, loc(), b.getI64IntegerAttr(4))));
+  Value low = arith::OrIOp::create(
+      b, loc(), arith::AndIOp::create(b, loc(), start, i32(0x3FFF)),
+      i32(int64_t(1) << 16)); // LBO 16 bytes
+  const int64_t high = (int64_t(kSwizzleAtomBytes >> 4) & 0x3FFF) | int64_t(1)
+                                                                        << 30;
+  auto descriptor = [&](int64_t k) {
+    int64_t bytes = (k / 32) * swizzledRows * 128 + (k % 32) * 4;
+    Value l = bytes
+                  ? Value(arith::AddIOp::create(b, loc(), low, i32(bytes >> 4)))
+                  : low;
+    auto pair = VectorType::get({2}, i32Type);
+    Value v = LLVM::PoisonOp::create(b, loc(), pair);
+    v = LLVM::InsertElementOp::create(b, loc(), v, l, i32(0));
+    v = LLVM::InsertElementOp::create(b, loc(), v, i32(high), i32(1));
+    return Value(LLVM::BitcastOp::create(b, loc(), b.getI64Type(), v));
+  };
+
+  auto structType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(M / 2, f32));
+  SmallVector<Value> blocks;
+  for (int64_t nb = 0; nb < blocksN; ++nb) {
+    Value s = LLVM::PoisonOp::create(b, loc(), structType);
+    for (int64_t r = 0; r < M / 2; ++r)
+      s = LLVM::InsertValueOp::create(b, loc(), s, out[regOf[nb][r]], r);
+    blocks.push_back(s);
+  }
+  auto [text, constraints] = registerAWgmmaAsm(M, f32, /*transB=*/false);
+  // Per K step the fragments, then the fence that orders their writes
+  // before the wgmmas reading them: the next step's loads overlap this
+  // step's wgmmas. The K steps go in two groups, the second (empty for a
+  // single step) after waiting for every group but the first: the last
+  // dot's second group, which reads the registers the second half loads
+  // again. So the tensor cores always have a group queued: the next dot
+  // waits for this one's first group only (tilegpu-pipeline's
+  // `tilegpu.mma_wait 1` before it), and the second runs meanwhile.
+  int64_t steps = K / kStep, firstHalf = (steps + 1) / 2;
+  for (int64_t k = 0; k < K; k += kStep) {
+    if (k == firstHalf * kStep) {
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 1);
+    }
+    SmallVector<SmallVector<Value>> frags;
+    for (int64_t nb = 0; nb < blocksN; ++nb) {
+      int64_t n = nb * 64 * groups;
+      frags.push_back({fragment(k, n), fragment(k, n + 4), fragment(k + 4, n),
+                       fragment(k + 4, n + 4)});
+    }
+    NVVM::WgmmaFenceAlignedOp::create(b, loc());
+    Value bDesc = descriptor(k);
+    for (int64_t nb = 0; nb < blocksN; ++nb) {
+      SmallVector<Value> operands;
+      for (int64_t r = 0; r < M / 2; ++r)
+        operands.push_back(
+            LLVM::ExtractValueOp::create(b, loc(), blocks[nb], r));
+      llvm::append_range(operands, frags[nb]);
+      operands.push_back(bDesc);
+      blocks[nb] = LLVM::InlineAsmOp::create(
+                       b, loc(), structType, operands, text, constraints,
+                       /*has_side_effects=*/true, /*is_align_stack=*/false,
+                       LLVM::tailcallkind::TailCallKind::None,
+                       LLVM::AsmDialectAttr(), ArrayAttr())
+                       .getResult(0);
+    }
+  }
+  if (steps == firstHalf) { // one step: an empty second group
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc(), 1);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
+  for (int64_t nb = 0; nb < blocksN; ++nb)
+    for (int64_t r = 0; r < M / 2; ++r)
+      out[regOf[nb][r]] = LLVM::ExtractValueOp::create(b, loc(), blocks[nb], r);
   tiles[op.getResult()] = out;
   return success();
 }

@@ -367,6 +367,7 @@ public:
   LogicalResult emitReshape(ReshapeOp op);
   LogicalResult emitDot(tilegpu::MmaOp op);
   LogicalResult emitWgmmaDot(tilegpu::MmaOp op);
+  LogicalResult emitSwappedWgmmaDot(tilegpu::MmaOp op);
   SmallVector<Value> accumulatorAFragment(Value lhs, int64_t rm, int64_t k);
   SmallVector<Value> emitReduceKeepDims(ReduceOp op, const RegMap &src,
                                         const RegMap &kept);

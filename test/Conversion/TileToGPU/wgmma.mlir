@@ -198,16 +198,48 @@ func.func @pv(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !t
 
 // -----
 
-// A tf32 matmul runs as wgmma too, both operands K-major: A [128][32] as
-// loaded (rows of 128 bytes, 16 bytes per cp.async, 8 per thread in
-// interior and edge paths), B [32][128] copied transposed into [128][32]
-// stages one element per 4-byte cp.async (32 per thread per stage). Each
-// 8-deep K step is one m64n128k8 per 64-row block (2 blocks, 4 steps).
+// A tf32 matmul whose B is stored [K][N] runs as wgmma on the transposed
+// product, C^T = B^T A^T (wgmma reads tf32 only K-major): A [128][32]
+// staged K-major under the swizzle, B [32][128] as loaded, rows padded,
+// both by 16-byte cp.async (8 runs a thread each, 128 threads). In the
+// loop the warpgroup first waits for all but the last iteration's second
+// group (its first still reads the first half's fragment registers), then
+// per 8-deep K step loads its 8 b32 fragments of B^T (4 for each 64-row
+// block of N) from B's stage, fences them and runs one m64n128k8 per block
+// with A from registers, A's stage read as wgmma's B; after two steps it
+// commits them and waits for all but them before the second half.
 // CHECK-LABEL: gpu.func @tf32
-// CHECK-COUNT-8: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
-// CHECK-COUNT-32: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca
+// CHECK-COUNT-16: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK: scf.for
-// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: scf.yield
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+
+// With N = 32 (not a multiple of 64, wgmma's M of the transposed product)
+// B is copied transposed instead, into [32][64] K-major stages, one
+// element per 4-byte cp.async, and wgmma reads both operands by
+// descriptor: 8 K steps of one m64n32k8 per 64-row block of M.
+// CHECK-LABEL: gpu.func @tf32_copy
+// CHECK-COUNT-16: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// CHECK-COUNT-16: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca
+// CHECK: scf.for
+// CHECK-COUNT-16: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 32, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 
@@ -239,6 +271,25 @@ func.func @tf32(%a: !tile.view<?x?xf32>, %b: !tile.view<?x?xf32>, %c: !tile.view
     scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x32xf32>, tensor<32x128xf32>
   }
   tile.store %r#0, %c[%m, %n] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+func.func @tf32_copy(%a: !tile.view<?x?xf32>, %b: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %a[1] : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<128x32xf32>
+  %a0 = tile.load %a[%m, %c0] : !tile.view<?x?xf32> -> tensor<128x64xf32>
+  %b0 = tile.load %b[%c0, %n] : !tile.view<?x?xf32> -> tensor<64x32xf32>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x32xf32>, tensor<128x64xf32>, tensor<64x32xf32>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %a[%m, %k1] : !tile.view<?x?xf32> -> tensor<128x64xf32>
+    %bn = tile.load %b[%k1, %n] : !tile.view<?x?xf32> -> tensor<64x32xf32>
+    %d = tile.dot %ta, %tb, %acc {precision = 1 : i32} : tensor<128x64xf32>, tensor<64x32xf32>, tensor<128x32xf32>
+    scf.yield %d, %an, %bn : tensor<128x32xf32>, tensor<128x64xf32>, tensor<64x32xf32>
+  }
+  tile.store %r#0, %c[%m, %n] : tensor<128x32xf32>, !tile.view<?x?xf32>
   return
 }
 func.func @narrow_k(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {

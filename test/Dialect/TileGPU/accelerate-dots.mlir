@@ -198,6 +198,57 @@ func.func @tf32_wgmma(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !
 
 // -----
 
+#a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
+#swapped = #tilegpu.linear<{register = [[1, 0], [0, 4]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 8], [0, 32]]}>
+
+// The same dot with its accumulator in the swapped wgmma layout runs as
+// wgmma on the transposed product: A staged K-major under the swizzle, B
+// staged as loaded, [K][N], rows padded (32 x 132 f32), to be read into
+// registers as wgmma's A. Where it cannot run so (no sm_90a, or nothing
+// staged), it runs on mma.sync in an mma layout of its own, its
+// accumulator converted before it and its result back after it.
+// CHECK-LABEL: func.func @tf32_swapped
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128, index = 0>}
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0, index = 0>}
+// CHECK: scf.for
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0>}
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<wgmma>} : {{.*}}, tensor<64x128xf32, #linear>
+// CHECK-NOT: convert_layout
+// SM80-LABEL: func.func @tf32_swapped
+// SM80: %[[ACC:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x128xf32, #linear> -> tensor<64x128xf32, #mma>
+// SM80: %[[D:.*]] = tile.dot {{.*}}, %[[ACC]] {tilegpu.dot = #tilegpu.dot<mma_sync>} : {{.*}}, tensor<64x128xf32, #mma>
+// SM80: %[[BACK:.*]] = tilegpu.convert_layout %[[D]] : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #linear>
+// SM80: scf.yield %[[BACK]]
+// NOBUDGET: remark: runs on mma.sync: the transposed product reads both operands from shared memory; one is not staged there {{.*}}; it accumulates in an mma layout, converted from and to its class's
+// NOBUDGET-LABEL: func.func @tf32_swapped
+// NOBUDGET: tilegpu.convert_layout
+// NOBUDGET: tile.dot {{.*}}#tilegpu.dot<mma_sync>
+// NOBUDGET: tilegpu.convert_layout
+// REMARK: remark: runs as wgmma on the transposed product (C^T = B^T A^T): its tf32 rhs [K][N] goes from shared memory to registers as wgmma's A
+// REMARK: remark: dot operands staged in shared memory by cp.async: 2 in 2 stages (50176 bytes)
+func.func @tf32_swapped(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %n = tile.block_id 0
+  %m = tile.block_id 1
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #swapped>
+  %a0 = tile.load %va[%m, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+  %b0 = tile.load %vb[%c0, %n] : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x128xf32, #swapped>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%m, %k1] : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+    %bn = tile.load %vb[%k1, %n] : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+    %d = tile.dot %ta, %tb, %acc : tensor<64x32xf32, #a>, tensor<32x128xf32, #b>, tensor<64x128xf32, #swapped>
+    scf.yield %d, %an, %bn : tensor<64x128xf32, #swapped>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>
+  }
+  tile.store %r#0, %vc[%m, %n] : tensor<64x128xf32, #swapped>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
 #a = #tilegpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
 #b = #tilegpu.linear<{register = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 32], [0, 64]], lane = [[16, 0], [32, 0], [64, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]}>
 #mma = #tilegpu.mma<warps = [4, 1]>

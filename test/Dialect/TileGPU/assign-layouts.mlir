@@ -264,3 +264,58 @@ func.func @dot_on_fewer_warps(%in: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32>
   tile.store %d, %x[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+// A tf32 matmul whose operands stream through the loop (windows of loads)
+// and whose B is loaded [K][N] may run as wgmma on the transposed product
+// (a tf32 B read N-major from registers): its accumulator takes the
+// swapped wgmma layout, warps along N, whatever stores it. On sm_80 it is
+// #mma. With B read through a transpose (already K-major) it keeps #mma
+// with warps along M.
+// CHECK: #linear = #tilegpu.linear<{register = {{\[\[}}1, 0], [0, 4]], lane = {{\[\[}}2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = {{\[\[}}0, 8], [0, 32], [0, 64]]}>
+// CHECK: func.func @tf32_swapped
+// CHECK: scf.for {{.*}} -> (tensor<128x128xf32, #linear>
+// CHECK: tile.dot {{.*}}, tensor<128x128xf32, #linear>
+// CHECK: tile.store {{.*}} : tensor<128x128xf32, #linear>
+// CHECK: func.func @tf32_bt
+// CHECK: tile.dot {{.*}}, tensor<128x128xf32, #mma>
+// SM80: func.func @tf32_swapped
+// SM80: tile.dot {{.*}}, tensor<128x128xf32, #mma>
+// REMARK: remark: dot accumulating in #tilegpu.linear<{register = {{\[\[}}1, 0], [0, 4]]{{.*}} (wgmma on the transposed product: a tf32 rhs [K][N] is read from registers)
+// REMARK: remark: dot accumulating in #tilegpu.mma<warps = [8, 1]> (warps along M: the dot may run as wgmma)
+func.func @tf32_swapped(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %va[%c0, %c0] : !tile.view<?x?xf32> -> tensor<128x32xf32>
+  %b0 = tile.load %vb[%c0, %c0] : !tile.view<?x?xf32> -> tensor<32x128xf32>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x32xf32>, tensor<32x128xf32>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%c0, %k1] : !tile.view<?x?xf32> -> tensor<128x32xf32>
+    %bn = tile.load %vb[%k1, %c0] : !tile.view<?x?xf32> -> tensor<32x128xf32>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x32xf32>, tensor<32x128xf32>, tensor<128x128xf32>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x32xf32>, tensor<32x128xf32>
+  }
+  tile.store %r#0, %vc[%c0, %c0] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}
+func.func @tf32_bt(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %a0 = tile.load %va[%c0, %c0] : !tile.view<?x?xf32> -> tensor<128x32xf32>
+  %b0 = tile.load %vb[%c0, %c0] : !tile.view<?x?xf32> -> tensor<128x32xf32>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x128xf32>, tensor<128x32xf32>, tensor<128x32xf32>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%c0, %k1] : !tile.view<?x?xf32> -> tensor<128x32xf32>
+    %bn = tile.load %vb[%c0, %k1] : !tile.view<?x?xf32> -> tensor<128x32xf32>
+    %bt = tile.permute %tb [1, 0] : tensor<128x32xf32> -> tensor<32x128xf32>
+    %d = tile.dot %ta, %bt, %acc : tensor<128x32xf32>, tensor<32x128xf32>, tensor<128x128xf32>
+    scf.yield %d, %an, %bn : tensor<128x128xf32>, tensor<128x32xf32>, tensor<128x32xf32>
+  }
+  tile.store %r#0, %vc[%c0, %c0] : tensor<128x128xf32>, !tile.view<?x?xf32>
+  return
+}

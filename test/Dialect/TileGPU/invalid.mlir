@@ -455,6 +455,24 @@ func.func @wgmma_f32(%a: !tilegpu.memdesc<64x64xf32, swizzle = 128>, %b: !tilegp
 
 // -----
 
+#swapped = #tilegpu.linear<{register = [[1, 0], [0, 4]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 8], [0, 32]]}>
+func.func @wgmma_swapped_swizzled_b(%a: !tilegpu.memdesc<64x32xf32, swizzle = 128>, %b: !tilegpu.memdesc<32x128xf32, swizzle = 128>, %c: tensor<64x128xf32, #swapped>) {
+  // expected-error @+1 {{wgmma on the transposed product (the swapped accumulator layout) reads a tf32 lhs swizzled and its rhs [K][N] unswizzled, from shared memory}}
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x32xf32, swizzle = 128>, !tilegpu.memdesc<32x128xf32, swizzle = 128>, tensor<64x128xf32, #swapped>
+  return
+}
+
+// -----
+
+#swapped = #tilegpu.linear<{register = [[1, 0], [0, 4]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 8], [0, 32]]}>
+func.func @wgmma_swapped_lhs_unswizzled(%a: !tilegpu.memdesc<64x32xf32, swizzle = 0>, %b: !tilegpu.memdesc<32x128xf32, swizzle = 0>, %c: tensor<64x128xf32, #swapped>) {
+  // expected-error @+1 {{wgmma reads shared-memory tiles under the 128-byte swizzle, got '!tilegpu.memdesc<64x32xf32, swizzle = 0>'}}
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x32xf32, swizzle = 0>, !tilegpu.memdesc<32x128xf32, swizzle = 0>, tensor<64x128xf32, #swapped>
+  return
+}
+
+// -----
+
 #mma = #tilegpu.mma<warps = [4, 1]>
 func.func @wgmma_rhs_registers(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 128>, %b: tensor<64x64xbf16, #mma>, %c: tensor<64x64xf32, #mma>) {
   // expected-error @+1 {{wgmma reads its rhs from shared memory}}

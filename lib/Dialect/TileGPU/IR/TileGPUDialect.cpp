@@ -290,6 +290,39 @@ LinearBases MmaLayoutAttr::getLinearBases() const {
   return bases;
 }
 
+LinearLayoutAttr tilegym::tilegpu::getSwappedWgmmaLayout(MLIRContext *ctx,
+                                                         int64_t numWarps) {
+  // wgmma's D^T fragments, rows and columns swapped: a D^T column (one of
+  // our M) is register bit 0 and lane bits 0-1 (2 columns of each quad,
+  // 4 quads); a D^T row (one of our N) is lane bits 2-4, register bit 1
+  // (row + 8) and the warp bits (16 rows a warp, 64 a warpgroup). Within a
+  // warpgroup's 64 rows, row bit 2 (lane bit 4) is n + 16 and row bit 3
+  // (the + 8 half) is n + 4: the lanes of one fragment load then read
+  // columns n..n+3 and n+16..n+19 of 4 rows of the N-major rhs, and with
+  // its rows padded to 4 (mod 32) words the 32 addresses fall in 32
+  // distinct banks, where rows n..n+7 would put two lanes in each of 16.
+  LinearBases bases;
+  bases.rank = 2;
+  bases.reg = {unitBasis(2, 0, 1), unitBasis(2, 1, 4)};
+  bases.lane = {unitBasis(2, 0, 2), unitBasis(2, 0, 4), unitBasis(2, 1, 1),
+                unitBasis(2, 1, 2), unitBasis(2, 1, 16)};
+  bases.warp = {unitBasis(2, 1, 8), unitBasis(2, 1, 32)};
+  for (int64_t g = 1; g < numWarps / 4; g *= 2)
+    bases.warp.push_back(unitBasis(2, 1, 64 * g));
+  return LinearLayoutAttr::get(ctx, bases);
+}
+
+bool tilegym::tilegpu::isSwappedWgmmaLayout(Attribute layout) {
+  auto linear = dyn_cast_or_null<LinearLayoutAttr>(layout);
+  if (!linear || linear.getRank() != 2)
+    return false;
+  int64_t warpBits = linear.getLinearBases().warp.size();
+  if (warpBits < 2 || warpBits > 5)
+    return false;
+  return linear ==
+         getSwappedWgmmaLayout(layout.getContext(), int64_t(1) << warpBits);
+}
+
 LogicalResult MmaLayoutAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {

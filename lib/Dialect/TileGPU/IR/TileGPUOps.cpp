@@ -173,6 +173,13 @@ bool MmaOp::isLhsItsOwnFragments() {
          lhs.getEncoding() == acc;
 }
 
+bool MmaOp::isSwapped() {
+  auto rhs = dyn_cast<MemDescType>(getRhs().getType());
+  return getInstruction() == DotInstruction::Wgmma &&
+         getOperandElementType().isF32() && rhs && !rhs.getTransposed() &&
+         isSwappedWgmmaLayout(getType().getEncoding());
+}
+
 LogicalResult MmaOp::verify() {
   ArrayRef<int64_t> lhs = getOperandShape(getLhs());
   ArrayRef<int64_t> rhs = getOperandShape(getRhs());
@@ -200,8 +207,16 @@ LogicalResult MmaOp::verify() {
   if (fp8 && !wgmma)
     return emitOpError() << "mma_sync takes no fp8 operands: widen them to "
                             "f16 (tilegpu-legalize-dots)";
+  // The transposed product reads its rhs by plain loads, rows padded.
+  bool swapped = isSwapped();
+  if (swapped && (!lhsDesc || rhsDesc.getSwizzle() != 0 ||
+                  getPrecision() != tile::Precision::TF32))
+    return emitOpError() << "wgmma on the transposed product (the swapped "
+                            "accumulator layout) reads a tf32 lhs swizzled "
+                            "and its rhs [K][N] unswizzled, from shared memory";
   for (MemDescType desc : {lhsDesc, rhsDesc})
-    if (desc && (desc.getSwizzle() == 128) != wgmma)
+    if (desc && !(swapped && desc == rhsDesc) &&
+        (desc.getSwizzle() == 128) != wgmma)
       return emitOpError() << (wgmma ? "wgmma reads" : "mma_sync reads")
                            << " shared-memory tiles "
                            << (wgmma ? "under the 128-byte swizzle"
@@ -210,10 +225,13 @@ LogicalResult MmaOp::verify() {
   if (wgmma) {
     if (!rhsDesc)
       return emitOpError() << "wgmma reads its rhs from shared memory";
-    if (lhsElem.isF32() && (getPrecision() != tile::Precision::TF32 ||
-                            !lhsDesc || !rhsDesc.getTransposed()))
-      return emitOpError() << "wgmma takes f32 operands as tf32, both from "
-                              "shared memory, K-major (the rhs transposed)";
+    if (lhsElem.isF32() && !swapped &&
+        (getPrecision() != tile::Precision::TF32 || !lhsDesc ||
+         !rhsDesc.getTransposed()))
+      return emitOpError()
+             << "wgmma takes f32 operands as tf32, both from shared memory, "
+                "K-major (the rhs transposed), or the rhs [K][N] with the "
+                "accumulator in the swapped layout";
     if (fp8 && (!lhsDesc || !rhsDesc.getTransposed()))
       return emitOpError() << "wgmma takes fp8 operands both from shared "
                               "memory, K-major (the rhs transposed)";

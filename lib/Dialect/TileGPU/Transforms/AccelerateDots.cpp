@@ -61,6 +61,8 @@ private:
 
   void consider(Value tile, scf::ForOp loop, SmallVector<LoadOp> loads);
   std::string whyNotWgmma(DotOp dot, Candidate *&lhs, Candidate *&rhs);
+  std::string whyNotSwapped(DotOp dot, Candidate *lhs, Candidate *rhs);
+  void accumulateInMma(DotOp dot);
 };
 
 /// `tile` (loaded by `loads`) is a candidate if it reaches a dot of
@@ -87,6 +89,49 @@ void DotAccelerator::consider(Value tile, scf::ForOp loop,
                         bytes, use->transposed});
 }
 
+/// Why a dot whose accumulator tilegpu-assign-layouts laid out for wgmma on
+/// its transpose (a tf32 B [K][N] read from registers) cannot run so.
+std::string DotAccelerator::whyNotSwapped(DotOp dot, Candidate *lhs,
+                                          Candidate *rhs) {
+  auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+  int64_t N = dot.getType().getDimSize(1);
+  if (!lhsType.getElementType().isF32() ||
+      dot.getPrecision() != Precision::TF32)
+    return "the transposed product is for tf32 operands";
+  if (!fitsSwappedWgmmaShape(M, N, K, numWarps))
+    return "the transposed product takes N a multiple of 64 per warpgroup, "
+           "M a multiple of 8 up to 256 and K a multiple of 32";
+  if (!lhs || !rhs)
+    return "the transposed product reads both operands from shared memory; "
+           "one is not staged there (a tile loaded ahead through the loop or "
+           "once before it, zero-padded, in 16-byte runs, within the shared "
+           "memory budget)";
+  if (lhs == rhs || rhs->readTransposed)
+    return "the transposed product reads its rhs as loaded, [K][N]";
+  return "";
+}
+
+/// A dot that stays on mma.sync although its accumulator's class has the
+/// swapped wgmma layout: it accumulates in an mma layout of its own, the
+/// accumulator converted before it and its result back after it.
+void DotAccelerator::accumulateInMma(DotOp dot) {
+  RankedTensorType type = dot.getType();
+  int64_t M = type.getDimSize(0), N = type.getDimSize(1);
+  int64_t warpsM = std::min<int64_t>(numWarps, std::max<int64_t>(1, M / 16));
+  int64_t warpsN = std::max<int64_t>(
+      1, std::min<int64_t>(numWarps / warpsM, std::max<int64_t>(1, N / 8)));
+  auto mma =
+      withLayout(type, MmaLayoutAttr::get(kernel.getContext(), warpsM, warpsN));
+  OpBuilder b(dot);
+  Value acc = ConvertLayoutOp::create(b, dot.getLoc(), mma, dot.getAcc());
+  dot.getAccMutable().set(acc);
+  dot.getResult().setType(mma);
+  b.setInsertionPointAfter(dot);
+  auto back = ConvertLayoutOp::create(b, dot.getLoc(), type, dot.getResult());
+  dot.getResult().replaceAllUsesExcept(back, back);
+}
+
 std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
                                         Candidate *&rhs) {
   if (!hasWgmma)
@@ -103,6 +148,14 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
     return "wgmma takes f32 operands only as tf32";
   if (bytes != 2 && !tf32 && !fp8)
     return "wgmma here takes 16-bit, fp8 or tf32 operands";
+  for (Candidate &c : candidates) {
+    if (c.operand == dot.getLhs())
+      lhs = &c;
+    if (c.operand == dot.getRhs())
+      rhs = &c;
+  }
+  if (isSwappedWgmmaLayout(getLayout(dot.getType())))
+    return whyNotSwapped(dot, lhs, rhs);
   if (M % (64 * groups) || N % 8 || N > 256)
     return "wgmma takes M a multiple of 64 per warpgroup and N a multiple "
            "of 8 up to 256";
@@ -114,12 +167,6 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
     std::string why = whyNotFP8WgmmaOperands(dot);
     if (!why.empty())
       return why;
-  }
-  for (Candidate &c : candidates) {
-    if (c.operand == dot.getLhs())
-      lhs = &c;
-    if (c.operand == dot.getRhs())
-      rhs = &c;
   }
   // Warps along M only, 16 rows each: warpgroup g owns rows 64g to 64g + 63
   // of each 64 x warpgroups (wgmma's D fragments are mma.sync's, stacked
@@ -210,26 +257,40 @@ LogicalResult DotAccelerator::run(bool remarks) {
   MLIRContext *ctx = kernel.getContext();
   kernel.walk([&](DotOp dot) {
     Candidate *lhs = nullptr, *rhs = nullptr;
+    bool swapped = isSwappedWgmmaLayout(getLayout(dot.getType()));
     std::string why = whyNotWgmma(dot, lhs, rhs);
-    bool transposeB =
-        why.empty() && !rhs->readTransposed && rhs->elementBytes == 4;
+    bool transposeB = why.empty() && !swapped && !rhs->readTransposed &&
+                      rhs->elementBytes == 4;
     if (remarks) {
       InFlightDiagnostic remark = dot.emitRemark();
       if (!why.empty())
         remark << "runs on mma.sync: " << why;
+      else if (swapped)
+        remark << "runs as wgmma on the transposed product (C^T = B^T A^T): "
+                  "its tf32 rhs [K][N] goes from shared memory to registers "
+                  "as wgmma's A";
       else
         remark << "runs as wgmma"
                << (transposeB ? "; its tf32 rhs is copied into K-major stages"
                               : "");
+      if (!why.empty() && swapped)
+        remark << "; it accumulates in an mma layout, converted from and to "
+                  "its class's";
     }
     dot->setAttr(kDotAttr, DotInstructionAttr::get(
                                ctx, why.empty() ? DotInstruction::Wgmma
                                                 : DotInstruction::MmaSync));
-    if (!why.empty())
+    if (!why.empty()) {
+      if (swapped)
+        accumulateInMma(dot);
       return;
-    for (Candidate *c : {lhs, rhs})
-      if (c)
-        c->swizzled = true;
+    }
+    // The transposed product reads its rhs by plain loads into registers
+    // (rows padded); wgmma's descriptor reads only the lhs.
+    if (lhs)
+      lhs->swizzled = true;
+    if (!swapped)
+      rhs->swizzled = true;
     rhs->storedTransposed = transposeB;
   });
   // fp8 tiles are staged for wgmma only: an fp8 dot on mma.sync takes its

@@ -5,6 +5,7 @@
 // encodings. See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
@@ -110,6 +111,7 @@ struct LayoutAssigner {
       classes.unionSets(a, b);
   }
   bool mayRunAsWgmma(tile::DotOp dot, Value leader);
+  bool mayRunSwapped(tile::DotOp dot, Value leader);
   Attribute mmaLayoutOf(const ClassLeader &leader);
   LogicalResult run(bool remarks);
   void insertConversions(bool remarks);
@@ -257,10 +259,55 @@ bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
          (K % perRow == 0 || N % perRow == 0);
 }
 
+/// Whether tf32 `dot` may run as wgmma on its transpose, C^T = B^T A^T:
+/// wgmma reads tf32 only K-major, and a B loaded [K][N] (N-major) is read
+/// as the transposed product's A, from registers, which have no such rule.
+/// Both operands must be tiles tilegpu-accelerate-dots can stage (loaded,
+/// or carried through a loop as loads ahead): A [M][K] under the 128-byte
+/// swizzle (K a multiple of 32), B as loaded; N takes wgmma's M (a multiple
+/// of 64 per warpgroup), M its N.
+bool LayoutAssigner::mayRunSwapped(tile::DotOp dot, Value leader) {
+  auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  if (!wgmmaAvailable || !loop || !lhsType.getElementType().isF32() ||
+      dot.getPrecision() != tile::Precision::TF32 ||
+      classes.isEquivalent(dot.getLhs(), leader))
+    return false;
+  int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+  int64_t N = dot.getType().getDimSize(1);
+  // What tilegpu-accelerate-dots stages for a dot of `loop`'s body: a
+  // window of loads the loop carries, or a load before the loop; its
+  // stages, 0 for neither.
+  auto stages = [&](Value tile) -> int64_t {
+    if (auto arg = dyn_cast<BlockArgument>(tile)) {
+      if (arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+        return 0;
+      std::optional<tile::LoadWindow> window =
+          tile::getLoadWindow(loop, arg.getArgNumber() - 1);
+      return window ? window->loads.size() : 0;
+    }
+    auto load = tile.getDefiningOp<tile::LoadOp>();
+    return load && load->getBlock() == loop->getBlock() &&
+                   load->isBeforeInBlock(loop)
+               ? 1
+               : 0;
+  };
+  tile::DotOperandSource a = tile::traceDotOperand(dot.getLhs());
+  tile::DotOperandSource b = tile::traceDotOperand(dot.getRhs());
+  int64_t stagesA = stages(a.tile), stagesB = stages(b.tile);
+  // Both rings within the staging budget: a dot left on mma.sync in this
+  // layout converts its accumulator each iteration.
+  int64_t bytes = stagesA * getStageBytes(M, K, 4, /*swizzled=*/true) +
+                  stagesB * getStageBytes(K, N, 4, /*swizzled=*/false);
+  return fitsSwappedWgmmaShape(M, N, K, numWarps) && !a.transposed &&
+         !b.transposed && a.tile != b.tile && stagesA && stagesB &&
+         bytes <= kDefaultStagingBudget;
+}
+
 Attribute LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {
   MLIRContext *ctx = kernel.getContext();
   int64_t maxM = 0, maxN = 0;
-  bool reduced = false, wgmma = false;
+  bool reduced = false, wgmma = false, swapped = true;
   Value data = leader.getData();
   for (auto m = classes.member_begin(leader); m != classes.member_end(); ++m) {
     for (Operation *user : (*m).getUsers())
@@ -274,9 +321,15 @@ Attribute LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {
     maxM = std::max(maxM, rows);
     maxN = std::max(maxN, cols);
     wgmma |= mayRunAsWgmma(dot, data);
+    swapped &= mayRunSwapped(dot, data);
   }
   if (!maxM)
     return Attribute();
+  if (swapped) {
+    mmaReasons[data] = "wgmma on the transposed product: a tf32 rhs "
+                       "[K][N] is read from registers";
+    return getSwappedWgmmaLayout(ctx, numWarps);
+  }
   int64_t warpsM = std::min<int64_t>(numWarps, std::max<int64_t>(1, maxM / 16));
   std::string &reason = mmaReasons[data];
   if (wgmma) {

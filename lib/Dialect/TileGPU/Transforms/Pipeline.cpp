@@ -55,6 +55,11 @@ struct LoopPlan {
   /// Its accumulator only goes round the loop: its group stays in flight
   /// into the next iteration and is waited for after the loop.
   bool accInFlight = false;
+  /// It runs on the transposed product, its A fragments loaded into
+  /// registers, in two groups: the next iteration's dot waits for the
+  /// first before loading its registers again; the dot itself waits for
+  /// the second.
+  bool swapped = false;
 };
 
 class Pipeliner {
@@ -271,14 +276,32 @@ LogicalResult Pipeliner::checkWgmmaDots() {
     bool fp8 = isFP8(lhsType.getElementType());
     bool lhsInRegisters = !operandRing.count(dot.getLhs()) && acc &&
                           lhsType.getEncoding() == dot.getType().getEncoding();
+    // The transposed product: a tf32 rhs [K][N] staged unswizzled, read
+    // into registers.
+    bool swapped = isSwappedWgmmaLayout(dot.getType().getEncoding());
+    auto plainRhs = operandRing.find(dot.getRhs());
     std::string why;
     if (!wgmmaChip)
       why = "wgmma needs sm_90a";
-    else if (numWarps % 4 ||
-             (elementBytes(lhsType.getElementType()) != 2 && !tf32 && !fp8) ||
-             lhsType.getDimSize(0) % (16 * numWarps) ||
-             dot.getType().getDimSize(1) % 8 ||
-             dot.getType().getDimSize(1) > 256)
+    else if (swapped) {
+      if (!tf32 ||
+          !fitsSwappedWgmmaShape(lhsType.getDimSize(0),
+                                 dot.getType().getDimSize(1),
+                                 lhsType.getDimSize(1), numWarps) ||
+          !lhs || plainRhs == operandRing.end() ||
+          plainRhs->second->stage.getSwizzle() != 0 ||
+          plainRhs->second->stage.getTransposed() ||
+          plainRhs->second->use.transposed)
+        why = "a wgmma on the transposed product (the swapped accumulator "
+              "layout) needs tf32 operands, N a multiple of 64 per "
+              "warpgroup, M a multiple of 8 up to 256, K of 32, its lhs "
+              "staged with swizzle = 128 and its rhs staged [K][N] with "
+              "swizzle = 0";
+    } else if (numWarps % 4 ||
+               (elementBytes(lhsType.getElementType()) != 2 && !tf32 && !fp8) ||
+               lhsType.getDimSize(0) % (16 * numWarps) ||
+               dot.getType().getDimSize(1) % 8 ||
+               dot.getType().getDimSize(1) > 256)
       why = "wgmma needs warpgroups, 16-bit, fp8 or tf32 operands, M a "
             "multiple of 64 per warpgroup and N a multiple of 8 up to 256";
     else if (!acc || acc.getWarpsM() != numWarps)
@@ -350,6 +373,7 @@ LoopPlan Pipeliner::planLoop(scf::ForOp loop) {
     plan.accInFlight = operandRing.count(dot.getLhs()) && acc &&
                        acc.getOwner() == loop.getBody() && acc.hasOneUse() &&
                        yielded && *yielded + 1 == acc.getArgNumber();
+    plan.swapped = isSwappedWgmmaLayout(dot.getType().getEncoding());
     break;
   }
   return plan;
@@ -586,9 +610,18 @@ void Pipeliner::rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings) {
     MmaOp mma = rewriteDot(b, dot, stage);
     if (!wgmma)
       continue;
+    // The transposed product commits two groups, each half of K, and
+    // waits for all but its first before loading the second half's
+    // registers; its first half's registers are the last iteration's
+    // first group's: it waits for that group (all but the last one).
+    if (first && plan.accInFlight && plan.swapped) {
+      b.setInsertionPoint(mma);
+      MmaWaitOp::create(b, loc, 1, ValueRange{});
+    }
     b.setInsertionPointAfter(mma);
     if (first && plan.accInFlight) {
-      MmaWaitOp::create(b, loc, 1, ValueRange{});
+      if (!plan.swapped)
+        MmaWaitOp::create(b, loc, 1, ValueRange{});
       if (!bodyLoads.empty())
         gpu::BarrierOp::create(b, loc);
     }

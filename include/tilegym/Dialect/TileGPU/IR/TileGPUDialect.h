@@ -95,6 +95,18 @@ LinearLayoutAttr getPermutedLayout(DistributedLayoutAttr layout,
                                    llvm::ArrayRef<int64_t> fromShape,
                                    llvm::ArrayRef<int64_t> permutation);
 
+/// The accumulator layout of a tf32 dot that wgmma runs on its transpose
+/// (D^T = B^T A^T: the [K][N] rhs, N-major, is wgmma's A read from shared
+/// memory into registers, and the K-major lhs its B), in a kernel of
+/// `numWarps` warps (whole warpgroups): wgmma's accumulator of the [N][M]
+/// tile with rows and columns swapped, warps along N, and within each
+/// warpgroup's 64 rows of N a bit order under which the fragment loads of
+/// the rhs meet no bank conflict.
+LinearLayoutAttr getSwappedWgmmaLayout(mlir::MLIRContext *ctx,
+                                       int64_t numWarps);
+/// Whether `layout` is that layout (for its warps).
+bool isSwappedWgmmaLayout(mlir::Attribute layout);
+
 /// Whether two tiles of one shape place every element in the same register
 /// of the same lane and warp, whatever their layout attributes: a
 /// conversion between them moves no data.

@@ -213,7 +213,13 @@ def TileGPU_MmaOp : TileGPU_Op<"mma", [
       and `lhs` unless it is in registers in the accumulator's layout,
       through matrix descriptors from tiles under the 128-byte swizzle, then
       commit them as one group. The result's registers are being written
-      until a `tilegpu.mma_wait` has waited for that group.
+      until a `tilegpu.mma_wait` has waited for that group. A tf32 `rhs`
+      stored `[K][N]` (N-major, rows padded, unswizzled) with the
+      accumulator in the swapped layout (`getSwappedWgmmaLayout`) runs on
+      the transposed product, C^T = B^T A^T: each warpgroup loads its rows
+      of B^T from `rhs` into registers as wgmma's A, and reads `lhs`
+      (K-major, swizzled) as wgmma's B. Those registers are read until the
+      group completes: the next such dot waits for it before loading them.
 
     ```mlir
     %d = tilegpu.mma wgmma %a, %b, %acc
@@ -245,6 +251,10 @@ def TileGPU_MmaOp : TileGPU_Op<"mma", [
     /// layout with all warps along M (registers c0..c3 of N blocks 2k and
     /// 2k+1 are a0..a7 of K step k, FA2's P).
     bool isLhsItsOwnFragments();
+    /// Whether a wgmma dot runs on its transpose: a tf32 rhs stored [K][N]
+    /// read into registers as wgmma's A, the accumulator in the swapped
+    /// layout.
+    bool isSwapped();
   }];
   let hasVerifier = 1;
 }

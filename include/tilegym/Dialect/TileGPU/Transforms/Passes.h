@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
+#include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 
 namespace tilegym::tilegpu {
 #define GEN_PASS_DECL

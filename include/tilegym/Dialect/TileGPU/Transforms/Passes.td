@@ -71,7 +71,14 @@ def TileGPUAssignLayoutsPass
       of 8 up to 256, rows of 128 bytes for the 128-byte swizzle: K, or N
       for a 16-bit B; a tf32 lhs not in registers; at least a 64x64x64
       product per warpgroup); otherwise the split that loads the
-      fewest operand fragments per k step, more warps along M on a tie;
+      fewest operand fragments per k step, more warps along M on a tie.
+      A tf32 dot of a loop whose operands are loaded (ahead through the
+      loop, or before it) with B `[K][N]`, N a multiple of 64 per
+      warpgroup, M a multiple of 8 up to 256 and K of 32, takes the
+      swapped wgmma layout instead (a `#tilegpu.linear`,
+      `getSwappedWgmmaLayout`): it will run on its transpose,
+      C^T = B^T A^T, wgmma's accumulator of the [N][M] product read with
+      rows and columns swapped, warps along N;
     - a 2-D class used only as dot operands takes a blocked layout sized for
       its own shape, so that a [128, 32] operand is not replicated over a
       layout sized for [128, 128];
@@ -200,7 +207,12 @@ def TileGPUAccelerateDotsPass
     from registers, as FA3's P); staged tiles have stored rows of 128 bytes
     and a multiple of 8 rows (the 128-byte swizzle). Its staged operands
     then use that swizzle (`swizzle = 128`). wgmma reads tf32 only K-major:
-    a tf32 rhs loaded `[K][N]` (not read through a transpose) is staged
+    a tf32 dot whose accumulator has the swapped wgmma layout runs on its
+    transpose (its lhs staged under the swizzle as wgmma's B, its rhs
+    `[K][N]` staged as loaded, rows padded, and read into registers as
+    wgmma's A); with it on mma.sync after all, it accumulates in an mma
+    layout of its own, converted from and to its class's. Otherwise a tf32
+    rhs loaded `[K][N]` (not read through a transpose) is staged
     transposed (`transposed = true`: stored `[N][K]`, copied element by
     element). wgmma transposes no fp8 operand, and no copy moves a single
     byte transposed: an fp8 dot needs both operands staged K-major, the
@@ -232,7 +244,7 @@ def TileGPUAccelerateDotsPass
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target GPU architecture (wgmma needs sm_90a)">,
     Option<"sharedMemoryBudget", "shared-memory-budget", "int64_t",
-           /*default=*/"160 * 1024",
+           /*default=*/"::tilegym::tilegpu::kDefaultStagingBudget",
            "Bytes of shared memory the rings of a kernel may take (sm_80 "
            "gives a block 163 KiB, sm_90 227 KiB)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
@@ -276,7 +288,10 @@ def TileGPUPipelinePass
       as its own accumulator and its lhs is staged, the group stays in
       flight: it waits instead for the previous iteration's group
       (`tilegpu.mma_wait 1`, a barrier before the copies refill the stage
-      that group read), and its result is waited for after the loop. A
+      that group read), and its result is waited for after the loop. A dot
+      on the transposed product (the swapped layout) loads its A fragments
+      into the registers its last group still reads: its group is waited
+      for before the barrier that precedes the next iteration's dot. A
       later wgmma dot whose result is only yielded is waited for before the
       yield, others right after them.
     IR whose marks disagree (a window's loads without their stages, a ring

@@ -23,6 +23,10 @@ int64_t getMaxSharedBytesPerBlock(unsigned version);
 /// the launch opts in to.
 constexpr int64_t kStaticSharedBytesLimit = 48 * 1024;
 
+/// The shared memory tilegpu-accelerate-dots stages dot operands in by
+/// default (`shared-memory-budget`): within what sm_80 gives a block too.
+constexpr int64_t kDefaultStagingBudget = 160 * 1024;
+
 /// The 128-byte swizzle repeats every 8 rows of 128 bytes: a wgmma operand
 /// stage starts on such a boundary.
 constexpr int64_t kSwizzleAtomBytes = 1024;
@@ -42,6 +46,14 @@ inline bool fitsWgmmaShape(int64_t M, int64_t N, int64_t K, int64_t numWarps) {
   int64_t groups = numWarps / 4;
   return numWarps % 4 == 0 && M % (64 * groups) == 0 && N % 8 == 0 &&
          N <= 256 && M / groups * N * K >= 64 * 64 * 64;
+}
+
+/// Whether a tf32 M x N x K dot has the shapes wgmma takes on its
+/// transpose (getSwappedWgmmaLayout): N as wgmma's M, M as its N, and K a
+/// multiple of 32, for the lhs's rows of 128 bytes under the swizzle.
+inline bool fitsSwappedWgmmaShape(int64_t M, int64_t N, int64_t K,
+                                  int64_t numWarps) {
+  return fitsWgmmaShape(N, M, K, numWarps) && K % 32 == 0;
 }
 
 /// Why the operands of fp8 `dot` keep it from wgmma, empty when they do not:
