@@ -141,10 +141,10 @@ bool readNpy(const std::string &path, int64_t maxElements, NpyArray &array,
        descr[1] != 'b'))
     return bad("unsupported dtype '" + descr +
                "' (expected little-endian float, integer or bool)");
-  int size = 0;
-  if (descr.size() != 3 || descr[2] < '1' || descr[2] > '8' ||
-      ((size = descr[2] - '0') & (size - 1)) || (descr[1] == 'f' && size < 2) ||
-      (descr[1] == 'b' && size != 1))
+  // The element size in bytes: one digit, a power of two up to 8.
+  int size = descr.size() == 3 ? descr[2] - '0' : 0;
+  if (descr.size() != 3 || size < 1 || size > 8 || (size & (size - 1)) ||
+      (descr[1] == 'f' && size < 2) || (descr[1] == 'b' && size != 1))
     return bad("unsupported dtype '" + descr + "'");
 
   array.shape.clear();
