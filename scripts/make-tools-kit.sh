@@ -73,6 +73,11 @@ xz -T"${JOBS:-2}" -6 "$OUT/bin/tilegym-run"
   echo "matmul_fp8 (wgmma, ragged K)|matmul_fp8.tile|matmul_fp8||--size M=300,N=260,K=1000 --arg scale_a=0.25 --arg scale_b=2"
   echo "matmul_fp8 (e5m2 wgmma)|matmul_fp8.tile|matmul_fp8|-D T=f8e5m2|--size M=512,N=384,K=512"
   echo "matmul_fp8 (mma.sync, BK 64)|matmul_fp8.tile|matmul_fp8|-D BK=64|--size M=256,N=200,K=320"
+  # tf32 with B [K][N]: wgmma on the transposed product (ragged), and at BN
+  # 64, too narrow for it on two warpgroups, B copied transposed.
+  echo "bmm (tf32 transposed product, ragged)|bmm.tile|bmm||--size B=3,M=200,N=300,K=100"
+  echo "bmm (tf32 B copied transposed)|bmm.tile|bmm|-D BN=64|--size B=2,M=130,N=100,K=70"
+  echo "matmul_bias_relu (tf32 transposed product)|matmul_bias_relu.tile|matmul_bias_relu||--size M=300,N=260,K=200"
 } >"$OUT/cases.txt"
 
 python3 scripts/random-kernels.py "$OUT/random" --count "${RANDOM_COUNT:-100}" \
