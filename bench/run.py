@@ -251,6 +251,17 @@ class Kit:
                 top = json.load(f)
         return top["kernels"][0]
 
+    def resources(self, key, image=None):
+        """ptxas's registers and spill bytes of the kernel a row ran (the
+        tuned variant's `image`, relative to the bundle, or the default
+        one), from its manifest; None for a bundle built without ptxas."""
+        kernel = self.manifest_kernel(key)
+        if image and "/" in image:
+            folder = os.path.join(self.dir, key + ".tgb", os.path.dirname(image))
+            with open(os.path.join(folder, "manifest.json")) as f:
+                kernel = json.load(f)["kernels"][0]
+        return kernel.get("ptxas")
+
     def warps(self, key):
         """Warps per block of a bundle's first kernel, from its manifest."""
         return self.manifest_kernel(key)["num_warps"]
@@ -538,7 +549,7 @@ def main():
                     plan.launch(stream)
                     return own
                 return run_own, k, tuned
-            impls.append((vlabel, "tilegym", tg_fn))
+            impls.append((vlabel, "tilegym", tg_fn, key))  # key: the bundle
         for name, fn in case["peers"].items():
             if isinstance(fn, tuple):  # torch.compile
                 if args.no_compile or (not brief and not args.compile_sweep):
@@ -551,12 +562,12 @@ def main():
                         compiled[key] = torch.compile(eager, dynamic=False)
                     cf = compiled[key]
                     return (lambda o: cf(*ins)), None
-                impls.append((name, "peer", mk))
+                impls.append((name, "peer", mk, None))
             else:
-                impls.append((name, "peer", lambda fn=fn: (fn, None)))
+                impls.append((name, "peer", lambda fn=fn: (fn, None), None))
 
         case_rows, timed = [], []
-        for name, kind, build in impls:
+        for name, kind, build, key in impls:
             row = {"op": op, "shape": list(shape), "shape_text": shape_text(op, shape),
                    "dtype": dtype, "impl": name, "kind": kind, "brief": brief}
             try:
@@ -571,6 +582,11 @@ def main():
                         else f"{name}[{t}]"
                     row["image"] = kit.last_image
                     row["tuning_s"] = round(kit.last_tuning_s, 3)
+                if key is not None:
+                    used = kit.resources(key, row["image"] if tuned and tuned[0] else None)
+                    if used:
+                        row["registers"] = used["registers"]
+                        row["spill_bytes"] = used["spill_store_bytes"]
                 out.fill_(float("nan"))
                 res = fn(out)
                 torch.cuda.synchronize()
@@ -706,6 +722,8 @@ def print_row(r):
     err = f"{r['rel_err']:.1e}" if "rel_err" in r else ""
     line = (f"{r['op']:<10} {r['shape_text']:<22} {r['dtype']:<5} {r['impl']:<22} "
             f"{t:>10} {perf:>10} {ratio:>8} {err:>9}")
+    if "registers" in r:
+        line += f"  regs {r['registers']} spill {r['spill_bytes']}"
     if "error" in r:
         line += "  ERROR " + r["error"]
     print(line, flush=True)
@@ -733,8 +751,10 @@ def summary(rows, meta, skipped):
         val = b.get("GBps", b.get("TFLOPs"))
         peers = ", ".join(f"{r['impl']} {r['ratio']:.2f}" for r in rs if "ratio" in r)
         fl = f" floor {b['floor_us']:.0f}us" if "floor_us" in b else ""
+        regs = (f" regs {b['registers']} spill {b['spill_bytes']}B"
+                if "registers" in b else "")
         print(f"{op} {s} {d}: {b['impl']} {b['time_us']:.0f}us {val:.0f} {unit} "
-              f"err {b['rel_err']:.1e}{fl} | {peers}")
+              f"err {b['rel_err']:.1e}{fl}{regs} | {peers}")
     launch = meta.get("launch_us")
     if launch and "tilegym" in launch:
         t = launch["tilegym"]

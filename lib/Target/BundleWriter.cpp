@@ -421,6 +421,12 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
           j.attribute("ptx", (name + ".ptx").str());
           if (!e.binary->cubin.empty())
             j.attribute("cubin", (name + ".cubin").str());
+          if (const auto &r = e.binary->resources)
+            oneLine("ptxas", "{\"registers\": " + std::to_string(r->registers) +
+                                 ", \"spill_store_bytes\": " +
+                                 std::to_string(r->spillStoreBytes) +
+                                 ", \"spill_load_bytes\": " +
+                                 std::to_string(r->spillLoadBytes) + "}");
           lines("params", e.params);
           j.attributeObject("grid", [&] {
             lines("ops", e.gridOps);
@@ -470,18 +476,30 @@ llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
     return llvm::createStringError("GPU compilation failed");
   // Every kernel shares the GPU module's PTX, and its cubin when the toolkit
   // compileTileToGpuBinary uses has a ptxas to assemble one.
+  // ptxas's registers and spills of each kernel go into the manifest, so
+  // that a benchmark can report them beside its times.
   std::string cubin;
+  std::map<std::string, PtxasResources> resources;
   std::string toolkit = findCudaToolkit();
-  if (!toolkit.empty() && llvm::sys::fs::can_execute(toolkit + "/bin/ptxas")) {
+  std::string ptxas = toolkit + "/bin/ptxas";
+  if (!toolkit.empty() && llvm::sys::fs::can_execute(ptxas)) {
     auto bin = compileTileToGpuBinary(module, chip, "bin");
     if (mlir::failed(bin))
       return llvm::createStringError("ptxas failed");
     cubin = *bin;
+    auto info = runPtxasInfo(ptxas, *ptx, chip);
+    if (!info)
+      return info.takeError();
+    resources = std::move(*info);
   }
   std::map<std::string, GpuKernelBinary> binaries;
   for (auto func : module.getOps<mlir::func::FuncOp>())
-    if (func->hasAttr(tile::kKernelAttr))
-      binaries[func.getSymName().str()] = {
-          "", *ptx, cubin, sharedBytes[func.getSymName().str()]};
+    if (func->hasAttr(tile::kKernelAttr)) {
+      std::string name = func.getSymName().str();
+      GpuKernelBinary &binary = binaries[name];
+      binary = {"", *ptx, cubin, sharedBytes[name], std::nullopt};
+      if (auto it = resources.find(name); it != resources.end())
+        binary.resources = it->second;
+    }
   return writeBundle(dir, module, chip, binaries);
 }

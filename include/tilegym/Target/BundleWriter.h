@@ -11,11 +11,14 @@
 #ifndef TILEGYM_TARGET_BUNDLEWRITER_H
 #define TILEGYM_TARGET_BUNDLEWRITER_H
 
+#include "tilegym/Target/PtxasInfo.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace tilegym {
@@ -26,6 +29,8 @@ struct GpuKernelBinary {
   std::string ptx;   ///< Required.
   std::string cubin; ///< "" when ptxas was not found.
   int64_t sharedBytes = 0; ///< Dynamic shared memory per block.
+  /// Registers and spills ptxas reported for it; none without ptxas.
+  std::optional<PtxasResources> resources;
 };
 
 /// Writes the bundle of `tileModule` (tile dialect, before GPU lowering) into
