@@ -465,6 +465,15 @@ func.func @wgmma_swapped_swizzled_b(%a: !tilegpu.memdesc<64x32xf32, swizzle = 12
 // -----
 
 #swapped = #tilegpu.linear<{register = [[1, 0], [0, 4]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 8], [0, 32]]}>
+func.func @wgmma_swapped_narrow_n(%a: !tilegpu.memdesc<64x32xf32, swizzle = 128>, %b: !tilegpu.memdesc<32x32xf32, swizzle = 0>, %c: tensor<64x32xf32, #swapped>) {
+  // expected-error @+1 {{wgmma on the transposed product takes N a multiple of 64 (64 for each warpgroup), M a multiple of 8 up to 256 and K of 8, got M x N x K = 64x32x32}}
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x32xf32, swizzle = 128>, !tilegpu.memdesc<32x32xf32, swizzle = 0>, tensor<64x32xf32, #swapped>
+  return
+}
+
+// -----
+
+#swapped = #tilegpu.linear<{register = [[1, 0], [0, 4]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 8], [0, 32]]}>
 func.func @wgmma_swapped_lhs_unswizzled(%a: !tilegpu.memdesc<64x32xf32, swizzle = 0>, %b: !tilegpu.memdesc<32x128xf32, swizzle = 0>, %c: tensor<64x128xf32, #swapped>) {
   // expected-error @+1 {{wgmma reads shared-memory tiles under the 128-byte swizzle, got '!tilegpu.memdesc<64x32xf32, swizzle = 0>'}}
   %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x32xf32, swizzle = 0>, !tilegpu.memdesc<32x128xf32, swizzle = 0>, tensor<64x128xf32, #swapped>

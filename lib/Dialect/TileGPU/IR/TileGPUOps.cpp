@@ -207,13 +207,24 @@ LogicalResult MmaOp::verify() {
   if (fp8 && !wgmma)
     return emitOpError() << "mma_sync takes no fp8 operands: widen them to "
                             "f16 (tilegpu-legalize-dots)";
-  // The transposed product reads its rhs by plain loads, rows padded.
+  // The transposed product reads its rhs by plain loads, rows padded; N is
+  // wgmma's M (64 rows a warpgroup), M its N.
   bool swapped = isSwapped();
   if (swapped && (!lhsDesc || rhsDesc.getSwizzle() != 0 ||
                   getPrecision() != tile::Precision::TF32))
     return emitOpError() << "wgmma on the transposed product (the swapped "
                             "accumulator layout) reads a tf32 lhs swizzled "
                             "and its rhs [K][N] unswizzled, from shared memory";
+  if (swapped) {
+    auto layout = cast<LinearLayoutAttr>(getType().getEncoding());
+    int64_t groups = (int64_t(1) << layout.getLinearBases().warp.size()) / 4;
+    if (acc[1] % (64 * groups) || acc[0] % 8 || acc[0] > 256 || lhs[1] % 8)
+      return emitOpError()
+             << "wgmma on the transposed product takes N a multiple of "
+             << 64 * groups << " (64 for each warpgroup), M a multiple of 8 "
+             << "up to 256 and K of 8, got M x N x K = " << acc[0] << "x"
+             << acc[1] << "x" << lhs[1];
+  }
   for (MemDescType desc : {lhsDesc, rhsDesc})
     if (desc && !(swapped && desc == rhsDesc) &&
         (desc.getSwizzle() == 128) != wgmma)
