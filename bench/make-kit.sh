@@ -67,7 +67,7 @@ CONFIGS=(
   "softmax_online.bf16|softmax_online.tile|-D T=bf16|BLOCK=1024,2048,4096"
   "matmul.bf16|matmul.tile|-D T=bf16|BK=64,32"
   "matmul.bf16.cbf16|matmul.tile|-D T=bf16 -D OUT=bf16|BK=64,32"
-  "matmul.f32|matmul.tile|-D T=f32|BK=32,16"
+  "matmul.f32|matmul.tile|-D T=f32|BK=32,16 BM=128,256"
   "matmul.f8e4m3|matmul_fp8.tile|-D T=f8e4m3|BK=128"
   "attention.bf16.d64.c0|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=0|BN=64,32"
   "attention.bf16.d64.c1|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=1|BN=64,32"
