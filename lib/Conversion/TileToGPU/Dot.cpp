@@ -315,6 +315,55 @@ registerAWgmmaAsm(int64_t N, Type elem, bool transB) {
   return {text, constraints};
 }
 
+// wgmma matrix descriptors: start address, leading and stride byte offsets,
+// each in 16-byte units, and the 128-byte swizzle (mode 1, bits 62-63).
+// Only the low word (start and LBO) varies: it is computed in 32 bits and
+// paired with the constant high word (SBO and the swizzle mode, the same
+// for every operand). With the warp index uniform (emit), CUDA 13.0's
+// ptxas folded a 64-bit add of the whole descriptor into its uniform
+// datapath and dropped the high word (wrong results; bench/NOTES.md,
+// experiments). The start moves by constants per instruction: stages lie
+// within the 256 KiB its 14 bits address.
+
+/// The low word of the descriptor of the tile at `base` (shared memory)
+/// with leading byte offset `leadingBytes`.
+Value KernelEmitter::wgmmaDescriptorLow(Value base, int64_t leadingBytes) {
+  Type i32Type = b.getI32Type();
+  Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), base);
+  Value start = arith::TruncIOp::create(
+      b, loc(), i32Type,
+      arith::ShRUIOp::create(
+          b, loc(), addr,
+          arith::ConstantOp::create(b, loc(), b.getI64IntegerAttr(4))));
+  start = arith::AndIOp::create(b, loc(), start, i32(0x3FFF));
+  return arith::OrIOp::create(b, loc(), start,
+                              i32((int64_t(leadingBytes >> 4) & 0x3FFF) << 16));
+}
+
+/// The descriptor `bytes` past the tile whose low word is `low`.
+Value KernelEmitter::wgmmaDescriptor(Value low, int64_t bytes) {
+  Type i32Type = b.getI32Type();
+  if (bytes)
+    low = arith::AddIOp::create(b, loc(), low, i32(bytes >> 4));
+  const int64_t high = (int64_t(kSwizzleAtomBytes >> 4) & 0x3FFF) | int64_t(1)
+                                                                        << 30;
+  auto pair = VectorType::get({2}, i32Type);
+  Value v = LLVM::PoisonOp::create(b, loc(), pair);
+  v = LLVM::InsertElementOp::create(b, loc(), v, low, i32(0));
+  v = LLVM::InsertElementOp::create(b, loc(), v, i32(high), i32(1));
+  return LLVM::BitcastOp::create(b, loc(), b.getI64Type(), v);
+}
+
+/// Bytes from a K-major operand's start ([rows][K], column blocks of 128
+/// bytes, `swizzledRows` rows each) to K step `k`: 32 bytes (16 16-bit
+/// elements, 8 tf32, 32 fp8) into the swizzled row, or the next column
+/// block. Successive 8-row core matrices are 1024 bytes apart (SBO).
+static int64_t kMajorStepBytes(int64_t k, int64_t elementBytes,
+                               int64_t swizzledRows) {
+  int64_t perRow = 128 / elementBytes;
+  return (k / perRow) * swizzledRows * 128 + (k % perRow) * elementBytes;
+}
+
 /// A dot as wgmma (sm_90a): B in a swizzled tile of shared memory, read by
 /// the tensor cores through a matrix descriptor, A likewise or from
 /// registers in the accumulator's layout; per 16-deep K step, each
@@ -348,60 +397,21 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
   // both K-major.
   assert((bytes == 2 || (opA && bKMajor)) &&
          "tf32 and fp8 wgmma read both operands K-major from shared memory");
-  // Start address, leading and stride byte offsets, each in 16-byte units,
-  // and the 128-byte swizzle (mode 1, bits 62-63). Only the low word (start
-  // and LBO) varies: it is computed in 32 bits and paired with the constant
-  // high word. With the warp index uniform (emit), CUDA 13.0's ptxas folded
-  // a 64-bit add of the whole descriptor into its uniform datapath and
-  // dropped the high word (wrong results; bench/NOTES.md, experiments).
-  // The start moves by constants per instruction: stages lie within the
-  // 256 KiB its 14 bits address.
+  // K-major operands step through K by kMajorStepBytes. An N-major B
+  // ([K][N], 16-bit only): K steps of 16 rows, 2048 bytes; N blocks of 64
+  // one column block apart (LBO).
   Type i32Type = b.getI32Type();
-  auto lowWord = [&](const Shared &o, int64_t lbo) {
-    Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), o.base);
-    Value start = arith::TruncIOp::create(
-        b, loc(), i32Type,
-        arith::ShRUIOp::create(
-            b, loc(), addr,
-            arith::ConstantOp::create(b, loc(), b.getI64IntegerAttr(4))));
-    start = arith::AndIOp::create(b, loc(), start, i32(0x3FFF));
-    return Value(arith::OrIOp::create(b, loc(), start,
-                                      i32((int64_t(lbo >> 4) & 0x3FFF) << 16)));
-  };
-  // The high word, SBO and the swizzle mode: the same for A and B.
-  const int64_t high = (int64_t(kSwizzleAtomBytes >> 4) & 0x3FFF) | int64_t(1)
-                                                                        << 30;
-  auto descriptor = [&](Value low) {
-    auto pair = VectorType::get({2}, i32Type);
-    Value v = LLVM::PoisonOp::create(b, loc(), pair);
-    v = LLVM::InsertElementOp::create(b, loc(), v, low, i32(0));
-    v = LLVM::InsertElementOp::create(b, loc(), v, i32(high), i32(1));
-    return Value(LLVM::BitcastOp::create(b, loc(), b.getI64Type(), v));
-  };
-  // K-major operands ([rows][K], column blocks of 128 bytes): successive
-  // 8-row core matrices 1024 bytes apart (SBO); a K step (32 bytes: 16
-  // 16-bit elements, 8 tf32) moves 32 bytes into the swizzled row, or to
-  // the next column block. An N-major B ([K][N], 16-bit only): K steps of
-  // 16 rows, 2048 bytes; N blocks of 64 one column block apart (LBO).
-  int64_t perRow = 128 / bytes;
-  auto kMajorStep = [&](const Shared &o, int64_t k) {
-    return (k / perRow) * o.swizzledRows * 128 + (k % perRow) * bytes;
-  };
   // Warpgroup g starts at row 64g of A: 64 rows of 128 bytes further.
   int64_t groups = numWarps / 4;
   Value group = arith::IndexCastOp::create(
       b, loc(), i32Type, arith::DivUIOp::create(b, loc(), warpId, idx(4)));
   Value lowA =
       opA ? Value(arith::AddIOp::create(
-                b, loc(), lowWord(*opA, 16),
+                b, loc(), wgmmaDescriptorLow(opA->base, 16),
                 arith::MulIOp::create(b, loc(), group, i32(64 * 128 >> 4))))
           : Value();
-  Value lowB = lowWord(opB, bKMajor ? 16 : opB.swizzledRows * 128);
-  auto plus = [&](Value low, int64_t bytes) {
-    if (bytes)
-      low = arith::AddIOp::create(b, loc(), low, i32(bytes >> 4));
-    return descriptor(low);
-  };
+  Value lowB =
+      wgmmaDescriptorLow(opB.base, bKMajor ? 16 : opB.swizzledRows * 128);
   auto wgmmaType = [&](Type t) {
     NVVM::WGMMATypes type = t.isBF16()                 ? NVVM::WGMMATypes::bf16
                             : t.isF16()                ? NVVM::WGMMATypes::f16
@@ -439,7 +449,9 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   for (int64_t k = 0; k < K; k += kStep)
     for (int64_t m = 0; m < blocksM; ++m) {
-      Value bDesc = plus(lowB, bKMajor ? kMajorStep(opB, k) : k * 128);
+      Value bDesc = wgmmaDescriptor(
+          lowB,
+          bKMajor ? kMajorStepBytes(k, bytes, opB.swizzledRows) : k * 128);
       if (!opA) {
         SmallVector<Value> operands;
         for (int64_t r = 0; r < N / 2; ++r)
@@ -457,7 +469,9 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
                         .getResult(0);
         continue;
       }
-      Value a = plus(lowA, kMajorStep(*opA, k) + m * groups * 64 * 128);
+      Value a =
+          wgmmaDescriptor(lowA, kMajorStepBytes(k, bytes, opA->swizzledRows) +
+                                    m * groups * 64 * 128);
       blocks[m] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), structType, blocks[m], a, bDesc,
           NVVM::MMAShapeAttr::get(ctx, 64, N, kStep), wgmmaType(elem),
@@ -538,33 +552,9 @@ LogicalResult KernelEmitter::emitSwappedWgmmaDot(tilegpu::MmaOp op) {
     return Value(LLVM::LoadOp::create(b, loc(), i32Type, ptr, 4));
   };
 
-  // The lhs as wgmma's B, K-major under the 128-byte swizzle: 8-row core
-  // matrices 1024 bytes apart, a K step 32 bytes into the swizzled row or
-  // the next column block (as emitWgmmaDot's K-major operands).
+  // The lhs as wgmma's B, K-major under the 128-byte swizzle.
   int64_t swizzledRows = geometryOf(descA).swizzledRows;
-  Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(),
-                                        sharedTiles.lookup(op.getLhs()));
-  Value start = arith::TruncIOp::create(
-      b, loc(), i32Type,
-      arith::ShRUIOp::create(
-          b, loc(), addr,
-          arith::ConstantOp::create(b, loc(), b.getI64IntegerAttr(4))));
-  Value low = arith::OrIOp::create(
-      b, loc(), arith::AndIOp::create(b, loc(), start, i32(0x3FFF)),
-      i32(int64_t(1) << 16)); // LBO 16 bytes
-  const int64_t high = (int64_t(kSwizzleAtomBytes >> 4) & 0x3FFF) | int64_t(1)
-                                                                        << 30;
-  auto descriptor = [&](int64_t k) {
-    int64_t bytes = (k / 32) * swizzledRows * 128 + (k % 32) * 4;
-    Value l = bytes
-                  ? Value(arith::AddIOp::create(b, loc(), low, i32(bytes >> 4)))
-                  : low;
-    auto pair = VectorType::get({2}, i32Type);
-    Value v = LLVM::PoisonOp::create(b, loc(), pair);
-    v = LLVM::InsertElementOp::create(b, loc(), v, l, i32(0));
-    v = LLVM::InsertElementOp::create(b, loc(), v, i32(high), i32(1));
-    return Value(LLVM::BitcastOp::create(b, loc(), b.getI64Type(), v));
-  };
+  Value low = wgmmaDescriptorLow(sharedTiles.lookup(op.getLhs()), 16);
 
   auto structType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(M / 2, f32));
@@ -597,7 +587,7 @@ LogicalResult KernelEmitter::emitSwappedWgmmaDot(tilegpu::MmaOp op) {
                        fragment(k + 4, n + 4)});
     }
     NVVM::WgmmaFenceAlignedOp::create(b, loc());
-    Value bDesc = descriptor(k);
+    Value bDesc = wgmmaDescriptor(low, kMajorStepBytes(k, 4, swizzledRows));
     for (int64_t nb = 0; nb < blocksN; ++nb) {
       SmallVector<Value> operands;
       for (int64_t r = 0; r < M / 2; ++r)

@@ -368,6 +368,8 @@ public:
   LogicalResult emitDot(tilegpu::MmaOp op);
   LogicalResult emitWgmmaDot(tilegpu::MmaOp op);
   LogicalResult emitSwappedWgmmaDot(tilegpu::MmaOp op);
+  Value wgmmaDescriptorLow(Value base, int64_t leadingBytes);
+  Value wgmmaDescriptor(Value low, int64_t bytes);
   SmallVector<Value> accumulatorAFragment(Value lhs, int64_t rm, int64_t k);
   SmallVector<Value> emitReduceKeepDims(ReduceOp op, const RegMap &src,
                                         const RegMap &kept);
