@@ -220,7 +220,7 @@ func.func @tf32_wgmma(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !
 // SM80: %[[D:.*]] = tile.dot {{.*}}, %[[ACC]] {tilegpu.dot = #tilegpu.dot<mma_sync>} : {{.*}}, tensor<64x128xf32, #mma>
 // SM80: %[[BACK:.*]] = tilegpu.convert_layout %[[D]] : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #linear>
 // SM80: scf.yield %[[BACK]]
-// NOBUDGET: remark: runs on mma.sync: the transposed product reads both operands from shared memory; one is not staged there {{.*}}; it accumulates in an mma layout, converted from and to its class's
+// NOBUDGET: remark: runs on mma.sync: a tf32 wgmma reads its lhs from shared memory; it is not staged there; its accumulator is converted to an mma layout and back, since the transposed product reads both operands from shared memory; one is not staged there
 // NOBUDGET-LABEL: func.func @tf32_swapped
 // NOBUDGET: tilegpu.convert_layout
 // NOBUDGET: tile.dot {{.*}}#tilegpu.dot<mma_sync>
@@ -244,6 +244,89 @@ func.func @tf32_swapped(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc:
     scf.yield %d, %an, %bn : tensor<64x128xf32, #swapped>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>
   }
   tile.store %r#0, %vc[%m, %n] : tensor<64x128xf32, #swapped>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
+#h = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#swapped = #tilegpu.linear<{register = [[1, 0], [0, 4]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 8], [0, 32]]}>
+
+// The swapped layout on dots the transposed product does not take (hand-
+// written: tilegpu-assign-layouts gives it to none of them): bf16
+// operands, an N of 32 (wgmma's M is 64 per warpgroup), a B read through
+// a transpose. Each accumulates in an mma layout (warps along M as far as
+// its rows go), converted before the dot and back after it, and is then
+// decided as any dot in that layout: here each runs as wgmma, the tf32
+// [K][N] B of the second copied into K-major stages. Made again, the
+// decision is the same (the fifth RUN line).
+// REMARK: remark: runs as wgmma; its accumulator is converted to an mma layout and back, since the transposed product is for tf32 operands
+// REMARK: remark: runs as wgmma; its tf32 rhs is copied into K-major stages; its accumulator is converted to an mma layout and back, since the transposed product takes N a multiple of 64 per warpgroup, M a multiple of 8 up to 256 and K a multiple of 32
+// REMARK: remark: runs as wgmma; its accumulator is converted to an mma layout and back, since the transposed product reads its rhs as loaded, [K][N]
+// SM80-LABEL: func.func @swapped_bf16
+// SM80: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<mma_sync>}
+// CHECK-LABEL: func.func @swapped_bf16
+// CHECK: %[[ACC:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x128xf32, #linear> -> tensor<64x128xf32, #mma>
+// CHECK: %[[D:.*]] = tile.dot {{.*}}, %[[ACC]] {tilegpu.dot = #tilegpu.dot<wgmma>} : {{.*}}, tensor<64x128xf32, #mma>
+// CHECK: tilegpu.convert_layout %[[D]] : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #linear>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK-LABEL: func.func @swapped_narrow
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, index = 0, transposed = true>}
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<wgmma>} : {{.*}}, tensor<128x32xf32, #mma>
+// CHECK-LABEL: func.func @swapped_bt
+// CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<wgmma>} : {{.*}}, tensor<64x128xf32, #mma>
+func.func @swapped_bf16(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #swapped>
+  %a0 = tile.load %va[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #h>
+  %b0 = tile.load %vb[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16, #h>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x128xf32, #swapped>, tensor<64x64xbf16, #h>, tensor<64x128xbf16, #h>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%c0, %k1] : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #h>
+    %bn = tile.load %vb[%k1, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16, #h>
+    %d = tile.dot %ta, %tb, %acc : tensor<64x64xbf16, #h>, tensor<64x128xbf16, #h>, tensor<64x128xf32, #swapped>
+    scf.yield %d, %an, %bn : tensor<64x128xf32, #swapped>, tensor<64x64xbf16, #h>, tensor<64x128xbf16, #h>
+  }
+  tile.store %r#0, %vc[%c0, %c0] : tensor<64x128xf32, #swapped>, !tile.view<?x?xf32>
+  return
+}
+func.func @swapped_narrow(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<128x32xf32, #swapped>
+  %a0 = tile.load %va[%c0, %c0] : !tile.view<?x?xf32> -> tensor<128x64xf32, #a>
+  %b0 = tile.load %vb[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32, #b>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<128x32xf32, #swapped>, tensor<128x64xf32, #a>, tensor<64x32xf32, #b>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%c0, %k1] : !tile.view<?x?xf32> -> tensor<128x64xf32, #a>
+    %bn = tile.load %vb[%k1, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32, #b>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xf32, #a>, tensor<64x32xf32, #b>, tensor<128x32xf32, #swapped>
+    scf.yield %d, %an, %bn : tensor<128x32xf32, #swapped>, tensor<128x64xf32, #a>, tensor<64x32xf32, #b>
+  }
+  tile.store %r#0, %vc[%c0, %c0] : tensor<128x32xf32, #swapped>, !tile.view<?x?xf32>
+  return
+}
+func.func @swapped_bt(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #swapped>
+  %a0 = tile.load %va[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+  %b0 = tile.load %vb[%c0, %c0] : !tile.view<?x?xf32> -> tensor<128x32xf32, #a>
+  %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x128xf32, #swapped>, tensor<64x32xf32, #a>, tensor<128x32xf32, #a>) {
+    %k1 = arith.addi %k, %c1 : index
+    %an = tile.load %va[%c0, %k1] : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
+    %bn = tile.load %vb[%c0, %k1] : !tile.view<?x?xf32> -> tensor<128x32xf32, #a>
+    %bt = tile.permute %tb [1, 0] : tensor<128x32xf32, #a> -> tensor<32x128xf32, #a>
+    %d = tile.dot %ta, %bt, %acc : tensor<64x32xf32, #a>, tensor<32x128xf32, #a>, tensor<64x128xf32, #swapped>
+    scf.yield %d, %an, %bn : tensor<64x128xf32, #swapped>, tensor<64x32xf32, #a>, tensor<128x32xf32, #a>
+  }
+  tile.store %r#0, %vc[%c0, %c0] : tensor<64x128xf32, #swapped>, !tile.view<?x?xf32>
   return
 }
 

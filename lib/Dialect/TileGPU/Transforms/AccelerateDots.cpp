@@ -259,6 +259,17 @@ LogicalResult DotAccelerator::run(bool remarks) {
     Candidate *lhs = nullptr, *rhs = nullptr;
     bool swapped = isSwappedWgmmaLayout(getLayout(dot.getType()));
     std::string why = whyNotWgmma(dot, lhs, rhs);
+    // A dot the transposed product cannot take accumulates in an mma layout
+    // of its own, and is decided as such: the decision made again on the
+    // converted IR is the same.
+    std::string whyNotSwapped;
+    if (swapped && !why.empty()) {
+      whyNotSwapped = why;
+      accumulateInMma(dot);
+      swapped = false;
+      lhs = rhs = nullptr;
+      why = whyNotWgmma(dot, lhs, rhs);
+    }
     bool transposeB = why.empty() && !swapped && !rhs->readTransposed &&
                       rhs->elementBytes == 4;
     if (remarks) {
@@ -273,18 +284,16 @@ LogicalResult DotAccelerator::run(bool remarks) {
         remark << "runs as wgmma"
                << (transposeB ? "; its tf32 rhs is copied into K-major stages"
                               : "");
-      if (!why.empty() && swapped)
-        remark << "; it accumulates in an mma layout, converted from and to "
-                  "its class's";
+      if (!whyNotSwapped.empty())
+        remark << "; its accumulator is converted to an mma layout and back, "
+                  "since "
+               << whyNotSwapped;
     }
     dot->setAttr(kDotAttr, DotInstructionAttr::get(
                                ctx, why.empty() ? DotInstruction::Wgmma
                                                 : DotInstruction::MmaSync));
-    if (!why.empty()) {
-      if (swapped)
-        accumulateInMma(dot);
+    if (!why.empty())
       return;
-    }
     // The transposed product reads its rhs by plain loads into registers
     // (rows padded); wgmma's descriptor reads only the lhs.
     if (lhs)

@@ -210,8 +210,9 @@ def TileGPUAccelerateDotsPass
     a tf32 dot whose accumulator has the swapped wgmma layout runs on its
     transpose (its lhs staged under the swizzle as wgmma's B, its rhs
     `[K][N]` staged as loaded, rows padded, and read into registers as
-    wgmma's A); with it on mma.sync after all, it accumulates in an mma
-    layout of its own, converted from and to its class's. Otherwise a tf32
+    wgmma's A); where it cannot, it accumulates in an mma layout of its
+    own (converted from and to its class's) and is decided as a dot in that
+    layout, so that the decision made again is the same. Otherwise a tf32
     rhs loaded `[K][N]` (not read through a transpose) is staged
     transposed (`transposed = true`: stored `[N][K]`, copied element by
     element). wgmma transposes no fp8 operand, and no copy moves a single
