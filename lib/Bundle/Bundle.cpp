@@ -293,6 +293,43 @@ bool ManifestReader::readGridOp(const Value &v, const std::string &where,
   return fail(where + ".op", "unknown grid op \"" + op.name + "\"");
 }
 
+/// A tensor map: {"param": view parameter, "box": one size in [1, 256] per
+/// dimension of that view, "swizzle": 128}; the innermost box dimension
+/// 128 bytes (one row of the swizzle).
+bool ManifestReader::readTensorMap(const Value &v, const std::string &where,
+                                   const std::vector<runtime::Param> &params,
+                                   std::vector<runtime::TensorMap> &maps) {
+  if (!v.isObject())
+    return fail(where, std::string("expected an object, got ") +
+                           json::kindName(v.kind()));
+  runtime::TensorMap map;
+  int64_t param = 0;
+  const Value *box;
+  if (!intMember(v, where, "param", 0, int64_t(params.size()) - 1, param) ||
+      !member(v, where, "box", Value::Kind::Array, box) ||
+      !intMember(v, where, "swizzle", 128, 128, map.swizzle))
+    return false;
+  const runtime::Param &p = params[size_t(param)];
+  if (p.kind != TG_ARG_VIEW)
+    return fail(where + ".param",
+                "parameter " + std::to_string(param) + " is not a view");
+  const auto &sizes = box->asArray();
+  if (sizes.size() != p.sizes.size())
+    return fail(where + ".box", "expected " + std::to_string(p.sizes.size()) +
+                                    " sizes, one per dimension of parameter " +
+                                    std::to_string(param));
+  for (const Value &s : sizes) {
+    if (!s.isInt() || s.asInt() < 1 || s.asInt() > 256)
+      return fail(where + ".box", "sizes must be integers in [1, 256]");
+    map.box.push_back(s.asInt());
+  }
+  if (uint64_t(map.box.back()) * runtime::dtypeSize(p.dtype) != 128)
+    return fail(where + ".box", "the innermost size must span 128 bytes");
+  map.param = size_t(param);
+  maps.push_back(std::move(map));
+  return true;
+}
+
 bool ManifestReader::readKernel(const Value &v, const std::string &where,
                                 KernelInfo &k) {
   if (!v.isObject())
@@ -338,6 +375,17 @@ bool ManifestReader::readKernel(const Value &v, const std::string &where,
   runtime::Status st = runtime::checkSignature(k.params);
   if (!st.ok())
     return fail(where + ".params", st.message);
+  const Value *maps;
+  if (!member(v, where, "tensor_maps", Value::Kind::Array, maps,
+              /*optional=*/true))
+    return false;
+  if (maps) {
+    for (size_t i = 0; i < maps->asArray().size(); ++i)
+      if (!readTensorMap(maps->asArray()[i],
+                         where + ".tensor_maps[" + std::to_string(i) + "]",
+                         k.params, k.tensorMaps))
+        return false;
+  }
 
   std::string at = where + ".grid";
   const Value *ops, *results;

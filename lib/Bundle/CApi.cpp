@@ -221,7 +221,8 @@ Status makePlan(tgb_kernel &k, const tg_arg *args, size_t numArgs,
   plan.args.assign(args, args + numArgs);
   plan.packed =
       std::make_unique<runtime::PackedArgs>(plan.args.data(), numArgs);
-  return Status::success();
+  return addTensorMaps(*k.variants[plan.variant].info, plan.args.data(),
+                       numArgs, *plan.packed);
 }
 
 /// The variant to launch `run` with: the dispatch table's choice for these
@@ -231,6 +232,17 @@ size_t variantFor(const bundle::Bundle &manifest, const std::string &run,
   if (manifest.variants.empty() || (numArgs && !args))
     return 0;
   return manifest.selectVariant(run, args, numArgs);
+}
+
+/// The tensor maps `info` takes, encoded from `args` into `packed`.
+Status addTensorMaps(const bundle::KernelInfo &info, const tg_arg *args,
+                     size_t numArgs, runtime::PackedArgs &packed) {
+  if (info.tensorMaps.empty())
+    return Status::success();
+  Status status = packed.addTensorMaps(info.tensorMaps, args, numArgs);
+  if (!status.ok())
+    status.message = "kernel '" + info.name + "': " + status.message;
+  return status;
 }
 
 /// The driver launch of variant `variant`, after the arguments passed the
@@ -536,6 +548,10 @@ tg_status tgb_launch_variant(tgb_kernel *k, size_t variant, const tg_arg *args,
            .ok())
     return report(status);
   runtime::PackedArgs packed(args, numArgs);
+  if (!(status =
+            addTensorMaps(*k->variants[variant].info, args, numArgs, packed))
+           .ok())
+    return report(status);
   return report(launchPacked(*k, variant, grid, packed, stream));
 }
 

@@ -97,6 +97,8 @@ size_t variantFor(const Bundle &manifest, const std::string &run,
 /// checks and the grid was evaluated for that variant.
 Status launchPacked(tgb_kernel &k, size_t variant, tg_dim3 grid,
                     runtime::PackedArgs &packed, uint64_t stream);
+Status addTensorMaps(const bundle::KernelInfo &info, const tg_arg *args,
+                     size_t numArgs, runtime::PackedArgs &packed);
 
 } // namespace tilegym::bundle::capi
 

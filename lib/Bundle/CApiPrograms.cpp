@@ -122,7 +122,10 @@ tg_status tgb_program_launch(tgb_program *p, const tg_arg *args, size_t numArgs,
   // it wrote.
   for (size_t k = 0; k < p->kernels.size(); ++k) {
     runtime::PackedArgs packed(shares[k].data(), shares[k].size());
-    if (!(status =
+    if (!(status = addTensorMaps(*p->kernels[k]->variants[variant].info,
+                                 shares[k].data(), shares[k].size(), packed))
+             .ok() ||
+        !(status =
               launchPacked(*p->kernels[k], variant, grids[k], packed, stream))
              .ok()) {
       status.message = "program '" + p->info->name + "': " + status.message;

@@ -235,7 +235,9 @@ int tilegym::bundle::runOnGpu(const Bundle &bundle, const KernelInfo &kernel,
            .ok())
     return failed(st);
   runtime::Kernel *gpuKernel;
-  if (!(st = module->getKernel(kernel.entry, kernel.params, gpuKernel)).ok())
+  if (!(st = module->getKernel(kernel.entry, kernel.params, gpuKernel,
+                               kernel.tensorMaps))
+           .ok())
     return failed(st);
   // Every view goes over as it is on the host (outputs poisoned, so that
   // unwritten elements show); the views the kernel writes come back after

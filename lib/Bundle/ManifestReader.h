@@ -105,6 +105,9 @@ private:
                  runtime::Param &param);
   bool readGridOp(const json::Value &v, const std::string &where, size_t index,
                   const std::vector<runtime::Param> &params, GridOp &op);
+  bool readTensorMap(const json::Value &v, const std::string &where,
+                     const std::vector<runtime::Param> &params,
+                     std::vector<runtime::TensorMap> &maps);
   bool readKernel(const json::Value &v, const std::string &where,
                   KernelInfo &k);
 };

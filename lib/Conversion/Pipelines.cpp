@@ -3,6 +3,7 @@
 #include "tilegym/Conversion/Passes.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/Tile/Transforms/Passes.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -117,6 +119,10 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   leftDotTypes.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPULegalizeDotsPass(leftDotTypes));
+  tilegpu::TileGPUAssignTmaPassOptions tma;
+  tma.chip = chip.str();
+  tma.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(tilegpu::createTileGPUAssignTmaPass(tma));
   tilegpu::TileGPUPipelinePassOptions pipeline;
   pipeline.chip = chip.str();
   pm.addNestedPass<func::FuncOp>(tilegpu::createTileGPUPipelinePass(pipeline));
@@ -157,6 +163,7 @@ void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 32;
   gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  gpu.addNestedPass<LLVM::LLVMFuncOp>(createMarkTensorMapParamsPass());
   // Math ops libdevice has no function for (math.trunc) become LLVM
   // intrinsics, which the NVPTX backend selects (cvt.rzi).
   gpu.addPass(createConvertMathToLLVMPass());
@@ -189,7 +196,7 @@ std::string tilegym::findCudaToolkit() {
 
 FailureOr<std::string> tilegym::compileTileToGpuBinary(
     ModuleOp module, llvm::StringRef chip, llvm::StringRef format,
-    std::map<std::string, int64_t> *dynamicSharedBytes) {
+    std::map<std::string, GpuKernelLaunch> *launches) {
   // Serialization needs the NVVM target and LLVM IR translation interfaces.
   DialectRegistry registry;
   registerPipelineDependencies(registry);
@@ -214,12 +221,21 @@ FailureOr<std::string> tilegym::compileTileToGpuBinary(
   }
   if (failed(pm.run(*clone)))
     return failure();
-  if (dynamicSharedBytes)
-    // The kernels are llvm.func ops by now; the attribute stays on them.
+  if (launches)
+    // The kernels are llvm.func ops by now; the attributes stay on them.
     clone->walk([&](LLVM::LLVMFuncOp func) {
+      if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+        return;
+      GpuKernelLaunch &launch = (*launches)[func.getName().str()];
       if (auto bytes =
               func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttr))
-        (*dynamicSharedBytes)[func.getName().str()] = bytes.getInt();
+        launch.sharedBytes = bytes.getInt();
+      for (tilegpu::TensorMapAttr map : tilegpu::getTensorMaps(func)) {
+        runtime::TensorMap t;
+        t.param = size_t(map.getView());
+        t.box.assign(map.getBox().begin(), map.getBox().end());
+        launch.tensorMaps.push_back(std::move(t));
+      }
     });
   PassManager serialize(module.getContext());
   serialize.addPass(createGpuModuleToBinaryPass(binary));

@@ -67,6 +67,10 @@ Loaded load() {
   }
   TILEGYM_CUDA_DRIVER_FUNCTIONS(TILEGYM_RESOLVE)
 #undef TILEGYM_RESOLVE
+#define TILEGYM_RESOLVE_OPTIONAL(field, type, ...)                             \
+  (void)resolve(library, loaded.api.field, {__VA_ARGS__});
+  TILEGYM_CUDA_DRIVER_OPTIONAL_FUNCTIONS(TILEGYM_RESOLVE_OPTIONAL)
+#undef TILEGYM_RESOLVE_OPTIONAL
   loaded.resolved = true;
 
   if (CUresult result = loaded.api.cuInit(0)) {

@@ -83,10 +83,22 @@ constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
   X(cuEventElapsedTime, CUresult(float *, CUevent, CUevent),                   \
     "cuEventElapsedTime_v2", "cuEventElapsedTime")
 
+// Entry points a launch needs only for some kernels, which older drivers
+// lack: null there, and such a launch fails saying so.
+// cuTensorMapEncodeTiled (CUDA 12.0) encodes the TMA's tensor maps; its enum
+// parameters are passed as ints.
+#define TILEGYM_CUDA_DRIVER_OPTIONAL_FUNCTIONS(X)                              \
+  X(cuTensorMapEncodeTiled,                                                    \
+    CUresult(void *, int, uint32_t, void *, const uint64_t *,                  \
+             const uint64_t *, const uint32_t *, const uint32_t *, int, int,   \
+             int, int),                                                        \
+    "cuTensorMapEncodeTiled")
+
 struct Driver {
 #define TILEGYM_DECLARE(field, type, ...)                                      \
   std::add_pointer_t<type> field = nullptr;
   TILEGYM_CUDA_DRIVER_FUNCTIONS(TILEGYM_DECLARE)
+  TILEGYM_CUDA_DRIVER_OPTIONAL_FUNCTIONS(TILEGYM_DECLARE)
 #undef TILEGYM_DECLARE
 };
 

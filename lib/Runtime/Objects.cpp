@@ -181,7 +181,7 @@ Status Module::release() {
 }
 
 Status Module::getKernel(const std::string &name, std::vector<Param> params,
-                         Kernel *&kernel) {
+                         Kernel *&kernel, std::vector<TensorMap> tensorMaps) {
   if (!handle)
     return released("module");
   TILEGYM_RETURN_IF_ERROR(checkSignature(params));
@@ -190,7 +190,8 @@ Status Module::getKernel(const std::string &name, std::vector<Param> params,
   if (CUresult result = api().cuModuleGetFunction(
           &function, static_cast<CUmodule>(handle), name.c_str()))
     return callError(result, "cuModuleGetFunction(kernel '" + name + "')");
-  kernels.emplace_back(new Kernel(*this, function, name, std::move(params)));
+  kernels.emplace_back(new Kernel(*this, function, name, std::move(params),
+                                  std::move(tensorMaps)));
   kernel = kernels.back().get();
   return Status::success();
 }
@@ -223,6 +224,11 @@ Status Kernel::launch(tg_dim3 grid, tg_dim3 block, uint32_t sharedBytes,
   }
 
   PackedArgs packed(args, numArgs);
+  if (!tensorMaps.empty()) {
+    status = packed.addTensorMaps(tensorMaps, args, numArgs);
+    if (!status.ok())
+      return Status::error(status.code, where + ": " + status.message);
+  }
   if (CUresult result = api().cuLaunchKernel(
           function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
           sharedBytes, nullptr, packed.params(), nullptr))

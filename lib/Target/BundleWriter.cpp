@@ -428,6 +428,18 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
                                  ", \"spill_load_bytes\": " +
                                  std::to_string(r->spillLoadBytes) + "}");
           lines("params", e.params);
+          if (!e.binary->tensorMaps.empty()) {
+            std::vector<std::string> maps;
+            for (const runtime::TensorMap &t : e.binary->tensorMaps) {
+              std::string box;
+              for (int64_t b : t.box)
+                box += (box.empty() ? "" : ", ") + std::to_string(b);
+              maps.push_back(
+                  "{\"param\": " + std::to_string(t.param) + ", \"box\": [" +
+                  box + "], \"swizzle\": " + std::to_string(t.swizzle) + "}");
+            }
+            lines("tensor_maps", maps);
+          }
           j.attributeObject("grid", [&] {
             lines("ops", e.gridOps);
             std::string results;
@@ -464,13 +476,13 @@ llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
   // module as chosen is its PTX.
   std::optional<CompiledPtx> chosen =
       chooseCopyAddresses(module, chip, /*remarks=*/false);
-  std::map<std::string, int64_t> sharedBytes;
+  std::map<std::string, GpuKernelLaunch> launches;
   mlir::FailureOr<std::string> ptx = mlir::failure();
   if (chosen) {
     ptx = std::move(chosen->ptx);
-    sharedBytes = std::move(chosen->dynamicSharedBytes);
+    launches = std::move(chosen->launches);
   } else {
-    ptx = compileTileToGpuBinary(module, chip, "isa", &sharedBytes);
+    ptx = compileTileToGpuBinary(module, chip, "isa", &launches);
   }
   if (mlir::failed(ptx))
     return llvm::createStringError("GPU compilation failed");
@@ -497,7 +509,9 @@ llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
     if (func->hasAttr(tile::kKernelAttr)) {
       std::string name = func.getSymName().str();
       GpuKernelBinary &binary = binaries[name];
-      binary = {"", *ptx, cubin, sharedBytes[name], std::nullopt};
+      binary = {"",           *ptx,
+                cubin,        launches[name].sharedBytes,
+                std::nullopt, launches[name].tensorMaps};
       if (auto it = resources.find(name); it != resources.end())
         binary.resources = it->second;
     }

@@ -48,8 +48,8 @@ std::optional<Trial> compileTrial(ModuleOp module, llvm::StringRef chip,
   ScopedDiagnosticHandler silence(module.getContext(),
                                   [](Diagnostic &) { return success(); });
   Trial trial;
-  auto ptx = tilegym::compileTileToGpuBinary(
-      module, chip, "isa", &trial.compiled.dynamicSharedBytes);
+  auto ptx = tilegym::compileTileToGpuBinary(module, chip, "isa",
+                                             &trial.compiled.launches);
   if (failed(ptx))
     return std::nullopt;
   auto info = tilegym::runPtxasInfo(ptxas, *ptx, chip);

@@ -158,6 +158,12 @@ static cl::opt<bool> preciseMath(
              "ex2.approx and div.full (the default, as Triton's)"),
     cl::init(false), cl::cat(toolCategory));
 
+static cl::opt<bool>
+    noTma("no-tma",
+          cl::desc("Copy staged dot operands with cp.async only, never the TMA "
+                   "(sm_90 and later use it by default where a view allows)"),
+          cl::init(false), cl::cat(toolCategory));
+
 static cl::opt<int> pipelineStages(
     "pipeline-stages",
     cl::desc("Shared memory buffers per dot operand loaded ahead through a "
@@ -445,6 +451,8 @@ static mlir::LogicalResult processBuffer(llvm::SourceMgr &sourceMgr,
     setOnKernels(tilegym::tile::kPipelineStagesAttr, pipelineStages);
   if (preciseMath)
     setOnKernels(tilegym::tile::kPreciseMathAttr, 1);
+  if (noTma)
+    setOnKernels(tilegym::tile::kUseTmaAttr, 0);
   return emitGpu(*module, options, os);
 }
 

@@ -166,6 +166,11 @@ static cl::opt<bool> debugOps(
              "failed assert fails the run"),
     cl::cat(category));
 static cl::opt<bool>
+    noTma("no-tma",
+          cl::desc("GPU: copy staged dot operands with cp.async only, never "
+                   "the TMA (as tilegym-cc --no-tma)"),
+          cl::cat(category));
+static cl::opt<bool>
     listReferences("list-references",
                    cl::desc("List the reference programs and exit"),
                    cl::cat(category));
@@ -397,6 +402,10 @@ int main(int argc, char **argv) {
       for (func::FuncOp k : kernels)
         k->setAttr(name,
                    IntegerAttr::get(IntegerType::get(k.getContext(), 64), 1));
+  if (noTma)
+    for (func::FuncOp k : kernels)
+      k->setAttr(tile::kUseTmaAttr,
+                 IntegerAttr::get(IntegerType::get(k.getContext(), 64), 0));
 
   // auto: the GPU when there is one the backend targets, else the CPU.
   runtime::Environment env = runtime::queryEnvironment();

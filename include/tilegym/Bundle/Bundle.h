@@ -82,6 +82,9 @@ struct KernelInfo {
   std::string ptxFile;   // Path inside the bundle folder.
   std::string cubinFile; // Empty when the bundle has no cubin.
   GridProgram grid;
+  /// The TMA's tensor maps the kernel takes after its parameters, which
+  /// each launch encodes from its arguments.
+  std::vector<runtime::TensorMap> tensorMaps;
 };
 
 /// A program of the source (`program NAME = a, b;`): kernels of the bundle

@@ -47,6 +47,33 @@ def ConvertTileToLinalgPass
   ];
 }
 
+def MarkTensorMapParamsPass
+    : Pass<"tilegym-mark-tensor-map-params", "::mlir::LLVM::LLVMFuncOp"> {
+  let summary = "Make a lowered kernel's tensor-map parameters byval "
+                "__grid_constant__ parameters of 128 bytes";
+  let description = [{
+    After `convert-gpu-to-nvvm`, which drops argument attributes: each
+    argument of an `llvm.func` kernel listed in its
+    `tilegpu.tensor_map_params` (set by convert-tile-to-gpu) gets
+    `llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64` and
+    `nvvm.grid_constant`. The PTX parameter is then `.param .align 64 .b8
+    p[128]`, the launch's CUtensorMap, and the pointer the bulk tensor
+    copies take is the parameter's own address (`cvta.param`), where the
+    TMA may read a tensor map, not a copy in local memory.
+
+    ```mlir
+    llvm.func @k(%arg0: !llvm.ptr, ...) attributes {nvvm.kernel,
+        tilegpu.tensor_map_params = array<i32: 0>}
+    ```
+    becomes
+    ```mlir
+    llvm.func @k(%arg0: !llvm.ptr {llvm.align = 64 : i64,
+        llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, ...)
+    ```
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def ConvertFP8ToIntegerPass : Pass<"convert-fp8-to-integer"> {
   let summary = "Expand fp8 conversions and constants into integer code";
   let description = [{

@@ -5,9 +5,19 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "tilegym/Runtime/Runtime.h"
+
 #include <map>
 
 namespace tilegym {
+/// What a launch of a compiled kernel passes beyond its arguments: its
+/// dynamic shared memory per block, and the TMA's tensor maps it takes
+/// after its parameters (tilegpu.tensor_maps).
+struct GpuKernelLaunch {
+  int64_t sharedBytes = 0;
+  std::vector<runtime::TensorMap> tensorMaps;
+};
+
 /// Lowers a module of tile kernels (and plain func/memref code beside them)
 /// to the LLVM dialect, ready for MLIR's ExecutionEngine. Registered as
 /// `tilegym-cpu-pipeline`.
@@ -47,12 +57,12 @@ std::string findCudaToolkit();
 /// Runs the GPU pipeline on a clone of `module` and serializes the GPU
 /// module with the toolkit of findCudaToolkit() (libdevice linked in):
 /// `format` "isa" gives PTX text, "bin" a cubin (through that toolkit's
-/// ptxas). Diagnostics go to the context's handler. `dynamicSharedBytes`,
-/// when given, receives each kernel's dynamic shared memory per block (the
-/// launch must pass it).
+/// ptxas). Diagnostics go to the context's handler. `launches`, when
+/// given, receives what each kernel's launch must pass beyond its
+/// arguments.
 mlir::FailureOr<std::string> compileTileToGpuBinary(
     mlir::ModuleOp module, llvm::StringRef chip, llvm::StringRef format,
-    std::map<std::string, int64_t> *dynamicSharedBytes = nullptr);
+    std::map<std::string, GpuKernelLaunch> *launches = nullptr);
 
 /// Adds what the CPU and GPU pipelines and the translations to LLVM IR need
 /// beyond the tile dialects: upstream dialects and their bufferization and

@@ -141,6 +141,24 @@ bool checkGridLimits(const int64_t grid[3], std::string &error);
 Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
                       size_t numArgs);
 
+/// A tensor map a kernel takes after its parameters: the TMA's description
+/// (CUtensorMap, 128 bytes) of the view that is parameter `param`, copied
+/// in boxes of `box` elements (outermost dimension first, one per view
+/// dimension) into shared memory under the 128-byte swizzle
+/// (`swizzle` = 128, the only one yet).
+struct TensorMap {
+  size_t param = 0;
+  std::vector<int64_t> box;
+  int64_t swizzle = 128;
+};
+
+/// Whether the TMA can address `view` (elements of `elementBytes`): its data
+/// 16-byte aligned, its innermost stride 1, every other stride positive and
+/// a multiple of 16 bytes. The kernel tests the same on its parameters and
+/// copies with cp.async where it fails; the launch then passes a tensor map
+/// of zeros.
+bool tensorMapEligible(const tg_arg &view, size_t elementBytes);
+
 /// Launch arguments in the driver's form (cuLaunchKernel's kernelParams).
 /// A view of rank r becomes 3 + 2r parameters, MLIR's expanded memref
 /// descriptor: allocated pointer, aligned pointer (both the view's data),
@@ -152,10 +170,25 @@ public:
   PackedArgs(const PackedArgs &) = delete;
   PackedArgs &operator=(const PackedArgs &) = delete;
 
-  void **params() { return pointers; }
-  size_t size() const { return numSlots; }
+  /// Appends one 128-byte parameter per map, encoded by the driver
+  /// (cuTensorMapEncodeTiled) where the view is eligible, zeros where not.
+  /// Fails on a map the signature cannot have (a parameter that is not a
+  /// view, a box of the wrong rank) and where the driver refuses.
+  Status addTensorMaps(const std::vector<TensorMap> &maps, const tg_arg *args,
+                       size_t numArgs);
+
+  void **params() {
+    return allPointers.empty() ? pointers : allPointers.data();
+  }
+  size_t size() const { return numSlots + mapBytes.size(); }
 
 private:
+  struct alignas(64) TensorMapBytes {
+    unsigned char bytes[128];
+  };
+  std::vector<TensorMapBytes> mapBytes;
+  std::vector<void *> allPointers; // pointers, then one per map; if any
+
   // Every parameter gets a zeroed 8-byte slot; pointers[i] -> slots[i].
   // Inline up to kInlineSlots (a launch packs its arguments each time, and
   // allocates nothing for any signature of a few views).
@@ -220,8 +253,10 @@ public:
 
   /// Finds kernel `name` and attaches its signature. The kernel is owned by
   /// the module.
+  /// `tensorMaps`: the TMA descriptors the kernel takes after its
+  /// parameters, which each launch encodes (PackedArgs::addTensorMaps).
   Status getKernel(const std::string &name, std::vector<Param> params,
-                   Kernel *&kernel);
+                   Kernel *&kernel, std::vector<TensorMap> tensorMaps = {});
 
   Context &context() const { return ctx; }
 
@@ -245,13 +280,14 @@ public:
 private:
   friend class Module;
   Kernel(Module &module, void *handle, std::string name,
-         std::vector<Param> params)
+         std::vector<Param> params, std::vector<TensorMap> tensorMaps)
       : module(module), handle(handle), kernelName(std::move(name)),
-        signature(std::move(params)) {}
+        signature(std::move(params)), tensorMaps(std::move(tensorMaps)) {}
   Module &module;
   void *handle; // CUfunction
   std::string kernelName;
   std::vector<Param> signature;
+  std::vector<TensorMap> tensorMaps;
   // The dynamic shared memory the kernel was last opted into. Any amount is:
   // without opting in, a block may take 48 KiB less its static shared
   // memory, which the launch does not know.

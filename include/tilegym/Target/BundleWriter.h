@@ -11,6 +11,7 @@
 #ifndef TILEGYM_TARGET_BUNDLEWRITER_H
 #define TILEGYM_TARGET_BUNDLEWRITER_H
 
+#include "tilegym/Runtime/Runtime.h"
 #include "tilegym/Target/PtxasInfo.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -31,6 +32,8 @@ struct GpuKernelBinary {
   int64_t sharedBytes = 0; ///< Dynamic shared memory per block.
   /// Registers and spills ptxas reported for it; none without ptxas.
   std::optional<PtxasResources> resources;
+  /// The TMA's tensor maps the kernel takes after its parameters.
+  std::vector<runtime::TensorMap> tensorMaps;
 };
 
 /// Writes the bundle of `tileModule` (tile dialect, before GPU lowering) into

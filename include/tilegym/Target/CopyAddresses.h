@@ -8,6 +8,8 @@
 #ifndef TILEGYM_TARGET_COPYADDRESSES_H
 #define TILEGYM_TARGET_COPYADDRESSES_H
 
+#include "tilegym/Conversion/Pipelines.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -27,7 +29,7 @@ constexpr int64_t kChainedCopySpillSaving = 64;
 /// that the caller need not compile the module once more.
 struct CompiledPtx {
   std::string ptx;
-  std::map<std::string, int64_t> dynamicSharedBytes;
+  std::map<std::string, GpuKernelLaunch> launches;
 };
 
 /// For each kernel of `module` (tile dialect) that copies into shared memory

@@ -273,6 +273,28 @@ public:
   int64_t loopDepth = 0; // loops (scf.for, scf.while) around the op lowered
   /// Whether a dot of the kernel runs as wgmma.
   bool anyWgmma = false;
+  /// The kernel's tensor maps (tilegpu.tensor_maps), in order: the
+  /// parameter holding each, whether the launch encoded it (i1: else it is
+  /// zeros and the copies take cp.async), and its box.
+  struct TensorMapParam {
+    Value descriptor;
+    Value active;
+    SmallVector<int64_t> box;
+  };
+  SmallVector<TensorMapParam> tensorMaps;
+  Value tensorMapActive(const ViewInfo &view);
+  void emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier);
+  /// The 32-bit shared-memory address of mbarrier `index` (i32) of
+  /// `barriers`.
+  Value mbarrierAddress(Value barriers, Value index);
+  /// PTX with side effects, no results, of `operands`.
+  void inlinePtx(StringRef ptx, StringRef constraints, ValueRange operands) {
+    LLVM::InlineAsmOp::create(b, loc(), TypeRange{}, operands, ptx, constraints,
+                              /*has_side_effects=*/true,
+                              /*is_align_stack=*/false,
+                              LLVM::tailcallkind::TailCallKind::None,
+                              LLVM::AsmDialectAttr(), ArrayAttr());
+  }
 
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
 

@@ -63,10 +63,68 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
     sharedOffsets[trans.getResult()] = sharedOffsets.lookup(trans.getSource());
     return success();
   }
+  if (auto alloc = dyn_cast<tilegpu::MBarrierAllocOp>(op)) {
+    Value base = sharedScratch(op, 8 * alloc.getType().getCount());
+    if (!base)
+      return failure();
+    auto shared =
+        op->getAttrOfType<tilegpu::SharedAllocationAttr>(tilegpu::kSharedAttr);
+    sharedTiles[alloc.getResult()] = base;
+    sharedOffsets[alloc.getResult()] = idx(shared.getOffset());
+    return success();
+  }
+  if (auto init = dyn_cast<tilegpu::MBarrierInitOp>(op)) {
+    if (!target.hopperOrLater)
+      return fail(op) << "needs sm_90 or later; the target is " << target.chip;
+    int64_t count = init.getBarriers().getType().getCount();
+    emitIf(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
+                                 idx(0)),
+           [&] {
+             for (int64_t i = 0; i < count; ++i)
+               inlinePtx("mbarrier.init.shared::cta.b64 [$0], 1;", "r",
+                         {mbarrierAddress(init.getBarriers(), i32(i))});
+             // The async proxy (the TMA's complete_tx) sees them initialized.
+             inlinePtx("fence.mbarrier_init.release.cluster;", "", {});
+           });
+    return success();
+  }
+  if (auto wait = dyn_cast<tilegpu::MBarrierWaitOp>(op)) {
+    int64_t m = wait.getTensorMap();
+    if (m >= int64_t(tensorMaps.size()))
+      return fail(op) << "uses tensor map " << m << " of " << tensorMaps.size();
+    Value address = mbarrierAddress(wait.getBarriers(), wait.getBarrier());
+    // try_wait suspends the thread for a while inside the instruction; the
+    // loop retries until the phase of this parity has completed. Labels in
+    // a { } block are local to it, so the wait may be emitted many times.
+    emitIf(tensorMaps[m].active, [&] {
+      inlinePtx("{\n.reg .pred done;\nwait_phase:\n"
+                "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+                "@!done bra wait_phase;\n}",
+                "r,r", {address, scalars.lookup(wait.getPhase())});
+    });
+    return success();
+  }
   if (auto copy = dyn_cast<tilegpu::AsyncCopyOp>(op)) {
     auto type = cast<RankedTensorType>(copy.getLayout());
     Value base = sharedTiles.lookup(copy.getDest());
     RegMap map(*copyLayouts.lookup(op), type.getShape());
+    if (std::optional<uint64_t> m = copy.getTensorMap()) {
+      if (*m >= tensorMaps.size())
+        return fail(op) << "uses tensor map " << *m << " of "
+                        << tensorMaps.size();
+      // The TMA where the launch encoded the map; else cp.async below.
+      auto branch =
+          scf::IfOp::create(b, loc(), TypeRange{}, tensorMaps[*m].active, true);
+      b.setInsertionPointToStart(branch.thenBlock());
+      emitTmaCopy(copy, mbarrierAddress(copy.getBarriers(),
+                                        scalars.lookup(copy.getBarrier())));
+      b.setInsertionPointToStart(branch.elseBlock());
+      emitAsyncCopy(
+          copy.getView(), copy.getIndices(), type, map, [&] { return base; },
+          geometryOf(copy.getDest().getType()), copy.getChained());
+      b.setInsertionPointAfter(branch);
+      return success();
+    }
     if (copy.getDest().getType().getTransposed()) {
       emitTransposingCopy(copy.getView(), copy.getIndices(), type, map, base,
                           geometryOf(copy.getDest().getType()));
@@ -157,6 +215,62 @@ LogicalResult KernelEmitter::emitLocalLoad(tilegpu::LocalLoadOp op) {
   }
   tiles[op.getResult()] = regs;
   return success();
+}
+
+Value KernelEmitter::mbarrierAddress(Value barriers, Value index) {
+  Value base = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(),
+                                        sharedTiles.lookup(barriers));
+  return arith::AddIOp::create(b, loc(), base,
+                               arith::MulIOp::create(b, loc(), index, i32(8)));
+}
+
+/// One thread announces the stage's bytes to its mbarrier, then copies each
+/// 128-byte column block of the tile with one bulk tensor copy: the box of
+/// the tensor map at the block's element coordinates (innermost first, as
+/// the TMA counts them). Whatever of a box lies outside the view is filled
+/// with zeros, and counts towards the bytes, as cp.async's zero fill does.
+void KernelEmitter::emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier) {
+  auto type = cast<RankedTensorType>(copy.getLayout());
+  const TensorMapParam &param = tensorMaps[*copy.getTensorMap()];
+  int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
+  int64_t rows = rank >= 2 ? type.getDimSize(rank - 2) : 1;
+  int64_t rowElements = 128 / bytes;
+  int64_t blocks = type.getDimSize(rank - 1) / rowElements;
+  int64_t tileBytes = type.getNumElements() * bytes;
+  SmallVector<Value> origin = tileOriginOf(copy.getIndices(), type);
+  Value dest = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(),
+                                        sharedTiles.lookup(copy.getDest()));
+  emitIf(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
+                               idx(0)),
+         [&] {
+           inlinePtx("mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
+                     "r,r", {barrier, i32(tileBytes)});
+           std::string coords;
+           for (int64_t i = 0; i < rank; ++i)
+             coords += (i ? ", $" : "$") + std::to_string(2 + i);
+           std::string ptx = "cp.async.bulk.tensor." + std::to_string(rank) +
+                             "d.shared::cluster.global.mbarrier::complete_tx::"
+                             "bytes [$0], [$1, {" +
+                             coords + "}], [$" + std::to_string(2 + rank) +
+                             "];";
+           std::string constraints = "r,l";
+           for (int64_t i = 0; i <= rank; ++i)
+             constraints += ",r";
+           for (int64_t j = 0; j < blocks; ++j) {
+             SmallVector<Value> operands{
+                 arith::AddIOp::create(b, loc(), dest, i32(j * rows * 128)),
+                 param.descriptor};
+             for (int64_t i = 0; i < rank; ++i) {
+               Value c = origin[rank - 1 - i];
+               if (i == 0 && j)
+                 c = arith::AddIOp::create(b, loc(), c, idx(j * rowElements));
+               operands.push_back(
+                   arith::IndexCastOp::create(b, loc(), b.getI32Type(), c));
+             }
+             operands.push_back(barrier);
+             inlinePtx(ptx, constraints, operands);
+           }
+         });
 }
 
 /// Bytes into a swizzled stage of `swizzledRows` rows of element (row, col)
@@ -454,9 +568,9 @@ static void addSharedTilePatterns(KernelEmitter &emitter,
 
 void tilegym::detail::populateSharedTilePatterns(KernelEmitter &emitter,
                                                  RewritePatternSet &patterns) {
-  addSharedTilePatterns<tilegpu::LocalAllocOp, tilegpu::MemDescIndexOp,
-                        tilegpu::MemDescTransOp, tilegpu::AsyncCopyOp,
-                        tilegpu::AsyncCommitGroupOp, tilegpu::AsyncWaitOp,
-                        tilegpu::LocalLoadOp, tilegpu::FenceAsyncSharedOp>(
-      emitter, patterns);
+  addSharedTilePatterns<
+      tilegpu::LocalAllocOp, tilegpu::MBarrierAllocOp, tilegpu::MBarrierInitOp,
+      tilegpu::MBarrierWaitOp, tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp,
+      tilegpu::AsyncCopyOp, tilegpu::AsyncCommitGroupOp, tilegpu::AsyncWaitOp,
+      tilegpu::LocalLoadOp, tilegpu::FenceAsyncSharedOp>(emitter, patterns);
 }

@@ -38,6 +38,12 @@ ThreadTypeConverter::ThreadTypeConverter(MLIRContext *ctx) {
                 IndexType::get(ctx)});
     return success();
   });
+  // A ring's mbarriers: the same (where they start, their offset).
+  addConversion([ctx](tilegpu::MBarriersType, SmallVectorImpl<Type> &out) {
+    out.append({LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3),
+                IndexType::get(ctx)});
+    return success();
+  });
   // A view: the expanded memref descriptor (allocated and aligned global
   // pointers, offset, sizes, strides), as lib/Runtime packs it.
   addConversion([ctx](tile::ViewType v, SmallVectorImpl<Type> &out) {

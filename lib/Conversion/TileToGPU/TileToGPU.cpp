@@ -102,7 +102,8 @@ int64_t KernelEmitter::minBlocksPerSM() {
 /// and results: it is lowered to the thread's values.
 static bool hasThreadValues(Operation *op) {
   auto lowered = [](Type t) {
-    return isa<RankedTensorType, tilegpu::MemDescType>(t);
+    return isa<RankedTensorType, tilegpu::MemDescType, tilegpu::MBarriersType>(
+        t);
   };
   return llvm::any_of(op->getOperandTypes(), lowered) ||
          llvm::any_of(op->getResultTypes(), lowered);
@@ -126,6 +127,12 @@ LogicalResult KernelEmitter::emitEntry(gpu::GPUFuncOp &func,
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, kGlobal);
   SmallVector<Type> argTypes =
       threadTypes.kernelParameters(kernel.getArgumentTypes());
+  // The TMA's tensor maps, after the parameters: each a pointer to the
+  // 128-byte parameter itself (byval, __grid_constant__: see
+  // tilegym-mark-tensor-map-params), which the bulk copies read.
+  SmallVector<tilegpu::TensorMapAttr> maps = tilegpu::getTensorMaps(kernel);
+  unsigned firstMapParam = argTypes.size();
+  argTypes.append(maps.size(), LLVM::LLVMPointerType::get(ctx));
   b.setInsertionPointToEnd(gpuModule.getBody());
   if (failed(declareSharedMemory()))
     return failure();
@@ -220,7 +227,70 @@ LogicalResult KernelEmitter::emitEntry(gpu::GPUFuncOp &func,
       kernelValues.map(arg, a);
     }
   }
+  if (!maps.empty()) {
+    if (!target.hopperOrLater)
+      return kernel.emitOpError()
+             << "takes tensor maps, which need the TMA (sm_90 or later); the "
+                "target is "
+             << target.chip;
+    SmallVector<int32_t> positions;
+    for (auto [m, map] : llvm::enumerate(maps)) {
+      auto arg = map.getView() < int64_t(kernel.getNumArguments())
+                     ? kernel.getArgument(map.getView())
+                     : BlockArgument();
+      auto view = arg ? dyn_cast<ViewType>(arg.getType()) : ViewType();
+      if (!view || int64_t(map.getBox().size()) != view.getRank())
+        return kernel.emitOpError()
+               << "tensor map " << m << " describes parameter " << map.getView()
+               << ", which must be a view of rank " << map.getBox().size();
+      positions.push_back(int32_t(firstMapParam + m));
+      TensorMapParam param;
+      param.descriptor = entry.getArgument(firstMapParam + m);
+      param.active = tensorMapActive(views[kernelValues.lookup(arg)]);
+      param.box = llvm::to_vector(map.getBox());
+      tensorMaps.push_back(param);
+    }
+    func->setAttr(tilegpu::kTensorMapParamsAttr,
+                  b.getDenseI32ArrayAttr(positions));
+    func->setAttr(tilegpu::kTensorMapsAttr,
+                  kernel->getAttr(tilegpu::kTensorMapsAttr));
+  }
   return success();
+}
+
+/// Whether the launch encoded the tensor map of `view` (i1): the rule of
+/// tilegym::runtime::tensorMapEligible, which passes zeros where it fails.
+/// The base 16-byte aligned, the innermost stride 1, every other stride
+/// positive and a multiple of 16 bytes, no dimension empty.
+Value KernelEmitter::tensorMapActive(const ViewInfo &view) {
+  int64_t bytes = elementBytes(view.elementType);
+  auto cmp = [&](arith::CmpIPredicate p, Value a, Value c) -> Value {
+    return arith::CmpIOp::create(b, loc(), p, a, c);
+  };
+  Value addr = LLVM::PtrToIntOp::create(b, loc(), b.getI64Type(), view.base);
+  Value ok = cmp(arith::CmpIPredicate::eq,
+                 arith::RemUIOp::create(b, loc(), addr,
+                                        arith::ConstantIntOp::create(
+                                            b, loc(), b.getI64Type(), 16)),
+                 arith::ConstantIntOp::create(b, loc(), b.getI64Type(), 0));
+  int64_t last = view.strides.size() - 1;
+  ok = arith::AndIOp::create(
+      b, loc(), ok, cmp(arith::CmpIPredicate::eq, view.strides[last], idx(1)));
+  for (int64_t d = 0; d <= last; ++d) {
+    ok = arith::AndIOp::create(
+        b, loc(), ok, cmp(arith::CmpIPredicate::sge, view.sizes[d], idx(1)));
+    if (d == last)
+      continue;
+    ok = arith::AndIOp::create(
+        b, loc(), ok, cmp(arith::CmpIPredicate::sgt, view.strides[d], idx(0)));
+    if (int64_t unit = 16 / bytes; unit > 1)
+      ok = arith::AndIOp::create(
+          b, loc(), ok,
+          cmp(arith::CmpIPredicate::eq,
+              arith::RemUIOp::create(b, loc(), view.strides[d], idx(unit)),
+              idx(0)));
+  }
+  return ok;
 }
 
 LogicalResult KernelEmitter::emit() {
@@ -293,7 +363,7 @@ LogicalResult KernelEmitter::emit() {
 SmallVector<Value> KernelEmitter::threadValues(Value v) {
   if (isa<RankedTensorType>(v.getType()))
     return tiles.lookup(v);
-  if (isa<tilegpu::MemDescType>(v.getType()))
+  if (isa<tilegpu::MemDescType, tilegpu::MBarriersType>(v.getType()))
     return {sharedTiles.lookup(v), sharedOffsets.lookup(v)};
   return {scalars.lookupOrDefault(v)};
 }
@@ -312,7 +382,8 @@ LogicalResult KernelEmitter::lower(Operation *op, ArrayRef<ValueRange> operands,
     for (auto [operand, values] : llvm::zip(op->getOperands(), operands)) {
       if (isa<RankedTensorType>(operand.getType())) {
         tiles[operand] = llvm::to_vector(values);
-      } else if (isa<tilegpu::MemDescType>(operand.getType())) {
+      } else if (isa<tilegpu::MemDescType, tilegpu::MBarriersType>(
+                     operand.getType())) {
         sharedTiles[operand] = values[0];
         sharedOffsets[operand] = values[1];
       } else if (!isa<ViewType>(operand.getType())) {

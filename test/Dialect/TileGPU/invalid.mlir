@@ -569,3 +569,75 @@ func.func @stage_transposed_padded(%v: !tile.view<?x?xf32>, %i: index) {
   %t = tile.load %v[%i, %i] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 0, index = 0, transposed = true>} : !tile.view<?x?xf32> -> tensor<32x128xf32>
   return
 }
+
+// -----
+
+// The TMA: tensor maps, mbarriers, copies and waits.
+
+// expected-error @+1 {{box sizes must be in [1, 256], got 512}}
+func.func @box_size() attributes {tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [512, 64]>]}
+
+// -----
+
+// expected-error @+1 {{a tensor map's box has 1 to 5 dimensions, got 6}}
+func.func @box_rank() attributes {tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [1, 1, 1, 1, 8, 64]>]}
+
+// -----
+
+// expected-error @+1 {{view must be a parameter's position, got -1}}
+func.func @map_view() attributes {tilegpu.tensor_maps = [#tilegpu.tensor_map<view = -1, box = [8, 64]>]}
+
+// -----
+
+// expected-error @+1 {{'tilegpu.tensor_maps' belongs on a kernel, as an array of #tilegpu.tensor_map}}
+func.func @maps_not_maps() attributes {tilegpu.tensor_maps = [1, 2]}
+
+// -----
+
+func.func @tma_not_on_load(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'tilegpu.tma' belongs on a staged tile.load, as the position of its tensor map (an integer >= 0)}}
+  %b = arith.addf %a, %a {tilegpu.tma = 0 : i64} : tensor<8x8xf32>
+  return %b : tensor<8x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'tilegpu.tensor_map_params' belongs on a lowered kernel, as the positions of its tensor-map parameters}}
+func.func @params_not_array() attributes {tilegpu.tensor_map_params = 3 : i64}
+
+// -----
+
+// expected-error @+1 {{needs at least 1 mbarrier, got 0}}
+func.func @no_mbarriers(%b: !tilegpu.mbarriers<0>)
+
+// -----
+
+func.func @tma_copy_padded(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 0>, %bars: !tilegpu.mbarriers<2>, %i: index, %j: i32) attributes {tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [128, 64]>]} {
+  // expected-error @+1 {{copies with the TMA, which writes stages with the 128-byte swizzle, not transposed; got '!tilegpu.memdesc<128x64xbf16, swizzle = 0>'}}
+  tilegpu.async_copy %v[%i, %i], %s tma(%bars[%j], 0) : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 0> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>, !tilegpu.mbarriers<2>
+  return
+}
+
+// -----
+
+func.func @tma_copy_no_map(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 128>, %bars: !tilegpu.mbarriers<2>, %i: index, %j: i32) {
+  // expected-error @+1 {{uses tensor map 0 but its kernel's tilegpu.tensor_maps has 0}}
+  tilegpu.async_copy %v[%i, %i], %s tma(%bars[%j], 0) : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 128> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>, !tilegpu.mbarriers<2>
+  return
+}
+
+// -----
+
+func.func @tma_copy_partial(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 128>, %bars: !tilegpu.mbarriers<2>, %i: index) attributes {tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [128, 64]>]} {
+  // expected-error @+1 {{copies with the TMA given mbarriers, the index of one and a tensor map together}}
+  "tilegpu.async_copy"(%v, %i, %i, %s, %bars) <{layout = tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>, operandSegmentSizes = array<i32: 1, 2, 1, 1, 0>}> : (!tile.view<?x?xbf16>, index, index, !tilegpu.memdesc<128x64xbf16, swizzle = 128>, !tilegpu.mbarriers<2>) -> ()
+  return
+}
+
+// -----
+
+func.func @wait_no_map(%bars: !tilegpu.mbarriers<2>, %j: i32) attributes {tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [128, 64]>]} {
+  // expected-error @+1 {{uses tensor map 1 but its kernel's tilegpu.tensor_maps has 1}}
+  tilegpu.mbarrier_wait %bars[%j], %j tensor_map 1 : !tilegpu.mbarriers<2>
+  return
+}

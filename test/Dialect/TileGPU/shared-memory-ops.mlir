@@ -56,3 +56,19 @@ func.func @dots(%a: !tilegpu.memdesc<64x64xbf16, swizzle = 128>, %b: !tilegpu.me
   %e = tilegpu.mma mma_sync %x, %y, %w {precision = 0 : i32} : tensor<64x32xf32, #mma>, !tilegpu.memdesc<32x64xf32, swizzle = 0>, tensor<64x64xf32, #mma>
   return %e : tensor<64x64xf32, #mma>
 }
+
+// The TMA's: a ring's mbarriers, their initialization, a copy by tensor
+// map 0 completing mbarrier %j, a wait for a phase of it.
+// CHECK-LABEL: func.func @tma
+// CHECK-SAME: tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [128, 64]>]
+// CHECK: %[[B:.*]] = tilegpu.mbarrier_alloc {tilegpu.shared = #tilegpu.shared<offset = 49152, bytes = 32>} : !tilegpu.mbarriers<3>
+// CHECK: tilegpu.mbarrier_init %[[B]] : !tilegpu.mbarriers<3>
+// CHECK: tilegpu.async_copy %arg0[%arg1, %arg1], %arg2 chained tma(%[[B]][%arg3], 0) : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 128> as tensor<128x64xbf16, #blocked>, !tilegpu.mbarriers<3>
+// CHECK: tilegpu.mbarrier_wait %[[B]][%arg3], %arg4 tensor_map 0 : !tilegpu.mbarriers<3>
+func.func @tma(%v: !tile.view<?x?xbf16>, %i: index, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 128>, %j: i32, %p: i32) attributes {tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [128, 64]>]} {
+  %b = tilegpu.mbarrier_alloc {tilegpu.shared = #tilegpu.shared<offset = 49152, bytes = 32>} : !tilegpu.mbarriers<3>
+  tilegpu.mbarrier_init %b : !tilegpu.mbarriers<3>
+  tilegpu.async_copy %v[%i, %i], %s chained tma(%b[%j], 0) : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 128> as tensor<128x64xbf16, #a>, !tilegpu.mbarriers<3>
+  tilegpu.mbarrier_wait %b[%j], %p tensor_map 0 : !tilegpu.mbarriers<3>
+  return
+}

@@ -220,6 +220,32 @@ int cuLaunchKernel(struct kernel *f, unsigned gx, unsigned gy, unsigned gz,
   return SUCCESS;
 }
 
+/* The TMA's tensor map: prints what it was asked to encode (dimensions
+   innermost first, strides in bytes, the box) and fills the 128 bytes with
+   0x7a, which the launch then shows as that parameter's first 8 bytes. */
+int cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, void *address,
+                           const uint64_t *dims, const uint64_t *strides,
+                           const unsigned *box, const unsigned *elementStrides,
+                           int interleave, int swizzle, int l2, int oobFill) {
+  printf("fake-cuda: cuTensorMapEncodeTiled dtype %d rank %u dims", dtype,
+         rank);
+  for (unsigned i = 0; i < rank; ++i)
+    printf(" %llu", (unsigned long long)dims[i]);
+  printf(" strides");
+  for (unsigned i = 0; i + 1 < rank; ++i)
+    printf(" %llu", (unsigned long long)strides[i]);
+  printf(" box");
+  for (unsigned i = 0; i < rank; ++i)
+    printf(" %u", box[i]);
+  printf(" element strides");
+  for (unsigned i = 0; i < rank; ++i)
+    printf(" %u", elementStrides[i]);
+  printf(" interleave %d swizzle %d l2 %d oob %d aligned %d\n", interleave,
+         swizzle, l2, oobFill, (int)((uintptr_t)address % 16 == 0));
+  memset(map, 0x7a, 128);
+  return SUCCESS;
+}
+
 int cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
   TRACE("cuMemAlloc %zu", bytes);
   *ptr = (uint64_t)(uintptr_t)malloc(bytes);

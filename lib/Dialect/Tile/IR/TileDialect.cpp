@@ -250,7 +250,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return intIn(0, INT32_MAX, false);
   if (name == kPipelineStagesAttr)
     return intIn(kMinPipelineStages, kMaxPipelineStages, false);
-  if (name == kPreciseMathAttr || name == kDebugAttr)
+  if (name == kPreciseMathAttr || name == kDebugAttr || name == kUseTmaAttr)
     return intIn(0, 1, false);
   return success();
 }

@@ -495,6 +495,38 @@ SharedStageAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult
+TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t view, ArrayRef<int64_t> box) {
+  if (view < 0)
+    return emitError() << "view must be a parameter's position, got " << view;
+  // The TMA's limits: up to 5 dimensions, boxes of up to 256 elements each.
+  if (box.empty() || box.size() > 5)
+    return emitError() << "a tensor map's box has 1 to 5 dimensions, got "
+                       << box.size();
+  for (int64_t b : box)
+    if (b < 1 || b > 256)
+      return emitError() << "box sizes must be in [1, 256], got " << b;
+  return success();
+}
+
+LogicalResult
+MBarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t count) {
+  if (count < 1)
+    return emitError() << "needs at least 1 mbarrier, got " << count;
+  return success();
+}
+
+SmallVector<TensorMapAttr> tilegym::tilegpu::getTensorMaps(Operation *kernel) {
+  SmallVector<TensorMapAttr> maps;
+  if (auto list = kernel->getAttrOfType<ArrayAttr>(kTensorMapsAttr))
+    for (Attribute a : list)
+      if (auto map = dyn_cast<TensorMapAttr>(a))
+        maps.push_back(map);
+  return maps;
+}
+
+LogicalResult
 SharedAllocationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                              int64_t offset, int64_t bytes) {
   if (offset < 0 || offset % 16)
@@ -545,6 +577,33 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
              << "'" << name
              << "' belongs on a kernel, as whether its copies chain their "
                 "run addresses (a bool)";
+    return success();
+  }
+  if (name == kTensorMapsAttr) {
+    auto list = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !list ||
+        !llvm::all_of(list, llvm::IsaPred<TensorMapAttr>))
+      return op->emitOpError()
+             << "'" << name
+             << "' belongs on a kernel, as an array of #tilegpu.tensor_map";
+    return success();
+  }
+  if (name == kTmaAttr) {
+    auto index = dyn_cast<IntegerAttr>(attr.getValue());
+    if (opName != "tile.load" || !index || index.getInt() < 0 ||
+        !op->hasAttr(kStageAttr))
+      return op->emitOpError()
+             << "'" << name
+             << "' belongs on a staged tile.load, as the position of its "
+                "tensor map (an integer >= 0)";
+    return success();
+  }
+  if (name == kTensorMapParamsAttr) {
+    if (!isa<FunctionOpInterface>(op) ||
+        !isa<DenseI32ArrayAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' belongs on a lowered kernel, as the "
+                                  "positions of its tensor-map parameters";
     return success();
   }
   return op->emitOpError() << "unknown tilegpu attribute '" << name << "'";

@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace tilegym::tilegpu;
@@ -97,6 +98,17 @@ LogicalResult MemDescTransOp::verify() {
   return success();
 }
 
+/// The kernel around `op` takes tensor map `index` (tilegpu.tensor_maps).
+static LogicalResult verifyTensorMapUse(Operation *op, int64_t index) {
+  Operation *kernel = op->getParentOfType<FunctionOpInterface>();
+  int64_t count = kernel ? getTensorMaps(kernel).size() : 0;
+  if (index >= count)
+    return op->emitOpError()
+           << "uses tensor map " << index
+           << " but its kernel's tilegpu.tensor_maps has " << count;
+  return success();
+}
+
 LogicalResult AsyncCopyOp::verify() {
   auto view = cast<tile::ViewType>(getView().getType());
   MemDescType dest = getDest().getType();
@@ -132,7 +144,21 @@ LogicalResult AsyncCopyOp::verify() {
     return emitOpError() << "layout must give each thread runs of 16 "
                             "contiguous bytes, one cp.async each: "
                          << layout;
-  return success();
+  if (bool(getBarriers()) != bool(getBarrier()) ||
+      bool(getBarriers()) != getTensorMap().has_value())
+    return emitOpError() << "copies with the TMA given mbarriers, the index "
+                            "of one and a tensor map together";
+  if (!getTensorMap())
+    return success();
+  if (dest.getSwizzle() != 128 || dest.getTransposed())
+    return emitOpError() << "copies with the TMA, which writes stages with "
+                            "the 128-byte swizzle, not transposed; got "
+                         << dest;
+  return verifyTensorMapUse(*this, *getTensorMap());
+}
+
+LogicalResult MBarrierWaitOp::verify() {
+  return verifyTensorMapUse(*this, getTensorMap());
 }
 
 LogicalResult LocalLoadOp::verify() {

@@ -109,6 +109,20 @@ void SharedMemoryAllocator::collectAllocations() {
                       : std::string("a shared-memory tile");
     buffers.push_back(std::move(buffer));
   });
+  // A ring's mbarriers: initialized at the kernel's start, live until their
+  // last wait (after the ring's loop).
+  kernel.walk([&](MBarrierAllocOp alloc) {
+    Buffer buffer;
+    buffer.ops.push_back(alloc);
+    buffer.bytes = llvm::alignTo(8 * alloc.getType().getCount(), 16);
+    buffer.alignment = 16;
+    buffer.start = 0;
+    buffer.end = position.lookup(alloc);
+    for (Operation *user : alloc->getUsers())
+      buffer.end = std::max(buffer.end, endOfOutermostLoop(user));
+    buffer.what = std::to_string(alloc.getType().getCount()) + " mbarriers";
+    buffers.push_back(std::move(buffer));
+  });
 }
 
 /// Scratch lives while its op runs; one written without a barrier before

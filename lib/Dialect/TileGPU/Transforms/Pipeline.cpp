@@ -42,6 +42,10 @@ struct Ring {
   SharedStageAttr stage;
   DotOperandUse use = {};
   LocalAllocOp alloc;
+  /// Copied by the TMA (tilegpu-assign-tma): the kernel's tensor map, and
+  /// one mbarrier per stage.
+  std::optional<int64_t> tensorMap;
+  Value barriers;
 
   bool isWindow() const { return !iterArgs.empty(); }
   LoadOp bodyLoad() const { return isWindow() ? loads.back() : LoadOp(); }
@@ -85,11 +89,14 @@ private:
   InFlightDiagnostic fail(Operation *op) { return op->emitOpError(); }
   LogicalResult collectRings();
   LogicalResult checkRings();
+  LogicalResult checkTma();
   LogicalResult checkWgmmaDots();
   LoopPlan planLoop(scf::ForOp loop);
   void allocate();
   Value stageOf(OpBuilder &b, Location loc, Ring &ring, Value index);
   void copy(OpBuilder &b, LoadOp load, Ring &ring, Value stage);
+  void waitForTma(OpBuilder &b, Location loc, Ring &ring, Value stage,
+                  Value phase);
   void rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings);
   MmaOp rewriteDot(OpBuilder &b, DotOp dot, Value stage);
 };
@@ -351,6 +358,37 @@ LogicalResult Pipeliner::checkWgmmaDots() {
   return success();
 }
 
+/// Rings the TMA copies: every load of one names one tensor map of the
+/// kernel, and the stages have the layout the TMA writes.
+LogicalResult Pipeliner::checkTma() {
+  int64_t numMaps = getTensorMaps(kernel).size();
+  for (auto &[number, ring] : rings) {
+    auto mapOf = [](LoadOp load) -> std::optional<int64_t> {
+      if (auto m = load->getAttrOfType<IntegerAttr>(kTmaAttr))
+        return m.getInt();
+      return std::nullopt;
+    };
+    std::optional<int64_t> map = mapOf(ring.loads.front());
+    for (LoadOp load : ring.loads)
+      if (mapOf(load) != map)
+        return fail(load) << "is in ring " << number
+                          << ", whose loads must all name one tensor map "
+                             "(tilegpu.tma) or none";
+    if (!map)
+      continue;
+    if (*map < 0 || *map >= numMaps)
+      return fail(ring.loads.front())
+             << "names tensor map " << *map
+             << " but the kernel's tilegpu.tensor_maps has " << numMaps;
+    if (ring.stage.getSwizzle() != 128 || ring.stage.getTransposed())
+      return fail(ring.loads.front())
+             << "is copied by the TMA, which writes stages with the 128-byte "
+                "swizzle, not transposed";
+    ring.tensorMap = map;
+  }
+  return success();
+}
+
 /// The loop's ring size, its commit groups, and its first wgmma dot, whose
 /// copies ahead go after its issue so that they overlap it. When that dot's
 /// result only feeds itself in the next iteration (a matmul's accumulator)
@@ -396,6 +434,28 @@ void Pipeliner::allocate() {
                          ring.stage.getSwizzle(), ring.stage.getTransposed());
     ring.alloc = LocalAllocOp::create(b, ring.loads.front().getLoc(), memdesc);
   }
+  // The TMA's rings: one mbarrier per stage, initialized before any copy and
+  // visible to every thread after a barrier.
+  bool anyTma = false;
+  for (auto &[number, ring] : rings) {
+    if (!ring.tensorMap)
+      continue;
+    Location loc = ring.loads.front().getLoc();
+    ring.barriers = MBarrierAllocOp::create(
+        b, loc, MBarriersType::get(b.getContext(), ring.stage.getStages()));
+    MBarrierInitOp::create(b, loc, ring.barriers);
+    anyTma = true;
+  }
+  if (anyTma)
+    gpu::BarrierOp::create(b, kernel.getLoc());
+}
+
+/// Waits (with the TMA) for the fill of stage `stage` (i32) of `ring` whose
+/// mbarrier phase has parity `phase` (i32).
+void Pipeliner::waitForTma(OpBuilder &b, Location loc, Ring &ring, Value stage,
+                           Value phase) {
+  MBarrierWaitOp::create(b, loc, ring.barriers, stage, phase,
+                         b.getI64IntegerAttr(*ring.tensorMap));
 }
 
 /// Stage `index` (i32) of `ring`; the ring itself when it has one stage.
@@ -446,9 +506,15 @@ void Pipeliner::copy(OpBuilder &b, LoadOp load, Ring &ring, Value stage) {
   RankedTensorType layout =
       transposed ? transposingCopyLayout(load.getType(), numWarps)
                  : load.getType();
+  Value barrier;
+  if (ring.tensorMap)
+    barrier =
+        stage ? stage : arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
   AsyncCopyOp::create(
-      b, loc, load.getView(), load.getIndices(), dest, TypeAttr::get(layout),
-      chainCopyAddresses && !transposed ? b.getUnitAttr() : UnitAttr());
+      b, loc, load.getView(), load.getIndices(), dest, ring.barriers, barrier,
+      TypeAttr::get(layout),
+      chainCopyAddresses && !transposed ? b.getUnitAttr() : UnitAttr(),
+      ring.tensorMap ? b.getI64IntegerAttr(*ring.tensorMap) : IntegerAttr());
   AsyncCommitGroupOp::create(b, loc);
 }
 
@@ -512,8 +578,22 @@ void Pipeliner::rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings) {
       kept.push_back(i);
     }
   bool carriesStage = plan.stages > 1;
+  // With the TMA, the parity of the mbarrier phase the current stage's fill
+  // completes: it flips each time the stage index wraps round the ring.
+  SmallVector<Ring *> tmaWindows, tmaSingles;
+  for (Ring *ring : loopRings)
+    if (ring->tensorMap)
+      (ring->isWindow() ? tmaWindows : tmaSingles).push_back(ring);
+  bool carriesPhase = carriesStage && !tmaWindows.empty();
   b.setInsertionPoint(loop);
+  // A tile loaded once before the loop by the TMA: waited for here.
+  for (Ring *ring : tmaSingles) {
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    waitForTma(b, loc, *ring, zero, zero);
+  }
   if (carriesStage)
+    inits.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+  if (carriesPhase)
     inits.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
   auto newLoop =
       scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
@@ -529,7 +609,11 @@ void Pipeliner::rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings) {
         newLoop.getRegionIterArgs()[j]);
     loop.getResult(i).replaceAllUsesWith(newLoop.getResult(j));
   }
-  Value stage = carriesStage ? newLoop.getRegionIterArgs().back() : Value();
+  unsigned numCarried = newLoop.getNumRegionIterArgs();
+  Value stage = carriesStage
+                    ? newLoop.getRegionIterArgs()[numCarried - 1 - carriesPhase]
+                    : Value();
+  Value phase = carriesPhase ? newLoop.getRegionIterArgs().back() : Value();
   auto oldYield = cast<scf::YieldOp>(body->getTerminator());
   b.setInsertionPoint(oldYield);
   SmallVector<Value> yields;
@@ -545,6 +629,13 @@ void Pipeliner::rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings) {
   };
   if (carriesStage)
     yields.push_back(stageAhead(1));
+  if (carriesPhase)
+    yields.push_back(arith::XOrIOp::create(
+        b, loc, phase,
+        arith::ExtUIOp::create(b, loc, b.getI32Type(),
+                               arith::CmpIOp::create(b, loc,
+                                                     arith::CmpIPredicate::eq,
+                                                     yields.back(), i32(0)))));
   auto yield = scf::YieldOp::create(b, oldYield.getLoc(), yields);
   oldYield.erase();
 
@@ -578,6 +669,8 @@ void Pipeliner::rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings) {
     b.setInsertionPoint(&op);
     AsyncWaitOp::create(b, loc,
                         std::max<int64_t>(0, plan.stages - 2) * plan.groups);
+    for (Ring *ring : tmaWindows)
+      waitForTma(b, loc, *ring, stage, phase);
     if (anyWgmma)
       FenceAsyncSharedOp::create(b, loc);
     gpu::BarrierOp::create(b, loc);
@@ -655,6 +748,24 @@ void Pipeliner::rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings) {
   // left in flight.
   b.setInsertionPointAfter(newLoop);
   AsyncWaitOp::create(b, loc, 0);
+  // The TMA's fills of the stages ahead that no iteration read (the last
+  // stages - 1), so that no copy is in flight into bytes the kernel may
+  // reuse: stage (s + j) % stages, of parity p, flipped past the wrap.
+  if (carriesPhase) {
+    Value lastStage = newLoop.getResult(numCarried - 2);
+    Value lastPhase = newLoop.getResult(numCarried - 1);
+    for (int64_t j = 0; j + 1 < plan.stages; ++j) {
+      Value sum = arith::AddIOp::create(b, loc, lastStage, i32(j));
+      Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                          sum, i32(plan.stages));
+      Value s = arith::RemUIOp::create(b, loc, sum, i32(plan.stages));
+      Value p = arith::XOrIOp::create(
+          b, loc, lastPhase,
+          arith::ExtUIOp::create(b, loc, b.getI32Type(), wraps));
+      for (Ring *ring : tmaWindows)
+        waitForTma(b, loc, *ring, s, p);
+    }
+  }
   if (plan.accInFlight) {
     // The result the first wgmma dot's value leaves the loop as.
     for (OpOperand &use : yield->getOpOperands()) {
@@ -673,7 +784,7 @@ void Pipeliner::rewriteLoop(scf::ForOp loop, SmallVector<Ring *> loopRings) {
 
 LogicalResult Pipeliner::run() {
   if (failed(collectRings()) || failed(checkRings()) ||
-      failed(checkWgmmaDots()))
+      failed(checkWgmmaDots()) || failed(checkTma()))
     return failure();
   allocate();
   // Loads before the loops: copies into their stages.

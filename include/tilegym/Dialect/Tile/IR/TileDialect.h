@@ -44,6 +44,10 @@ constexpr llvm::StringLiteral kPreciseMathAttr = "tile.precise_math";
 /// Optional (tilegym-cc and tilegym-run --debug): 1 keeps the kernel's
 /// tile.print and tile.assert; 0 or absent lets tile-strip-debug erase them.
 constexpr llvm::StringLiteral kDebugAttr = "tile.debug";
+/// Optional (tilegym-cc and tilegym-run --no-tma): 0 copies this kernel's
+/// staged dot operands with cp.async only (tilegpu-assign-tma chooses
+/// none); 1 or absent lets the TMA copy them where it can.
+constexpr llvm::StringLiteral kUseTmaAttr = "tile.tma";
 
 /// The most elements a tile may hold (2^20, Triton's limit too): a tile is
 /// one block's working set, in registers on the GPU; past this, compiling

@@ -175,6 +175,34 @@ def TileGPU_SharedStageAttr : AttrDef<TileGPU_Dialect, "SharedStage"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Decisions of tilegpu-assign-tma
+//===----------------------------------------------------------------------===//
+
+def TileGPU_TensorMapAttr : AttrDef<TileGPU_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "a TMA tensor map the kernel takes after its parameters";
+  let description = [{
+    Set by `tilegpu-assign-tma` in the kernel's `tilegpu.tensor_maps`: the
+    launch encodes one CUtensorMap of the view that is parameter `view`,
+    copied in boxes of `box` elements (one size per view dimension,
+    outermost first; the innermost 128 bytes: one column block of the
+    128-byte swizzle), and passes it after the kernel's parameters. A
+    staged load whose `tilegpu.tma` is this map's position in the list is
+    copied by it.
+
+    ```mlir
+    func.func @k(...) attributes {tilegpu.tensor_maps =
+        [#tilegpu.tensor_map<view = 0, box = [128, 64]>]}
+    ```
+  }];
+  let parameters = (ins
+      AttrParameter<"int64_t", "the kernel parameter it describes">:$view,
+      ArrayRefParameter<"int64_t", "box sizes, outermost first">:$box);
+  let assemblyFormat = "`<` `view` `=` $view `,` `box` `=` `[` $box `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Decisions of tilegpu-allocate-shared-memory
 //===----------------------------------------------------------------------===//
 

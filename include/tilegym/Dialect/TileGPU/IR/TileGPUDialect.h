@@ -117,6 +117,19 @@ bool haveSamePlacement(mlir::RankedTensorType a, mlir::RankedTensorType b);
 /// (SharedStageAttr).
 constexpr llvm::StringLiteral kDotAttr = "tilegpu.dot";
 constexpr llvm::StringLiteral kStageAttr = "tilegpu.stage";
+/// What tilegpu-assign-tma sets: on a kernel, the tensor maps it takes after
+/// its parameters (an array of TensorMapAttr); on a staged tile.load, the
+/// position in that list of the map that copies it (i64).
+constexpr llvm::StringLiteral kTensorMapsAttr = "tilegpu.tensor_maps";
+constexpr llvm::StringLiteral kTmaAttr = "tilegpu.tma";
+/// On a lowered kernel (gpu.func, then llvm.func), the positions of its
+/// tensor-map parameters (i32 array), which tilegym-mark-tensor-map-params
+/// makes byval __grid_constant__ parameters of 128 bytes.
+constexpr llvm::StringLiteral kTensorMapParamsAttr =
+    "tilegpu.tensor_map_params";
+/// The kernel's tensor maps (empty without any).
+llvm::SmallVector<TensorMapAttr> getTensorMaps(mlir::Operation *kernel);
+
 /// On a kernel, a bool: whether its copies into shared memory chain their
 /// run addresses (`tilegpu.async_copy`'s `chained`, as `tilegpu-pipeline`
 /// makes them); set by tilegym::chooseCopyAddresses.

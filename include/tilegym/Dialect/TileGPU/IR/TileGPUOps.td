@@ -99,7 +99,7 @@ def TileGPU_MemDescTransOp : TileGPU_Op<"memdesc_trans", [Pure]> {
   let hasVerifier = 1;
 }
 
-def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
+def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [AttrSizedOperandSegments,
     MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
   let summary = "copy a tile of a view into shared memory with cp.async";
   let description = [{
@@ -121,20 +121,93 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
     `tilegpu.chain_copy_addresses = true` (or all, with its
     `chain-copy-addresses` option) chained.
 
+    With `tma(%bars[%s], m)` the copy is the TMA's where the kernel's
+    tensor map `m` (`tilegpu.tensor_maps`) addresses the view: one thread
+    announces the stage's bytes to mbarrier `%s` of `%bars`
+    (`mbarrier.arrive.expect_tx`) and issues one
+    `cp.async.bulk.tensor` per 128-byte column block, which completes the
+    mbarrier's phase when the bytes land (`tilegpu.mbarrier_wait`). Where
+    the launch found the view not addressable by the TMA (alignment,
+    strides: a tensor map of zeros), the threads copy with cp.async as
+    without it; the commit group and waits are the same either way.
+
     ```mlir
     tilegpu.async_copy %a[%m, %k], %stage : !tile.view<?x?xbf16>,
         !tilegpu.memdesc<128x64xbf16, swizzle = 128>
         as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8],
             threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
+    tilegpu.async_copy %a[%m, %k], %stage tma(%bars[%s], 0) : ...,
+        !tilegpu.mbarriers<3>
     ```
   }];
   let arguments = (ins Tile_ViewType:$view, Variadic<Index>:$indices,
                        TileGPU_MemDescType:$dest,
+                       Optional<TileGPU_MBarriersType>:$barriers,
+                       Optional<I32>:$barrier,
                        TypeAttrOf<AnyRankedTensor>:$layout,
-                       UnitAttr:$chained);
+                       UnitAttr:$chained,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>>:$tensorMap);
   let assemblyFormat = [{
-    $view `[` $indices `]` `,` $dest (`chained` $chained^)? attr-dict `:`
+    $view `[` $indices `]` `,` $dest (`chained` $chained^)?
+    (`tma` `(` $barriers^ `[` $barrier `]` `,` $tensorMap `)`)? attr-dict `:`
     qualified(type($view)) `,` qualified(type($dest)) `as` $layout
+    (`,` qualified(type($barriers))^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierAllocOp : TileGPU_Op<"mbarrier_alloc", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "mbarriers in the block's shared memory";
+  let description = [{
+    One mbarrier per stage of a ring the TMA fills, in the kernel's buffer
+    at its `tilegpu.shared` (tilegpu-allocate-shared-memory), initialized by
+    `tilegpu.mbarrier_init`.
+
+    ```mlir
+    %bars = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<3>
+    ```
+  }];
+  let results = (outs TileGPU_MBarriersType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def TileGPU_MBarrierInitOp : TileGPU_Op<"mbarrier_init", [
+    MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "initialize mbarriers for one arrival each";
+  let description = [{
+    One thread initializes each mbarrier for one arrival a phase (the
+    thread issuing a fill's copies), then fences the initialization for the
+    async proxy; a barrier after it makes it visible to the block.
+
+    ```mlir
+    tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<3>
+    ```
+  }];
+  let arguments = (ins TileGPU_MBarriersType:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+}
+
+def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "wait for a phase of an mbarrier the TMA completes";
+  let description = [{
+    Each thread waits until mbarrier `barrier` of `barriers` has completed
+    the phase of parity `phase` (i32, 0 or 1: a stage's n-th fill completes
+    phase n), which makes the bytes the TMA copied for it visible. A no-op
+    where the kernel's tensor map `tensor_map` is of zeros (the copies
+    were cp.async's, which `tilegpu.async_wait` waits for).
+
+    ```mlir
+    tilegpu.mbarrier_wait %bars[%s], %phase tensor_map 0 : !tilegpu.mbarriers<3>
+    ```
+  }];
+  let arguments = (ins TileGPU_MBarriersType:$barriers, I32:$barrier,
+                       I32:$phase,
+                       ConfinedAttr<I64Attr, [IntMinValue<0>]>:$tensorMap);
+  let assemblyFormat = [{
+    $barriers `[` $barrier `]` `,` $phase `tensor_map` $tensorMap attr-dict
+    `:` qualified(type($barriers))
   }];
   let hasVerifier = 1;
 }

@@ -38,4 +38,21 @@ def TileGPU_MemDescType : TypeDef<TileGPU_Dialect, "MemDesc"> {
   }];
 }
 
+def TileGPU_MBarriersType : TypeDef<TileGPU_Dialect, "MBarriers"> {
+  let mnemonic = "mbarriers";
+  let summary = "a ring's mbarriers in the block's shared memory";
+  let description = [{
+    `count` mbarrier objects (8 bytes each), one per stage of a ring the
+    TMA fills: each completes a phase when the bytes of one fill of its
+    stage have landed.
+
+    ```mlir
+    !tilegpu.mbarriers<3>
+    ```
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TILEGYM_TILEGPU_TYPES_TD

@@ -255,6 +255,51 @@ def TileGPUAccelerateDotsPass
   let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUAssignTmaPass
+    : Pass<"tilegpu-assign-tma", "::mlir::func::FuncOp"> {
+  let summary = "Choose the staged loads the TMA copies, and their tensor "
+                "maps";
+  let description = [{
+    After `tilegpu-accelerate-dots`, before `tilegpu-pipeline`, on sm_90a.
+    A staged load (`tilegpu.stage`) is copied by the TMA when its stage has
+    the 128-byte swizzle and is not transposed (the TMA writes a box of
+    128-byte rows under the same swizzle wgmma reads), its view is a
+    parameter of the kernel (the launch encodes the tensor map from it), its
+    tile has at most 5 dimensions of at most 256 elements, and the loop
+    that reads the ring is not inside another loop (each stage's mbarrier
+    counts its fills from the kernel's start). Such loads get
+    `tilegpu.tma = m`, the position of their tensor map in the kernel's
+    `tilegpu.tensor_maps`: one `#tilegpu.tensor_map<view, box>` per view
+    and box, the box the tile's shape with its innermost dimension cut to
+    128 bytes (a tile of several column blocks is copied one box each).
+    Whether the view itself is addressable (16-byte aligned, strides
+    multiples of 16 bytes) is only known at launch: the kernel falls back to
+    cp.async where it is not. With `remarks`, each ring says whether the
+    TMA copies it and why not; `enable=false` copies every ring with
+    cp.async.
+
+    ```mlir
+    %a0 = tile.load %va[%m, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0,
+        stages = 3, swizzle = 128, index = 0>} ...
+    ```
+    becomes
+    ```mlir
+    func.func @k(...) attributes {tilegpu.tensor_maps =
+        [#tilegpu.tensor_map<view = 0, box = [128, 64]>]}
+    %a0 = tile.load %va[%m, %c0] {tilegpu.stage = ..., tilegpu.tma = 0} ...
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU architecture (the TMA needs sm_90 or later)">,
+    Option<"enable", "enable", "bool", /*default=*/"true",
+           "Copy eligible rings with the TMA">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say for each ring whether the TMA copies it, and why not">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUPipelinePass
     : Pass<"tilegpu-pipeline", "::mlir::func::FuncOp"> {
   let summary = "Turn staged dot operands into rings of shared memory filled "
