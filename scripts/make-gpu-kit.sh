@@ -26,7 +26,9 @@ if [ -z "${NO_BUILD:-}" ]; then # NO_BUILD=1: use the tools as built
   ninja -C "$BUILD" -j"${JOBS:-2}" tilegym-cc tilegym-runner || exit 1
 fi
 CC="$BUILD/bin/tilegym-cc"
-if ! "$CC" --help | grep -q -- '=bundle'; then
+# grep reads all of --help: with -q it would stop at the first match, and
+# tilegym-cc, writing the rest, would die of SIGPIPE and fail the pipe.
+if ! "$CC" --help | grep -- '=bundle' >/dev/null; then
   echo "error: $CC cannot emit bundles yet (no --emit=bundle): the GPU" \
        "backend is needed to build a GPU kit" >&2
   exit 1

@@ -197,6 +197,8 @@ private:
       dump(*warps, "warps");
     if (const ExprAST *stages = kernel.getStages())
       dump(*stages, "stages");
+    if (const ExprAST *tma = kernel.getTma())
+      dump(*tma, "tma");
     dump(kernel.getBody(), "Body");
   }
 

@@ -248,6 +248,18 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
              << t::kMaxPipelineStages << ", got " << *stages;
   }
 
+  std::optional<int64_t> tma;
+  if (const ExprAST *e = kernel.getTma()) {
+    tma = constInt(*e, "tma");
+    if (!tma)
+      return failure();
+    if (*tma != 0 && *tma != 1)
+      return error(e->getLoc())
+             << "tma must be 1 (the TMA copies staged dot operands where it "
+                "can) or 0 (cp.async only), got "
+             << *tma;
+  }
+
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, loc, kernel.getName(),
                                    builder.getFunctionType(paramTypes, {}));
@@ -261,6 +273,8 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
   func->setAttr(t::kParamNamesAttr, builder.getArrayAttr(names));
   if (stages)
     func->setAttr(t::kPipelineStagesAttr, builder.getI64IntegerAttr(*stages));
+  if (tma)
+    func->setAttr(t::kUseTmaAttr, builder.getI64IntegerAttr(*tma));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 

@@ -181,6 +181,8 @@ std::unique_ptr<ProgramDeclAST> Parser::parseProgram() {
 // block kernel-attr ::= 'grid' '(' expr [',' expr [',' expr]] ')'
 //               | 'warps' '(' expr ')'
 //               | 'stages' '(' expr ')'
+//               | 'tma' '(' expr ')'
+// (`tma` is a name only there: elsewhere it stays an identifier.)
 std::unique_ptr<KernelAST> Parser::parseKernel() {
   mlir::Location loc = getLoc();
   consume(); // 'kernel'
@@ -206,12 +208,17 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
     return nullptr;
 
   ExprList grid;
-  std::unique_ptr<ExprAST> warps, stages;
+  std::unique_ptr<ExprAST> warps, stages, tma;
   bool hasGrid = false;
+  auto isTma = [&] {
+    return tok.is(Token::identifier) && tok.spelling == "tma";
+  };
   while (tok.is(Token::kw_grid) || tok.is(Token::kw_warps) ||
-         tok.is(Token::kw_stages)) {
+         tok.is(Token::kw_stages) || isTma()) {
     bool isGrid = tok.is(Token::kw_grid);
-    std::unique_ptr<ExprAST> &count = tok.is(Token::kw_warps) ? warps : stages;
+    std::unique_ptr<ExprAST> &count = tok.is(Token::kw_warps) ? warps
+                                      : isTma()                ? tma
+                                                               : stages;
     if (isGrid ? hasGrid : count != nullptr) {
       error(getLoc(), "duplicate '" + tok.spelling + "' attribute on kernel '" +
                           name + "'");
@@ -232,7 +239,8 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
   }
 
   if (!tok.is(Token::l_brace)) {
-    expected("'grid', 'warps', 'stages' or '{' after kernel parameters");
+    expected("'grid', 'warps', 'stages', 'tma' or '{' after kernel "
+             "parameters");
     return nullptr;
   }
   StmtList body;
@@ -240,7 +248,8 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
     return nullptr;
   return std::make_unique<KernelAST>(std::move(name), std::move(params),
                                      std::move(grid), std::move(warps),
-                                     std::move(stages), std::move(body), loc);
+                                     std::move(stages), std::move(tma),
+                                     std::move(body), loc);
 }
 
 // import ::= 'import' STRING ';'

@@ -39,8 +39,13 @@ bool tensorMapEligible(const tg_arg &view, size_t elementBytes) {
   for (int32_t d = 0; d < view.rank; ++d)
     if (view.sizes[d] < 1)
       return false;
+  // Outer strides positive multiples of 16 bytes, each spanning the
+  // dimension inside it (no overlap, outermost first: what the driver
+  // encodes without question).
   for (int32_t d = 0; d < last; ++d)
-    if (view.strides[d] < 1 || (uint64_t(view.strides[d]) * elementBytes) % 16)
+    if (view.strides[d] < 1 ||
+        (uint64_t(view.strides[d]) * elementBytes) % 16 ||
+        view.strides[d] < view.sizes[d + 1] * view.strides[d + 1])
       return false;
   return true;
 }

@@ -557,15 +557,16 @@ struct ParamAST {
   std::unique_ptr<ExprAST> defaultValue;
 };
 
-/// `kernel name(params) grid(...) warps(...) stages(...) { body }`.
+/// `kernel name(params) grid(...) warps(...) stages(...) tma(...) { body }`.
 class KernelAST : public DeclAST {
 public:
   KernelAST(std::string name, std::vector<ParamAST> params, ExprList grid,
             std::unique_ptr<ExprAST> warps, std::unique_ptr<ExprAST> stages,
-            StmtList body, mlir::Location loc)
+            std::unique_ptr<ExprAST> tma, StmtList body, mlir::Location loc)
       : DeclAST(Kind::Kernel, std::move(name), loc), params(std::move(params)),
         grid(std::move(grid)), warps(std::move(warps)),
-        stages(std::move(stages)), body(std::move(body)) {}
+        stages(std::move(stages)), tma(std::move(tma)), body(std::move(body)) {
+  }
 
   const std::vector<ParamAST> &getParams() const { return params; }
   /// The `grid(...)` sizes, 0 to 3 of them; empty means the default grid(1).
@@ -575,6 +576,9 @@ public:
   /// The `stages(...)` count of shared-memory buffers per dot operand loaded
   /// ahead through a loop, or null for the compiler's default.
   const ExprAST *getStages() const { return stages.get(); }
+  /// The `tma(...)` switch (1: the TMA copies staged dot operands where it
+  /// can; 0: cp.async only), or null for the default (1).
+  const ExprAST *getTma() const { return tma.get(); }
   const StmtList &getBody() const { return body; }
   static bool classof(const DeclAST *d) { return d->getKind() == Kind::Kernel; }
 
@@ -583,6 +587,7 @@ private:
   ExprList grid;
   std::unique_ptr<ExprAST> warps;
   std::unique_ptr<ExprAST> stages;
+  std::unique_ptr<ExprAST> tma;
   StmtList body;
 };
 

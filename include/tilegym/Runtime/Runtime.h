@@ -153,8 +153,9 @@ struct TensorMap {
 };
 
 /// Whether the TMA can address `view` (elements of `elementBytes`): its data
-/// 16-byte aligned, its innermost stride 1, every other stride positive and
-/// a multiple of 16 bytes. The kernel tests the same on its parameters and
+/// 16-byte aligned, no dimension empty, its innermost stride 1, every other
+/// stride a positive multiple of 16 bytes and at least the extent of the
+/// dimension inside it. The kernel tests the same on its parameters and
 /// copies with cp.async where it fails; the launch then passes a tensor map
 /// of zeros.
 bool tensorMapEligible(const tg_arg &view, size_t elementBytes);

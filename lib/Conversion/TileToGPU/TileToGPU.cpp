@@ -260,8 +260,9 @@ LogicalResult KernelEmitter::emitEntry(gpu::GPUFuncOp &func,
 
 /// Whether the launch encoded the tensor map of `view` (i1): the rule of
 /// tilegym::runtime::tensorMapEligible, which passes zeros where it fails.
-/// The base 16-byte aligned, the innermost stride 1, every other stride
-/// positive and a multiple of 16 bytes, no dimension empty.
+/// The base 16-byte aligned, no dimension empty, the innermost stride 1,
+/// every other stride a positive multiple of 16 bytes and at least the
+/// extent of the dimension inside it.
 Value KernelEmitter::tensorMapActive(const ViewInfo &view) {
   int64_t bytes = elementBytes(view.elementType);
   auto cmp = [&](arith::CmpIPredicate p, Value a, Value c) -> Value {
@@ -283,6 +284,11 @@ Value KernelEmitter::tensorMapActive(const ViewInfo &view) {
       continue;
     ok = arith::AndIOp::create(
         b, loc(), ok, cmp(arith::CmpIPredicate::sgt, view.strides[d], idx(0)));
+    ok = arith::AndIOp::create(
+        b, loc(), ok,
+        cmp(arith::CmpIPredicate::sge, view.strides[d],
+            arith::MulIOp::create(b, loc(), view.sizes[d + 1],
+                                  view.strides[d + 1])));
     if (int64_t unit = 16 / bytes; unit > 1)
       ok = arith::AndIOp::create(
           b, loc(), ok,

@@ -4,8 +4,9 @@
 // Matmul on sm_90a with both operands on the TMA. The kernel takes one
 // tensor map per operand after its views (A: 128 x 64 boxes, B: 64 x 64,
 // two a stage), and tests once, as the launch does, whether each view is
-// addressable by the TMA: base 16-byte aligned, innermost stride 1, the
-// others positive multiples of 8 bf16, no empty dimension. Thread 0
+// addressable by the TMA: base 16-byte aligned, no empty dimension,
+// innermost stride 1, the others positive multiples of 8 bf16 spanning the
+// dimension inside. Thread 0
 // initializes each ring's mbarriers (one arrival a phase) and fences them
 // for the async proxy. A copy, where the map is active, is thread 0's: the
 // stage's bytes announced to its mbarrier, then one bulk tensor copy per
@@ -20,10 +21,14 @@
 // CHECK-SAME: tilegpu.tensor_map_params = array<i32: 21, 22>, tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [128, 64]>, #tilegpu.tensor_map<view = 1, box = [64, 64]>]
 // CHECK: arith.cmpi sgt, %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: arith.andi
+// CHECK-NEXT: %[[EXTENT:.*]] = arith.muli
+// CHECK-NEXT: arith.cmpi sge, %{{.*}}, %[[EXTENT]] : index
+// CHECK-NEXT: arith.andi
 // CHECK-NEXT: arith.constant 0 : index
 // CHECK-NEXT: arith.constant 8 : index
 // CHECK-NEXT: arith.remui
 // CHECK: arith.cmpi sgt, %{{.*}}, %{{.*}} : index
+// CHECK: arith.remui
 // CHECK: arith.cmpi sge
 // CHECK-NEXT: %[[ACTIVE_B:.*]] = arith.andi
 // CHECK: scf.if
