@@ -217,8 +217,8 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
          tok.is(Token::kw_stages) || isTma()) {
     bool isGrid = tok.is(Token::kw_grid);
     std::unique_ptr<ExprAST> &count = tok.is(Token::kw_warps) ? warps
-                                      : isTma()                ? tma
-                                                               : stages;
+                                      : isTma()               ? tma
+                                                              : stages;
     if (isGrid ? hasGrid : count != nullptr) {
       error(getLoc(), "duplicate '" + tok.spelling + "' attribute on kernel '" +
                           name + "'");
@@ -246,10 +246,9 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
   StmtList body;
   if (!parseBlock(body))
     return nullptr;
-  return std::make_unique<KernelAST>(std::move(name), std::move(params),
-                                     std::move(grid), std::move(warps),
-                                     std::move(stages), std::move(tma),
-                                     std::move(body), loc);
+  return std::make_unique<KernelAST>(
+      std::move(name), std::move(params), std::move(grid), std::move(warps),
+      std::move(stages), std::move(tma), std::move(body), loc);
 }
 
 // import ::= 'import' STRING ';'

@@ -565,8 +565,7 @@ public:
             std::unique_ptr<ExprAST> tma, StmtList body, mlir::Location loc)
       : DeclAST(Kind::Kernel, std::move(name), loc), params(std::move(params)),
         grid(std::move(grid)), warps(std::move(warps)),
-        stages(std::move(stages)), tma(std::move(tma)), body(std::move(body)) {
-  }
+        stages(std::move(stages)), tma(std::move(tma)), body(std::move(body)) {}
 
   const std::vector<ParamAST> &getParams() const { return params; }
   /// The `grid(...)` sizes, 0 to 3 of them; empty means the default grid(1).
