@@ -319,8 +319,10 @@ bool ManifestReader::readTensorMap(const Value &v, const std::string &where,
                                     " sizes, one per dimension of parameter " +
                                     std::to_string(param));
   for (const Value &s : sizes) {
-    if (!s.isInt() || s.asInt() < 1 || s.asInt() > 256)
-      return fail(where + ".box", "sizes must be integers in [1, 256]");
+    if (!s.isInt() || s.asInt() < 1 || s.asInt() > runtime::kMaxTensorMapBox)
+      return fail(where + ".box",
+                  "sizes must be integers in [1, " +
+                      std::to_string(runtime::kMaxTensorMapBox) + "]");
     map.box.push_back(s.asInt());
   }
   if (uint64_t(map.box.back()) * runtime::dtypeSize(p.dtype) != 128)

@@ -17,18 +17,6 @@ namespace tilegym::runtime {
 
 using namespace cuda;
 
-namespace {
-// cuda.h's CUtensorMap enums, stable since CUDA 12.0.
-constexpr int kDataTypeUint8 = 0, kDataTypeUint16 = 1, kDataTypeUint32 = 2,
-              kDataTypeUint64 = 4;
-constexpr int kInterleaveNone = 0;
-constexpr int kSwizzle128B = 3;
-constexpr int kL2Promotion256B = 3;
-constexpr int kOobFillZeros = 0;
-constexpr size_t kMaxTensorMapRank = 5;
-constexpr int64_t kMaxBoxSize = 256;
-} // namespace
-
 bool tensorMapEligible(const tg_arg &view, size_t elementBytes) {
   if (view.kind != TG_ARG_VIEW || view.rank < 1 || elementBytes == 0 ||
       view.data % 16)
@@ -74,9 +62,9 @@ Status PackedArgs::addTensorMaps(const std::vector<TensorMap> &maps,
                      "swizzle " + std::to_string(map.swizzle) + " is not 128");
     size_t bytes = dtypeSize(view.dtype);
     for (int64_t b : map.box)
-      if (b < 1 || b > kMaxBoxSize)
-        return invalid(m, "box size " + std::to_string(b) +
-                              " is outside [1, 256]");
+      if (b < 1 || b > kMaxTensorMapBox)
+        return invalid(m, "box size " + std::to_string(b) + " is outside [1, " +
+                              std::to_string(kMaxTensorMapBox) + "]");
     if (uint64_t(map.box.back()) * bytes != 128)
       return invalid(m, "the innermost box dimension must be 128 bytes "
                         "(the 128-byte swizzle's rows)");
@@ -98,15 +86,16 @@ Status PackedArgs::addTensorMaps(const std::vector<TensorMap> &maps,
       if (i > 0)
         strides[i - 1] = uint64_t(view.strides[d]) * bytes;
     }
-    int dataType = bytes == 1   ? kDataTypeUint8
-                   : bytes == 2 ? kDataTypeUint16
-                   : bytes == 4 ? kDataTypeUint32
-                                : kDataTypeUint64;
+    int dataType = bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                   : bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                   : bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+                                : CU_TENSOR_MAP_DATA_TYPE_UINT64;
     if (CUresult result = api->cuTensorMapEncodeTiled(
             mapBytes[m].bytes, dataType, uint32_t(rank),
             reinterpret_cast<void *>(uintptr_t(view.data)), dims, strides, box,
-            elementStrides, kInterleaveNone, kSwizzle128B, kL2Promotion256B,
-            kOobFillZeros))
+            elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
       return callError(result, "cuTensorMapEncodeTiled(tensor map " +
                                    std::to_string(m) + ", parameter " +
                                    std::to_string(map.param) + ")");

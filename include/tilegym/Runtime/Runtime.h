@@ -146,6 +146,11 @@ Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
 /// in boxes of `box` elements (outermost dimension first, one per view
 /// dimension) into shared memory under the 128-byte swizzle
 /// (`swizzle` = 128, the only one yet).
+/// The TMA's limits on a tensor map: dimensions, and elements of a box
+/// along each.
+constexpr size_t kMaxTensorMapRank = 5;
+constexpr int64_t kMaxTensorMapBox = 256;
+
 struct TensorMap {
   size_t param = 0;
   std::vector<int64_t> box;

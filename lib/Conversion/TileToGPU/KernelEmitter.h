@@ -274,12 +274,11 @@ public:
   /// Whether a dot of the kernel runs as wgmma.
   bool anyWgmma = false;
   /// The kernel's tensor maps (tilegpu.tensor_maps), in order: the
-  /// parameter holding each, whether the launch encoded it (i1: else it is
-  /// zeros and the copies take cp.async), and its box.
+  /// parameter holding each, and whether the launch encoded it (i1: else it
+  /// is zeros and the copies take cp.async).
   struct TensorMapParam {
     Value descriptor;
     Value active;
-    SmallVector<int64_t> box;
   };
   SmallVector<TensorMapParam> tensorMaps;
   Value tensorMapActive(const ViewInfo &view);

@@ -247,7 +247,6 @@ LogicalResult KernelEmitter::emitEntry(gpu::GPUFuncOp &func,
       TensorMapParam param;
       param.descriptor = entry.getArgument(firstMapParam + m);
       param.active = tensorMapActive(views[kernelValues.lookup(arg)]);
-      param.box = llvm::to_vector(map.getBox());
       tensorMaps.push_back(param);
     }
     func->setAttr(tilegpu::kTensorMapParamsAttr,

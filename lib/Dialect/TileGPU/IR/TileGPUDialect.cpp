@@ -499,13 +499,13 @@ TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       int64_t view, ArrayRef<int64_t> box) {
   if (view < 0)
     return emitError() << "view must be a parameter's position, got " << view;
-  // The TMA's limits: up to 5 dimensions, boxes of up to 256 elements each.
-  if (box.empty() || box.size() > 5)
-    return emitError() << "a tensor map's box has 1 to 5 dimensions, got "
-                       << box.size();
+  if (box.empty() || int64_t(box.size()) > kMaxTensorMapRank)
+    return emitError() << "a tensor map's box has 1 to " << kMaxTensorMapRank
+                       << " dimensions, got " << box.size();
   for (int64_t b : box)
-    if (b < 1 || b > 256)
-      return emitError() << "box sizes must be in [1, 256], got " << b;
+    if (b < 1 || b > kMaxTensorMapBox)
+      return emitError() << "box sizes must be in [1, " << kMaxTensorMapBox
+                         << "], got " << b;
   return success();
 }
 

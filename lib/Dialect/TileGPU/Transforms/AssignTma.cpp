@@ -28,9 +28,6 @@ using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::tilegpu;
 
-/// The TMA's limits on a tensor map (cuTensorMapEncodeTiled).
-static constexpr int64_t kMaxTmaRank = 5, kMaxTmaBox = 256;
-
 /// Why the TMA cannot copy `load` (staged as `stage`), or "" when it can.
 static std::string whyNotTma(func::FuncOp kernel, LoadOp load,
                              SharedStageAttr stage) {
@@ -44,13 +41,13 @@ static std::string whyNotTma(func::FuncOp kernel, LoadOp load,
     return "its view is not a parameter of the kernel (the launch encodes "
            "tensor maps from parameters)";
   RankedTensorType type = load.getType();
-  if (type.getRank() > kMaxTmaRank)
-    return "its tile has more than " + std::to_string(kMaxTmaRank) +
+  if (type.getRank() > kMaxTensorMapRank)
+    return "its tile has more than " + std::to_string(kMaxTensorMapRank) +
            " dimensions";
   for (int64_t d : type.getShape().drop_back())
-    if (d > kMaxTmaBox)
+    if (d > kMaxTensorMapBox)
       return "its tile has a dimension of more than " +
-             std::to_string(kMaxTmaBox) + " elements";
+             std::to_string(kMaxTensorMapBox) + " elements";
   // Each stage's mbarrier counts the fills of that stage from the kernel's
   // start: a ring filled again each time round an outer loop would need
   // its phases carried round that loop. The loads before a window's loop

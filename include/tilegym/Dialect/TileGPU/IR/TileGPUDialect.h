@@ -122,6 +122,9 @@ constexpr llvm::StringLiteral kStageAttr = "tilegpu.stage";
 /// position in that list of the map that copies it (i64).
 constexpr llvm::StringLiteral kTensorMapsAttr = "tilegpu.tensor_maps";
 constexpr llvm::StringLiteral kTmaAttr = "tilegpu.tma";
+/// The TMA's limits on a tensor map (cuTensorMapEncodeTiled): dimensions,
+/// and elements of a box along each.
+constexpr int64_t kMaxTensorMapRank = 5, kMaxTensorMapBox = 256;
 /// On a lowered kernel (gpu.func, then llvm.func), the positions of its
 /// tensor-map parameters (i32 array), which tilegym-mark-tensor-map-params
 /// makes byval __grid_constant__ parameters of 128 bytes.
