@@ -7,15 +7,72 @@
 // __grid_constant__ parameters), so a launch encodes them with the other
 // arguments, and a view the TMA cannot address gets zeros: the kernel
 // tests the same rule (tensorMapEligible) and copies it with cp.async.
+// Encoding is a pure function of its inputs, so the maps are memoized per
+// (address, element size, sizes, strides, box): a kernel launched again on
+// the same tensors costs no driver call.
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
+#include <array>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 namespace tilegym::runtime {
 
 using namespace cuda;
+
+namespace {
+/// Everything cuTensorMapEncodeTiled is given that varies between calls
+/// (the interleave, swizzle, L2 promotion and fill are constants here).
+struct EncodeKey {
+  uint64_t address = 0;
+  int dataType = 0;
+  uint32_t rank = 0;
+  std::array<uint64_t, kMaxTensorMapRank> dims{}, strides{};
+  std::array<uint32_t, kMaxTensorMapRank> box{};
+
+  auto tie() const {
+    return std::tie(address, dataType, rank, dims, strides, box);
+  }
+  bool operator<(const EncodeKey &other) const { return tie() < other.tie(); }
+};
+
+using EncodedMap = std::array<unsigned char, 128>;
+
+/// The maps encoded so far, shared by every kernel and thread. Bounded: a
+/// program that keeps allocating new tensors starts over when it is full
+/// (re-encoding costs microseconds; the memo is a fast path, not a store).
+class EncodeMemo {
+public:
+  bool find(const EncodeKey &key, unsigned char *bytes) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = maps.find(key);
+    if (it == maps.end())
+      return false;
+    std::memcpy(bytes, it->second.data(), it->second.size());
+    return true;
+  }
+  void insert(const EncodeKey &key, const unsigned char *bytes) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (maps.size() >= kCapacity)
+      maps.clear();
+    std::memcpy(maps[key].data(), bytes, sizeof(EncodedMap));
+  }
+
+private:
+  static constexpr size_t kCapacity = 4096;
+  std::mutex mutex;
+  std::map<EncodeKey, EncodedMap> maps;
+};
+
+EncodeMemo &encodeMemo() {
+  static EncodeMemo *memo = new EncodeMemo; // never destroyed: used at exit
+  return *memo;
+}
+} // namespace
 
 bool tensorMapEligible(const tg_arg &view, size_t elementBytes) {
   if (view.kind != TG_ARG_VIEW || view.rank < 1 || elementBytes == 0 ||
@@ -70,35 +127,41 @@ Status PackedArgs::addTensorMaps(const std::vector<TensorMap> &maps,
                         "(the 128-byte swizzle's rows)");
     if (!tensorMapEligible(view, bytes))
       continue; // zeros: the kernel copies this view with cp.async
+    // The driver counts dimensions innermost first, and takes the strides
+    // of all but the innermost, in bytes.
+    EncodeKey key;
+    key.address = view.data;
+    key.rank = uint32_t(rank);
+    key.dataType = bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                   : bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                   : bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+                                : CU_TENSOR_MAP_DATA_TYPE_UINT64;
+    uint32_t elementStrides[kMaxTensorMapRank];
+    for (size_t i = 0; i < rank; ++i) {
+      size_t d = rank - 1 - i;
+      key.dims[i] = uint64_t(view.sizes[d]);
+      key.box[i] = uint32_t(map.box[d]);
+      elementStrides[i] = 1;
+      if (i > 0)
+        key.strides[i - 1] = uint64_t(view.strides[d]) * bytes;
+    }
+    if (encodeMemo().find(key, mapBytes[m].bytes))
+      continue;
     const Driver *api = resolvedDriver();
     if (!api || !api->cuTensorMapEncodeTiled)
       return invalid(m, "the CUDA driver lacks cuTensorMapEncodeTiled "
                         "(CUDA 12.0 or later)");
-    // The driver counts dimensions innermost first, and takes the strides
-    // of all but the innermost, in bytes.
-    uint64_t dims[kMaxTensorMapRank], strides[kMaxTensorMapRank];
-    uint32_t box[kMaxTensorMapRank], elementStrides[kMaxTensorMapRank];
-    for (size_t i = 0; i < rank; ++i) {
-      size_t d = rank - 1 - i;
-      dims[i] = uint64_t(view.sizes[d]);
-      box[i] = uint32_t(map.box[d]);
-      elementStrides[i] = 1;
-      if (i > 0)
-        strides[i - 1] = uint64_t(view.strides[d]) * bytes;
-    }
-    int dataType = bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
-                   : bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
-                   : bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
-                                : CU_TENSOR_MAP_DATA_TYPE_UINT64;
     if (CUresult result = api->cuTensorMapEncodeTiled(
-            mapBytes[m].bytes, dataType, uint32_t(rank),
-            reinterpret_cast<void *>(uintptr_t(view.data)), dims, strides, box,
-            elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            mapBytes[m].bytes, key.dataType, key.rank,
+            reinterpret_cast<void *>(uintptr_t(view.data)), key.dims.data(),
+            key.strides.data(), key.box.data(), elementStrides,
+            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
       return callError(result, "cuTensorMapEncodeTiled(tensor map " +
                                    std::to_string(m) + ", parameter " +
                                    std::to_string(map.param) + ")");
+    encodeMemo().insert(key, mapBytes[m].bytes);
   }
   allPointers.assign(pointers, pointers + numSlots);
   for (TensorMapBytes &bytes : mapBytes)

@@ -101,6 +101,17 @@ if "launch" in steps:
     b.close()
     out("closed")
 
+if "tma" in steps:
+    # A kernel whose parameter 2 the TMA copies (tma.tgb): launches encode
+    # its tensor map once per distinct tensor.
+    k = tilegym.Bundle(os.path.join(d, "tma.tgb")).load("vector_add")
+    a, bb = View("f32", 0xa000, [3000]), View("f32", 0xb000, [3000])
+    c, c2 = View("f32", 0xc000, [3000]), View("f32", 0xd000, [3000])
+    for label, cv in (("first", c), ("again", c), ("again", c), ("other", c2),
+                      ("first again", c), ("shorter", View("f32", 0xc000, [2000])),
+                      ("misaligned", View("f32", 0xc004, [3000]))):
+        attempt(f"tma launch {label}", lambda: k(a, bb, cv, stream=0))
+
 if "program" in steps:
     # fs.tgb: examples/fullsum.tile, whose `program fullsum` runs
     # partial_sums then total on (x, p, s).
