@@ -279,6 +279,7 @@ public:
   struct TensorMapParam {
     Value descriptor;
     Value active;
+    Value view; // the view it maps, in the gpu.func's body
   };
   SmallVector<TensorMapParam> tensorMaps;
   Value tensorMapActive(const ViewInfo &view);
@@ -373,6 +374,9 @@ public:
                            RankedTensorType type, const RegMap &map, Value base,
                            SharedGeometry geometry);
   LogicalResult emitStore(StoreOp op);
+  /// A store from the threads' registers (vectorized where in bounds).
+  LogicalResult emitRegisterStore(StoreOp op);
+  LogicalResult emitTmaStore(StoreOp op, int64_t tensorMap);
   bool emitQuadTransposedStore(StoreOp op);
   /// Stores runs element by element, each guarded by its bounds; `map`, when
   /// given, names the registers that repeat lower ones (not stored).

@@ -425,6 +425,12 @@ void KernelEmitter::storeRunsByElement(const ViewInfo &view, const RegMap *map,
 }
 
 LogicalResult KernelEmitter::emitStore(StoreOp op) {
+  if (auto m = op->getAttrOfType<IntegerAttr>(tilegpu::kTmaAttr))
+    return emitTmaStore(op, m.getInt());
+  return emitRegisterStore(op);
+}
+
+LogicalResult KernelEmitter::emitRegisterStore(StoreOp op) {
   if (emitQuadTransposedStore(op))
     return success();
   auto type = cast<RankedTensorType>(op.getValue().getType());

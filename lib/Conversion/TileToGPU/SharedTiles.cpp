@@ -224,55 +224,6 @@ Value KernelEmitter::mbarrierAddress(Value barriers, Value index) {
                                arith::MulIOp::create(b, loc(), index, i32(8)));
 }
 
-/// One thread announces the stage's bytes to its mbarrier, then copies each
-/// 128-byte column block of the tile with one bulk tensor copy: the box of
-/// the tensor map at the block's element coordinates (innermost first, as
-/// the TMA counts them). Whatever of a box lies outside the view is filled
-/// with zeros, and counts towards the bytes, as cp.async's zero fill does.
-void KernelEmitter::emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier) {
-  auto type = cast<RankedTensorType>(copy.getLayout());
-  const TensorMapParam &param = tensorMaps[*copy.getTensorMap()];
-  int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
-  int64_t rows = rank >= 2 ? type.getDimSize(rank - 2) : 1;
-  int64_t rowElements = 128 / bytes;
-  int64_t blocks = type.getDimSize(rank - 1) / rowElements;
-  int64_t tileBytes = type.getNumElements() * bytes;
-  SmallVector<Value> origin = tileOriginOf(copy.getIndices(), type);
-  Value dest = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(),
-                                        sharedTiles.lookup(copy.getDest()));
-  emitIf(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
-                               idx(0)),
-         [&] {
-           inlinePtx("mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
-                     "r,r", {barrier, i32(tileBytes)});
-           std::string coords;
-           for (int64_t i = 0; i < rank; ++i)
-             coords += (i ? ", $" : "$") + std::to_string(2 + i);
-           std::string ptx = "cp.async.bulk.tensor." + std::to_string(rank) +
-                             "d.shared::cluster.global.mbarrier::complete_tx::"
-                             "bytes [$0], [$1, {" +
-                             coords + "}], [$" + std::to_string(2 + rank) +
-                             "];";
-           std::string constraints = "r,l";
-           for (int64_t i = 0; i <= rank; ++i)
-             constraints += ",r";
-           for (int64_t j = 0; j < blocks; ++j) {
-             SmallVector<Value> operands{
-                 arith::AddIOp::create(b, loc(), dest, i32(j * rows * 128)),
-                 param.descriptor};
-             for (int64_t i = 0; i < rank; ++i) {
-               Value c = origin[rank - 1 - i];
-               if (i == 0 && j)
-                 c = arith::AddIOp::create(b, loc(), c, idx(j * rowElements));
-               operands.push_back(
-                   arith::IndexCastOp::create(b, loc(), b.getI32Type(), c));
-             }
-             operands.push_back(barrier);
-             inlinePtx(ptx, constraints, operands);
-           }
-         });
-}
-
 /// Bytes into a swizzled stage of `swizzledRows` rows of element (row, col)
 /// at the start of a 16-byte unit: the 128-byte column block, the row in
 /// it, then the unit xor the row's position in its group of 8 (so that

@@ -246,7 +246,8 @@ LogicalResult KernelEmitter::emitEntry(gpu::GPUFuncOp &func,
       positions.push_back(int32_t(firstMapParam + m));
       TensorMapParam param;
       param.descriptor = entry.getArgument(firstMapParam + m);
-      param.active = tensorMapActive(views[kernelValues.lookup(arg)]);
+      param.view = kernelValues.lookup(arg);
+      param.active = tensorMapActive(views[param.view]);
       tensorMaps.push_back(param);
     }
     func->setAttr(tilegpu::kTensorMapParamsAttr,

@@ -12,13 +12,20 @@
 // stage's bytes announced to its mbarrier, then one bulk tensor copy per
 // 128-byte column block, at the block's element coordinates innermost
 // first; where it is not, the threads' cp.async copies. Each thread waits
-// for the phase of the stage it reads, where the map is active.
+// for the phase of the stage it reads, where the map is active. The
+// result, a dot's, is the TMA's to store (tensor map 2, 4 column blocks of
+// 32 f32): where C's map is active, after a barrier every thread writes its
+// accumulator pairs into the 128-byte swizzled scratch (offset 0, reusing
+// the rings' bytes: 64 KiB), fences them for the async proxy, and after a
+// barrier thread 0 stores each column block with a bulk tensor copy, then
+// waits until they have read the scratch; where it is not, the threads
+// store from registers.
 
 
 // CHECK-LABEL: gpu.func @mm(
-// CHECK-SAME: %arg21: !llvm.ptr, %arg22: !llvm.ptr) kernel
+// CHECK-SAME: %arg21: !llvm.ptr, %arg22: !llvm.ptr, %arg23: !llvm.ptr) kernel
 // CHECK-SAME: tile.dynamic_shared_bytes = 65568
-// CHECK-SAME: tilegpu.tensor_map_params = array<i32: 21, 22>, tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [128, 64]>, #tilegpu.tensor_map<view = 1, box = [64, 64]>]
+// CHECK-SAME: tilegpu.tensor_map_params = array<i32: 21, 22, 23>, tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [128, 64]>, #tilegpu.tensor_map<view = 1, box = [64, 64]>, #tilegpu.tensor_map<view = 2, box = [128, 32]>]
 // CHECK: arith.cmpi sgt, %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: arith.andi
 // CHECK-NEXT: %[[EXTENT:.*]] = arith.muli
@@ -53,8 +60,21 @@
 // CHECK-NEXT: "{\0A.reg .pred done;
 // CHECK: nvvm.fence.proxy
 // CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.mlir.addressof @mm__smem
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-32: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if
+// CHECK-COUNT-4: "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$2, $3}], [$1];", "l,r,r,r" %arg23,
+// CHECK-NEXT: llvm.inline_asm has_side_effects "cp.async.bulk.commit_group;"
+// CHECK-NEXT: llvm.inline_asm has_side_effects "cp.async.bulk.wait_group.read 0;"
+// CHECK: } else {
+// CHECK: llvm.store %{{.*}} : vector<2xf32>, !llvm.ptr<1>
 // PARAMS: llvm.func @mm(
-// PARAMS-SAME: %arg21: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg22: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+// PARAMS-SAME: %arg21: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg22: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg23: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
 func.func @mm(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
   %n = tile.block_id 0
   %m = tile.block_id 1

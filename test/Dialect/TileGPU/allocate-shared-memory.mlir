@@ -159,3 +159,23 @@ func.func @tile_then_conversion(%v: !tile.view<?x?xbf16>, %x: !tile.view<?x?xf32
   tile.store %u, %x[%c0, %c0] : tensor<128x128xf32, #col>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+
+// A TMA store's tile, 8 x 32 f32 (1024 bytes), beside a tile read after it
+// (16 x 32 bf16, rows padded to 40: 1280 bytes, placed first): past it, on
+// the 128-byte swizzle's 1024-byte atom.
+// REMARK: remark: shared memory: 1280 bytes at offset 0 for a shared-memory tile
+// REMARK: remark: shared memory: 1024 bytes at offset 2048 for a TMA store's tile
+// CHECK-LABEL: func.func @tma_store
+// CHECK: tile.store {{.*}} {tilegpu.shared = #tilegpu.shared<offset = 2048, bytes = 1024>, tilegpu.tma = 0 : i64}
+func.func @tma_store(%a: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<16x32xbf16, swizzle = 0>
+  %t = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<8x32xf32, #a>
+  tile.store %t, %c[%c0, %c0] {tilegpu.tma = 0 : i64} : tensor<8x32xf32, #a>, !tile.view<?x?xf32>
+  %s = tilegpu.memdesc_trans %buf : !tilegpu.memdesc<16x32xbf16, swizzle = 0> -> !tilegpu.memdesc<32x16xbf16, swizzle = 0, transposed>
+  return
+}

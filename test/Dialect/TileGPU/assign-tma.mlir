@@ -5,6 +5,8 @@
 // Off: no ring on the TMA, no tensor maps.
 // RUN: tilegym-opt %s --split-input-file --tilegpu-assign-tma="enable=false" | FileCheck %s --check-prefix=OFF
 // RUN: tilegym-opt %s --split-input-file --tilegpu-assign-tma="enable=false remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF-REMARK
+// Stores off: the rings still on the TMA, no store.
+// RUN: tilegym-opt %s --split-input-file --tilegpu-assign-tma="stores=false" | FileCheck %s --check-prefix=NOSTORES
 // Before sm_90 there is no TMA: the pass leaves the kernels alone.
 // RUN: tilegym-opt %s --split-input-file --tilegpu-assign-tma="chip=sm_80" | FileCheck %s --check-prefix=SM80
 //
@@ -119,5 +121,61 @@ func.func @kernel_off(%va: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xbf16>) attr
   %c0 = arith.constant 0 : index
   %x = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
   tile.store %x, %vc[%c0, %c0] : tensor<64x64xbf16, #a>, !tile.view<?x?xbf16>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
+// REMARK: remark: this store of a dot's result is the TMA's: the tile written once to shared memory, then tensor map 0 of parameter 2, 4 boxes of [64, 32], falling back to the threads' stores where the view is not 16-byte aligned
+// REMARK: remark: this store of a dot's result is the TMA's: the tile written once to shared memory, then tensor map 1 of parameter 3, 2 boxes of [64, 64]
+// REMARK: remark: this store of a dot's result is not the TMA's: its rows are not a multiple of 128 bytes (the 128-byte swizzle's rows)
+// REMARK: remark: this store of a dot's result is not the TMA's: its tile's rows are not a multiple of 8 (the 128-byte swizzle's atom)
+// REMARK-NOT: remark: this store
+// CHECK-LABEL: func.func @epilogues
+// CHECK-SAME: tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 2, box = [64, 32]>, #tilegpu.tensor_map<view = 3, box = [64, 64]>]
+// CHECK: tile.store %{{.*}}, %arg2[%c0, %c0] {tilegpu.tma = 0 : i64}
+// CHECK: tile.store %{{.*}}, %arg3[%c0, %c0] {tilegpu.tma = 1 : i64}
+// CHECK: tile.store %{{.*}}, %arg2[%c1, %c0] :
+// CHECK: tile.store %{{.*}}, %arg2[%c1, %c1] :
+// CHECK: tile.store %{{.*}}, %arg3[%c1, %c1] :
+// NOSTORES-LABEL: func.func @epilogues
+// NOSTORES-NOT: tilegpu.tma
+// OFF-LABEL: func.func @epilogues
+// OFF-NOT: tilegpu.tma
+// OFF-REMARK: remark: this store of a dot's result is not the TMA's: the TMA is off (tilegpu-assign-tma enable=false)
+// SM80-LABEL: func.func @epilogues
+// SM80-NOT: tilegpu.tma
+// A dot's result (through a loop and a cast) stored by the TMA as f32 (4
+// column blocks of 32) and bf16 (2 of 64); not: a 64 x 16 f32 tile (rows
+// of 64 bytes), a 4-row tile (less than the swizzle's 8-row atom), and a
+// tile that no dot computed.
+func.func @epilogues(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>, %vd: !tile.view<?x?xbf16>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %va[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+  %y = tile.load %vb[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<32x128xbf16, #a>
+  %r = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z) -> (tensor<64x128xf32, #mma>) {
+    %x = tile.load %va[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+    %d = tile.dot %x, %y, %acc : tensor<64x32xbf16, #a>, tensor<32x128xbf16, #a>, tensor<64x128xf32, #mma>
+    scf.yield %d : tensor<64x128xf32, #mma>
+  }
+  tile.store %r, %vc[%c0, %c0] : tensor<64x128xf32, #mma>, !tile.view<?x?xf32>
+  %h = arith.truncf %r : tensor<64x128xf32, #mma> to tensor<64x128xbf16, #mma>
+  tile.store %h, %vd[%c0, %c0] : tensor<64x128xbf16, #mma>, !tile.view<?x?xbf16>
+  %x16 = tile.load %va[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #a>
+  %y16 = tile.load %vb[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<32x16xbf16, #a>
+  %z16 = arith.constant dense<0.0> : tensor<64x16xf32, #mma>
+  %n = tile.dot %x16, %y16, %z16 : tensor<64x32xbf16, #a>, tensor<32x16xbf16, #a>, tensor<64x16xf32, #mma>
+  tile.store %n, %vc[%c1, %c0] : tensor<64x16xf32, #mma>, !tile.view<?x?xf32>
+  %x4 = tile.load %va[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<4x32xbf16, #a>
+  %z4 = arith.constant dense<0.0> : tensor<4x128xf32, #mma>
+  %f = tile.dot %x4, %y, %z4 : tensor<4x32xbf16, #a>, tensor<32x128xbf16, #a>, tensor<4x128xf32, #mma>
+  tile.store %f, %vc[%c1, %c1] : tensor<4x128xf32, #mma>, !tile.view<?x?xf32>
+  %l = tile.load %vd[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16, #a>
+  tile.store %l, %vd[%c1, %c1] : tensor<64x128xbf16, #a>, !tile.view<?x?xbf16>
   return
 }

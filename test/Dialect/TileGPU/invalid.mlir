@@ -595,7 +595,7 @@ func.func @maps_not_maps() attributes {tilegpu.tensor_maps = [1, 2]}
 // -----
 
 func.func @tma_not_on_load(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  // expected-error @+1 {{'tilegpu.tma' belongs on a staged tile.load, as the position of its tensor map (an integer >= 0)}}
+  // expected-error @+1 {{'tilegpu.tma' belongs on a staged tile.load or a tile.store, as the position of its tensor map (an integer >= 0)}}
   %b = arith.addf %a, %a {tilegpu.tma = 0 : i64} : tensor<8x8xf32>
   return %b : tensor<8x8xf32>
 }

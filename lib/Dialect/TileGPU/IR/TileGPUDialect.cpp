@@ -590,12 +590,12 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kTmaAttr) {
     auto index = dyn_cast<IntegerAttr>(attr.getValue());
-    if (opName != "tile.load" || !index || index.getInt() < 0 ||
-        !op->hasAttr(kStageAttr))
+    bool staged = opName == "tile.load" && op->hasAttr(kStageAttr);
+    if (!(staged || opName == "tile.store") || !index || index.getInt() < 0)
       return op->emitOpError()
              << "'" << name
-             << "' belongs on a staged tile.load, as the position of its "
-                "tensor map (an integer >= 0)";
+             << "' belongs on a staged tile.load or a tile.store, as the "
+                "position of its tensor map (an integer >= 0)";
     return success();
   }
   if (name == kTensorMapParamsAttr) {

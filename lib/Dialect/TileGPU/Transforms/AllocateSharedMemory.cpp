@@ -135,7 +135,7 @@ void SharedMemoryAllocator::collectScratch() {
     int64_t at = position.lookup(op);
     buffers.push_back({{op},
                        int64_t(llvm::alignTo(s.bytes, 16)),
-                       16,
+                       s.alignment,
                        s.writesWithoutBarrier ? 0 : at,
                        at,
                        s.what});

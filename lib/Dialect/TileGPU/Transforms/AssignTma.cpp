@@ -6,7 +6,10 @@
 // frees the other threads' issue slots and registers (addresses, bounds)
 // for the dots. The decision is `tilegpu.tma` on the ring's loads and the
 // kernel's `tilegpu.tensor_maps`; tilegpu-pipeline and the lowering follow
-// it. See the pass description in Passes.td.
+// it. The stores of a dot's results (epilogues) go the other way: the
+// threads write the tile once to shared memory, and one thread stores it
+// with bulk tensor copies, which clip it to the view, so no thread computes
+// an address or a bound. See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
@@ -15,6 +18,7 @@
 #include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 
@@ -55,6 +59,78 @@ static std::string whyNotTma(func::FuncOp kernel, LoadOp load,
   if (stage.getIndex() && load->getParentOfType<LoopLikeOpInterface>())
     return "it is filled inside a loop, once each time round it";
   return "";
+}
+
+/// Whether `v` is computed from a dot's result (through any ops on tiles,
+/// loops and branches included): the store of it is a dot's epilogue.
+static bool comesFromDot(Value v) {
+  SmallVector<Value> work{v};
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (isa<DotOp>(def))
+      return true;
+    if (def->getNumRegions() &&
+        def->walk([](DotOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return true;
+    for (Value operand : def->getOperands())
+      if (isa<RankedTensorType>(operand.getType()))
+        work.push_back(operand);
+  }
+  return false;
+}
+
+/// Why the TMA cannot store `store`'s tile, or "" when it can.
+static std::string whyNotTmaStore(func::FuncOp kernel, StoreOp store) {
+  auto type = cast<RankedTensorType>(store.getValue().getType());
+  auto arg = dyn_cast<BlockArgument>(store.getView());
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return "its view is not a parameter of the kernel (the launch encodes "
+           "tensor maps from parameters)";
+  if (type.getRank() > kMaxTensorMapRank)
+    return "its tile has more than " + std::to_string(kMaxTensorMapRank) +
+           " dimensions";
+  int64_t bytes = elementBytes(type.getElementType());
+  if (bytes < 1 || (type.getShape().back() * bytes) % 128)
+    return "its rows are not a multiple of 128 bytes (the 128-byte "
+           "swizzle's rows)";
+  for (int64_t d : type.getShape().drop_back())
+    if (d > kMaxTensorMapBox)
+      return "its tile has a dimension of more than " +
+             std::to_string(kMaxTensorMapBox) + " elements";
+  // Each column block a whole number of the swizzle's 1024-byte atoms.
+  if ((type.getNumElements() / type.getShape().back()) % 8)
+    return "its tile's rows are not a multiple of 8 (the 128-byte "
+           "swizzle's atom)";
+  return "";
+}
+
+/// The position of `map` in `maps`, appended if new.
+static int64_t mapIndex(SmallVector<Attribute> &maps, TensorMapAttr map) {
+  auto it = llvm::find(maps, map);
+  int64_t index = it - maps.begin();
+  if (it == maps.end())
+    maps.push_back(map);
+  return index;
+}
+
+/// The TMA's box for tiles of `type`: the tile, its rows cut to 128 bytes.
+static SmallVector<int64_t> boxOf(RankedTensorType type) {
+  SmallVector<int64_t> box(type.getShape());
+  box.back() = 128 / elementBytes(type.getElementType());
+  return box;
+}
+
+static std::string boxText(ArrayRef<int64_t> box) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  llvm::interleaveComma(box, os);
+  os << "]";
+  return text;
 }
 
 namespace {
@@ -100,34 +176,55 @@ struct TileGPUAssignTmaPass
         continue;
       }
       RankedTensorType type = loads.front().getType();
-      SmallVector<int64_t> box(type.getShape());
-      int64_t rowElements = 128 / elementBytes(type.getElementType());
-      int64_t blocks = box.back() / rowElements;
-      box.back() = rowElements;
+      SmallVector<int64_t> box = boxOf(type);
+      int64_t blocks = type.getShape().back() / box.back();
       int64_t view =
           cast<BlockArgument>(loads.front().getView()).getArgNumber();
-      auto map = TensorMapAttr::get(ctx, view, box);
-      auto it = llvm::find(maps, map);
-      int64_t index = it - maps.begin();
-      if (it == maps.end())
-        maps.push_back(map);
+      int64_t index = mapIndex(maps, TensorMapAttr::get(ctx, view, box));
       for (LoadOp load : loads)
         load->setAttr(kTmaAttr,
                       IntegerAttr::get(IntegerType::get(ctx, 64), index));
-      if (remarks) {
-        std::string boxText;
-        llvm::raw_string_ostream os(boxText);
-        os << "[";
-        llvm::interleaveComma(box, os);
-        os << "]";
+      if (remarks)
         loads.front()->emitRemark()
             << "ring " << ring << " is copied by the TMA: tensor map " << index
             << " of parameter " << view << ", " << blocks << " box"
-            << (blocks > 1 ? "es" : "") << " of " << boxText
+            << (blocks > 1 ? "es" : "") << " of " << boxText(box)
             << " a stage, falling back to cp.async where the view is not "
                "16-byte aligned";
-      }
     }
+    // Epilogues: the stores of what a dot computed.
+    kernel.walk([&](StoreOp store) {
+      store->removeAttr(kTmaAttr);
+      if (!stores || !comesFromDot(store.getValue()))
+        return;
+      std::string why = !enable ? "the TMA is off (tilegpu-assign-tma "
+                                  "enable=false)"
+                        : off   ? "the TMA is off for this kernel (tile.tma "
+                                  "= 0, --no-tma)"
+                                : whyNotTmaStore(kernel, store);
+      if (!why.empty()) {
+        if (remarks)
+          store->emitRemark() << "this store of a dot's result is not the "
+                                 "TMA's: "
+                              << why;
+        return;
+      }
+      auto type = cast<RankedTensorType>(store.getValue().getType());
+      SmallVector<int64_t> box = boxOf(type);
+      int64_t blocks = type.getShape().back() / box.back();
+      int64_t view = cast<BlockArgument>(store.getView()).getArgNumber();
+      int64_t index = mapIndex(maps, TensorMapAttr::get(ctx, view, box));
+      store->setAttr(kTmaAttr,
+                     IntegerAttr::get(IntegerType::get(ctx, 64), index));
+      if (remarks)
+        store->emitRemark()
+            << "this store of a dot's result is the TMA's: the tile written "
+               "once to shared memory, then tensor map "
+            << index << " of parameter " << view << ", " << blocks << " box"
+            << (blocks > 1 ? "es" : "") << " of " << boxText(box)
+            << ", falling back to the threads' stores where the view is not "
+               "16-byte aligned";
+    });
     if (maps.empty())
       kernel->removeAttr(kTensorMapsAttr);
     else

@@ -213,5 +213,15 @@ Scratch tilegym::tilegpu::getScratch(Operation *op, int64_t numWarps) {
   }
   if (auto dot = dyn_cast<MmaOp>(op))
     return dotScratch(dot);
+  // A store the TMA makes (tilegpu-assign-tma): the tile in 128-byte
+  // swizzled column blocks, which the bulk copies read.
+  if (auto store = dyn_cast<StoreOp>(op); store && op->hasAttr(kTmaAttr)) {
+    auto type = cast<RankedTensorType>(store.getValue().getType());
+    Scratch s;
+    s.what = "a TMA store's tile";
+    s.bytes = type.getNumElements() * elementBytes(type.getElementType());
+    s.alignment = kSwizzleAtomBytes;
+    return s;
+  }
   return {};
 }

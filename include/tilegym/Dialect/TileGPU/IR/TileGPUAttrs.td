@@ -188,7 +188,7 @@ def TileGPU_TensorMapAttr : AttrDef<TileGPU_Dialect, "TensorMap"> {
     outermost first; the innermost 128 bytes: one column block of the
     128-byte swizzle), and passes it after the kernel's parameters. A
     staged load whose `tilegpu.tma` is this map's position in the list is
-    copied by it.
+    copied by it; a `tile.store` so marked stores its tile through it.
 
     ```mlir
     func.func @k(...) attributes {tilegpu.tensor_maps =

@@ -274,9 +274,21 @@ def TileGPUAssignTmaPass
     128 bytes (a tile of several column blocks is copied one box each).
     Whether the view itself is addressable (16-byte aligned, strides
     multiples of 16 bytes) is only known at launch: the kernel falls back to
-    cp.async where it is not. With `remarks`, each ring says whether the
-    TMA copies it and why not; `enable=false` copies every ring with
-    cp.async.
+    cp.async where it is not.
+
+    A store of a tile computed from a dot's result (a dot's epilogue) is
+    the TMA's when its view is a kernel parameter and its tile has at most
+    5 dimensions, rows a multiple of 128 bytes and at most 256 elements
+    along the others: `tilegpu.tma = m` on the `tile.store`, its map listed
+    as the loads' are. The lowering writes the tile once into 128-byte
+    swizzled shared memory (its scratch, placed by
+    tilegpu-allocate-shared-memory) and one thread stores each 128-byte
+    column block with a bulk tensor copy, which clips the box to the view;
+    where the view is not addressable it stores from registers as before.
+
+    With `remarks`, each ring and each store of a dot's result says whether
+    the TMA moves it and why not; `enable=false` moves nothing with the
+    TMA, `stores=false` only the stores.
 
     ```mlir
     %a0 = tile.load %va[%m, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0,
@@ -294,6 +306,8 @@ def TileGPUAssignTmaPass
            "Target GPU architecture (the TMA needs sm_90 or later)">,
     Option<"enable", "enable", "bool", /*default=*/"true",
            "Copy eligible rings with the TMA">,
+    Option<"stores", "stores", "bool", /*default=*/"true",
+           "Store eligible dot results (epilogues) with the TMA">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Say for each ring whether the TMA copies it, and why not">,
   ];

@@ -100,6 +100,9 @@ struct Scratch {
   /// other warps still read, so it must not share bytes with a buffer used
   /// before it.
   bool writesWithoutBarrier = false;
+  /// Bytes its offset is a multiple of: 1024 for a 128-byte-swizzled tile
+  /// (the swizzle takes its row from address bits 7-9).
+  int64_t alignment = 16;
   /// What it is for, for remarks and errors.
   const char *what = "";
 };

@@ -1,0 +1,182 @@
+//===- Tma.cpp - the TMA's bulk tensor copies, both ways ------------------===//
+//
+// Tiles the TMA moves (tilegpu-assign-tma): staged dot operands copied from
+// a view into their stage, and a dot's results stored from shared memory
+// into a view, one bulk tensor copy per 128-byte column block, issued by
+// one thread through the tensor map the launch encoded. Where the view is
+// not one the TMA can address (the map's `active` predicate is false), the
+// threads' own copies or stores run instead.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelEmitter.h"
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tile;
+using namespace tilegym::detail;
+
+/// The tile's coordinates as the TMA counts them: innermost first, i32,
+/// the innermost moved to column block `block` of `rowElements`.
+static SmallVector<Value> boxCoordinates(OpBuilder &b, Location loc,
+                                         ArrayRef<Value> origin, int64_t block,
+                                         int64_t rowElements) {
+  int64_t rank = origin.size();
+  SmallVector<Value> coords;
+  for (int64_t i = 0; i < rank; ++i) {
+    Value c = origin[rank - 1 - i];
+    if (i == 0 && block)
+      c = arith::AddIOp::create(
+          b, loc, c,
+          arith::ConstantIndexOp::create(b, loc, block * rowElements));
+    coords.push_back(arith::IndexCastOp::create(b, loc, b.getI32Type(), c));
+  }
+  return coords;
+}
+
+/// One thread announces the stage's bytes to its mbarrier, then copies each
+/// 128-byte column block of the tile with one bulk tensor copy: the box of
+/// the tensor map at the block's element coordinates (innermost first, as
+/// the TMA counts them). Whatever of a box lies outside the view is filled
+/// with zeros, and counts towards the bytes, as cp.async's zero fill does.
+void KernelEmitter::emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier) {
+  auto type = cast<RankedTensorType>(copy.getLayout());
+  const TensorMapParam &param = tensorMaps[*copy.getTensorMap()];
+  int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
+  int64_t rows = rank >= 2 ? type.getDimSize(rank - 2) : 1;
+  int64_t rowElements = 128 / bytes;
+  int64_t blocks = type.getDimSize(rank - 1) / rowElements;
+  int64_t tileBytes = type.getNumElements() * bytes;
+  SmallVector<Value> origin = tileOriginOf(copy.getIndices(), type);
+  Value dest = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(),
+                                        sharedTiles.lookup(copy.getDest()));
+  emitIf(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
+                               idx(0)),
+         [&] {
+           inlinePtx("mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
+                     "r,r", {barrier, i32(tileBytes)});
+           std::string coords;
+           for (int64_t i = 0; i < rank; ++i)
+             coords += (i ? ", $" : "$") + std::to_string(2 + i);
+           std::string ptx = "cp.async.bulk.tensor." + std::to_string(rank) +
+                             "d.shared::cluster.global.mbarrier::complete_tx::"
+                             "bytes [$0], [$1, {" +
+                             coords + "}], [$" + std::to_string(2 + rank) +
+                             "];";
+           std::string constraints = "r,l";
+           for (int64_t i = 0; i <= rank; ++i)
+             constraints += ",r";
+           for (int64_t j = 0; j < blocks; ++j) {
+             SmallVector<Value> operands{
+                 arith::AddIOp::create(b, loc(), dest, i32(j * rows * 128)),
+                 param.descriptor};
+             llvm::append_range(
+                 operands, boxCoordinates(b, loc(), origin, j, rowElements));
+             operands.push_back(barrier);
+             inlinePtx(ptx, constraints, operands);
+           }
+         });
+}
+
+/// A dot's result stored by the TMA: every thread writes its elements once
+/// into the store's scratch, laid out as the boxes the TMA reads (128-byte
+/// column blocks of the tile's rows, each under the 128-byte swizzle, so
+/// that the accumulator's 8-row fragments spread over the banks); after a
+/// proxy fence and a barrier, one thread stores each column block with a
+/// bulk tensor copy, which writes only what lies inside the view, and
+/// waits until the copies have read the scratch (whose bytes later ops may
+/// reuse; they begin with a barrier). Where the view is not one the TMA
+/// can address, the threads store from registers.
+LogicalResult KernelEmitter::emitTmaStore(StoreOp op, int64_t m) {
+  auto type = cast<RankedTensorType>(op.getValue().getType());
+  int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
+  auto maps = kernel->getAttrOfType<ArrayAttr>(tilegpu::kTensorMapsAttr);
+  auto map = maps && m < int64_t(maps.size())
+                 ? dyn_cast<tilegpu::TensorMapAttr>(maps[m])
+                 : tilegpu::TensorMapAttr();
+  SmallVector<int64_t> box(type.getShape());
+  box.back() = 128 / bytes;
+  if (!map || m >= int64_t(tensorMaps.size()) ||
+      tensorMaps[m].view != op.getView() ||
+      map.getBox() != ArrayRef<int64_t>(box) ||
+      (type.getShape().back() * bytes) % 128)
+    return fail(op) << "stores through tensor map " << m
+                    << ", which must be one of the kernel's, of this "
+                       "parameter, with the box of the tile's 128-byte "
+                       "column blocks";
+  // Each column block starts on the swizzle's 1024-byte atom.
+  if ((type.getNumElements() / type.getShape().back()) % 8)
+    return fail(op) << "stores a tile whose rows are not a multiple of 8 "
+                       "through the TMA (the 128-byte swizzle's atom)";
+  int64_t rowElements = box.back();
+  int64_t blocks = type.getShape().back() / rowElements;
+  int64_t rows = type.getNumElements() / type.getShape().back();
+  Value scratch = sharedScratch(op, type.getNumElements() * bytes);
+  if (!scratch)
+    return failure();
+  auto branch =
+      scf::IfOp::create(b, loc(), TypeRange{}, tensorMaps[m].active, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  // Other warps may still read these bytes (a ring's last stage).
+  gpu::BarrierOp::create(b, loc());
+  RegMap regs = regMap(op.getValue());
+  int64_t width = std::min<int64_t>(regs.vectorWidth(), 16 / bytes);
+  const SmallVector<Value> &values = tiles[op.getValue()];
+  auto vecType = VectorType::get({width}, type.getElementType());
+  for (int64_t i = 0; i < regs.count; i += width) {
+    if (regs.isRegisterReplica(i))
+      continue;
+    SmallVector<Value> coords = coordinates(regs, i);
+    // The tile's rows are its dimensions before the last, row-major.
+    Value row = idx(0);
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      row = arith::AddIOp::create(
+          b, loc(),
+          arith::MulIOp::create(b, loc(), row, idx(type.getDimSize(d))),
+          coords[d]);
+    Value col = coords[rank - 1];
+    Value offset = arith::AddIOp::create(
+        b, loc(), swizzledOffset(rows, row, col, bytes),
+        arith::MulIOp::create(
+            b, loc(), arith::RemUIOp::create(b, loc(), col, idx(16 / bytes)),
+            idx(bytes)));
+    Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+    for (int64_t k = 0; k < width; ++k)
+      vec = LLVM::InsertElementOp::create(b, loc(), vec, values[i + k], i32(k));
+    LLVM::StoreOp::create(b, loc(), vec,
+                          elementPtr(scratch, b.getI8Type(), offset, kShared),
+                          width * bytes);
+  }
+  NVVM::FenceProxyOp::create(
+      b, loc(), NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  gpu::BarrierOp::create(b, loc());
+  SmallVector<Value> origin = tileOriginOf(op.getIndices(), type);
+  Value source = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), scratch);
+  std::string coords;
+  for (int64_t i = 0; i < rank; ++i)
+    coords += (i ? ", $" : "$") + std::to_string(2 + i);
+  std::string ptx = "cp.async.bulk.tensor." + std::to_string(rank) +
+                    "d.global.shared::cta.bulk_group [$0, {" + coords +
+                    "}], [$1];";
+  std::string constraints = "l,r";
+  for (int64_t i = 0; i < rank; ++i)
+    constraints += ",r";
+  emitIf(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
+                               idx(0)),
+         [&] {
+           for (int64_t j = 0; j < blocks; ++j) {
+             SmallVector<Value> operands{
+                 tensorMaps[m].descriptor,
+                 arith::AddIOp::create(b, loc(), source, i32(j * rows * 128))};
+             llvm::append_range(
+                 operands, boxCoordinates(b, loc(), origin, j, rowElements));
+             inlinePtx(ptx, constraints, operands);
+           }
+           inlinePtx("cp.async.bulk.commit_group;", "", {});
+           inlinePtx("cp.async.bulk.wait_group.read 0;", "", {});
+         });
+  b.setInsertionPointToStart(branch.elseBlock());
+  return emitRegisterStore(op);
+}
