@@ -103,3 +103,19 @@ std::optional<LoadWindow> tilegym::tile::getLoadWindow(scf::ForOp loop,
     return std::nullopt;
   return window;
 }
+
+SmallVector<LoadOp> tilegym::tile::getStageableLoads(Value tile,
+                                                     scf::ForOp loop) {
+  if (auto arg = dyn_cast<BlockArgument>(tile)) {
+    if (arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+      return {};
+    std::optional<LoadWindow> window =
+        getLoadWindow(loop, arg.getArgNumber() - 1);
+    return window ? window->loads : SmallVector<LoadOp>();
+  }
+  auto load = tile.getDefiningOp<LoadOp>();
+  if (load && load->getBlock() == loop->getBlock() &&
+      load->isBeforeInBlock(loop))
+    return {load};
+  return {};
+}

@@ -244,7 +244,7 @@ LogicalResult MmaOp::verify() {
   if (swapped) {
     auto layout = cast<LinearLayoutAttr>(getType().getEncoding());
     int64_t groups = (int64_t(1) << layout.getLinearBases().warp.size()) / 4;
-    if (acc[1] % (64 * groups) || acc[0] % 8 || acc[0] > 256 || lhs[1] % 8)
+    if (!isSwappedWgmmaShape(acc[0], acc[1], lhs[1], groups))
       return emitOpError()
              << "wgmma on the transposed product takes N a multiple of "
              << 64 * groups << " (64 for each warpgroup), M a multiple of 8 "

@@ -221,20 +221,19 @@ LogicalResult DotAccelerator::run(bool remarks) {
   if (layouts.wasInterrupted())
     return failure();
 
+  // Windows the loops carry, then tiles loaded once before a loop.
   kernel.walk([&](scf::ForOp loop) {
-    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
-      if (std::optional<LoadWindow> window = getLoadWindow(loop, i))
-        consider(arg, loop, window->loads);
+    for (BlockArgument arg : loop.getRegionIterArgs())
+      if (SmallVector<LoadOp> loads = getStageableLoads(arg, loop);
+          !loads.empty())
+        consider(arg, loop, loads);
   });
   kernel.walk([&](LoadOp load) {
     std::optional<DotOperandUse> use = followToDot(load.getResult());
-    if (!use)
-      return;
-    auto loop = dyn_cast<scf::ForOp>(use->dot->getParentOp());
-    if (!loop || load->getBlock() != loop->getBlock() ||
-        !load->isBeforeInBlock(loop))
-      return;
-    consider(load.getResult(), loop, {load});
+    auto loop =
+        use ? dyn_cast<scf::ForOp>(use->dot->getParentOp()) : scf::ForOp();
+    if (loop && !getStageableLoads(load.getResult(), loop).empty())
+      consider(load.getResult(), loop, {load});
   });
   // A loop's windows share one ring size: the wait at each iteration
   // counts the commit groups of the stages ahead.

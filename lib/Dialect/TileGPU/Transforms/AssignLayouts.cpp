@@ -275,26 +275,10 @@ bool LayoutAssigner::mayRunSwapped(tile::DotOp dot, Value leader) {
     return false;
   int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
   int64_t N = dot.getType().getDimSize(1);
-  // What tilegpu-accelerate-dots stages for a dot of `loop`'s body: a
-  // window of loads the loop carries, or a load before the loop; its
-  // stages, 0 for neither.
-  auto stages = [&](Value tile) -> int64_t {
-    if (auto arg = dyn_cast<BlockArgument>(tile)) {
-      if (arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
-        return 0;
-      std::optional<tile::LoadWindow> window =
-          tile::getLoadWindow(loop, arg.getArgNumber() - 1);
-      return window ? window->loads.size() : 0;
-    }
-    auto load = tile.getDefiningOp<tile::LoadOp>();
-    return load && load->getBlock() == loop->getBlock() &&
-                   load->isBeforeInBlock(loop)
-               ? 1
-               : 0;
-  };
   tile::DotOperandSource a = tile::traceDotOperand(dot.getLhs());
   tile::DotOperandSource b = tile::traceDotOperand(dot.getRhs());
-  int64_t stagesA = stages(a.tile), stagesB = stages(b.tile);
+  int64_t stagesA = tile::getStageableLoads(a.tile, loop).size();
+  int64_t stagesB = tile::getStageableLoads(b.tile, loop).size();
   // Both rings within the staging budget: a dot left on mma.sync in this
   // layout converts its accumulator each iteration.
   int64_t bytes = stagesA * getStageBytes(M, K, 4, /*swizzled=*/true) +

@@ -58,6 +58,15 @@ struct LoadWindow {
 /// (at least one load before the loop and one in the body).
 std::optional<LoadWindow> getLoadWindow(mlir::scf::ForOp loop, unsigned arg);
 
+/// The loads that can fill shared-memory stages for `tile`, read in
+/// `loop`'s body: the window's loads when `tile` is an iteration argument
+/// of `loop` carrying a window (one stage each), or `tile`'s own load when
+/// it comes before `loop` in the loop's block (one stage); none otherwise.
+/// tilegpu-accelerate-dots stages these; tilegpu-assign-layouts predicts
+/// from them which dots it will stage.
+llvm::SmallVector<LoadOp> getStageableLoads(mlir::Value tile,
+                                            mlir::scf::ForOp loop);
+
 } // namespace tilegym::tile
 
 #endif

@@ -107,6 +107,17 @@ LinearLayoutAttr getSwappedWgmmaLayout(mlir::MLIRContext *ctx,
 /// Whether `layout` is that layout (for its warps).
 bool isSwappedWgmmaLayout(mlir::Attribute layout);
 
+/// Whether wgmma can compute an M x N x K tf32 product on its transpose
+/// (C^T = B^T A^T) with `warpgroups` warpgroups: N is wgmma's M, 64 rows a
+/// warpgroup; M is its N, a multiple of 8 up to 256; K a multiple of 8
+/// (tf32's k). What the instruction allows; which dots take it is
+/// tilegpu-accelerate-dots' choice (fitsSwappedWgmmaShape).
+inline bool isSwappedWgmmaShape(int64_t M, int64_t N, int64_t K,
+                                int64_t warpgroups) {
+  return warpgroups > 0 && N % (64 * warpgroups) == 0 && M % 8 == 0 &&
+         M <= 256 && K % 8 == 0;
+}
+
 /// Whether two tiles of one shape place every element in the same register
 /// of the same lane and warp, whatever their layout attributes: a
 /// conversion between them moves no data.
