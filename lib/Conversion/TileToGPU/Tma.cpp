@@ -96,13 +96,14 @@ LogicalResult KernelEmitter::emitTmaStore(StoreOp op, int64_t m) {
   SmallVector<int64_t> box(type.getShape());
   box.back() = 128 / bytes;
   if (!map || m >= int64_t(tensorMaps.size()) ||
+      type.getElementType().getIntOrFloatBitWidth() % 8 ||
       tensorMaps[m].view != op.getView() ||
       map.getBox() != ArrayRef<int64_t>(box) ||
       (type.getShape().back() * bytes) % 128)
     return fail(op) << "stores through tensor map " << m
                     << ", which must be one of the kernel's, of this "
                        "parameter, with the box of the tile's 128-byte "
-                       "column blocks";
+                       "column blocks of whole-byte elements";
   // Each column block starts on the swizzle's 1024-byte atom.
   if ((type.getNumElements() / type.getShape().back()) % 8)
     return fail(op) << "stores a tile whose rows are not a multiple of 8 "

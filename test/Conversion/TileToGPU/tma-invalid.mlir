@@ -25,7 +25,7 @@ func.func @wrong_rank(%a: !tile.view<?x?xbf16>) attributes {tile.kernel, tile.nu
 func.func @store_wrong_map(%a: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64, tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [64, 32]>]} {
   %c0 = arith.constant 0 : index
   %t = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32, #a>
-  // expected-error @+1 {{stores through tensor map 0, which must be one of the kernel's, of this parameter, with the box of the tile's 128-byte column blocks}}
+  // expected-error @+1 {{stores through tensor map 0, which must be one of the kernel's, of this parameter, with the box of the tile's 128-byte column blocks of whole-byte elements}}
   tile.store %t, %c[%c0, %c0] {tilegpu.tma = 0 : i64} : tensor<64x64xf32, #a>, !tile.view<?x?xf32>
   return
 }

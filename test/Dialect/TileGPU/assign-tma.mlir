@@ -133,6 +133,7 @@ func.func @kernel_off(%va: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xbf16>) attr
 // REMARK: remark: this store of a dot's result is the TMA's: the tile written once to shared memory, then tensor map 1 of parameter 3, 2 boxes of [64, 64]
 // REMARK: remark: this store of a dot's result is not the TMA's: its rows are not a multiple of 128 bytes (the 128-byte swizzle's rows)
 // REMARK: remark: this store of a dot's result is not the TMA's: its tile's rows are not a multiple of 8 (the 128-byte swizzle's atom)
+// REMARK: remark: this store of a dot's result is not the TMA's: its elements are not whole bytes (a predicate is stored a byte an element by the threads)
 // REMARK-NOT: remark: this store
 // CHECK-LABEL: func.func @epilogues
 // CHECK-SAME: tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 2, box = [64, 32]>, #tilegpu.tensor_map<view = 3, box = [64, 64]>]
@@ -141,6 +142,7 @@ func.func @kernel_off(%va: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xbf16>) attr
 // CHECK: tile.store %{{.*}}, %arg2[%c1, %c0] :
 // CHECK: tile.store %{{.*}}, %arg2[%c1, %c1] :
 // CHECK: tile.store %{{.*}}, %arg3[%c1, %c1] :
+// CHECK: tile.store %{{.*}}, %arg4[%c0, %c0] :
 // NOSTORES-LABEL: func.func @epilogues
 // NOSTORES-NOT: tilegpu.tma
 // OFF-LABEL: func.func @epilogues
@@ -150,9 +152,9 @@ func.func @kernel_off(%va: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xbf16>) attr
 // SM80-NOT: tilegpu.tma
 // A dot's result (through a loop and a cast) stored by the TMA as f32 (4
 // column blocks of 32) and bf16 (2 of 64); not: a 64 x 16 f32 tile (rows
-// of 64 bytes), a 4-row tile (less than the swizzle's 8-row atom), and a
-// tile that no dot computed.
-func.func @epilogues(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>, %vd: !tile.view<?x?xbf16>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+// of 64 bytes), a 4-row tile (less than the swizzle's 8-row atom), a
+// tile that no dot computed, and a predicate on a dot's result.
+func.func @epilogues(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>, %vd: !tile.view<?x?xbf16>, %ve: !tile.view<?x?xi1>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %kt = tile.dim %va[1] : !tile.view<?x?xbf16>
@@ -177,5 +179,7 @@ func.func @epilogues(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: 
   tile.store %f, %vc[%c1, %c1] : tensor<4x128xf32, #mma>, !tile.view<?x?xf32>
   %l = tile.load %vd[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16, #a>
   tile.store %l, %vd[%c1, %c1] : tensor<64x128xbf16, #a>, !tile.view<?x?xbf16>
+  %p = arith.cmpf ogt, %r, %z : tensor<64x128xf32, #mma>
+  tile.store %p, %ve[%c0, %c0] : tensor<64x128xi1, #mma>, !tile.view<?x?xi1>
   return
 }

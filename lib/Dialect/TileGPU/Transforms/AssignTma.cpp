@@ -93,8 +93,11 @@ static std::string whyNotTmaStore(func::FuncOp kernel, StoreOp store) {
   if (type.getRank() > kMaxTensorMapRank)
     return "its tile has more than " + std::to_string(kMaxTensorMapRank) +
            " dimensions";
+  if (type.getElementType().getIntOrFloatBitWidth() % 8)
+    return "its elements are not whole bytes (a predicate is stored a byte "
+           "an element by the threads)";
   int64_t bytes = elementBytes(type.getElementType());
-  if (bytes < 1 || (type.getShape().back() * bytes) % 128)
+  if ((type.getShape().back() * bytes) % 128)
     return "its rows are not a multiple of 128 bytes (the 128-byte "
            "swizzle's rows)";
   for (int64_t d : type.getShape().drop_back())
