@@ -7,9 +7,10 @@
 // conversion, one pattern per op family, each file exposing its
 // populate...Patterns: Elementwise.cpp, Memory.cpp, Atomics.cpp, Debug.cpp,
 // SharedTiles.cpp, Reduce.cpp (reductions and layout conversions), Dot.cpp,
-// ControlFlow.cpp. TileToGPU.cpp builds each kernel's gpu.func and runs the
-// conversion; Layouts.cpp reads the layouts; ThreadTypes.cpp is the type
-// converter.
+// ControlFlow.cpp; Tma.cpp holds the TMA's copies and stores, which
+// Memory.cpp and SharedTiles.cpp call. TileToGPU.cpp builds each kernel's
+// gpu.func and runs the conversion; Layouts.cpp reads the layouts;
+// ThreadTypes.cpp is the type converter.
 //
 // Layouts come from the tiles' types (tilegpu's #blocked, #mma, #linear) as
 // their linear bases (Triton's linear layouts restricted to power-of-two
