@@ -141,16 +141,16 @@ bool checkGridLimits(const int64_t grid[3], std::string &error);
 Status checkArguments(const std::vector<Param> &params, const tg_arg *args,
                       size_t numArgs);
 
-/// A tensor map a kernel takes after its parameters: the TMA's description
-/// (CUtensorMap, 128 bytes) of the view that is parameter `param`, copied
-/// in boxes of `box` elements (outermost dimension first, one per view
-/// dimension) into shared memory under the 128-byte swizzle
-/// (`swizzle` = 128, the only one yet).
 /// The TMA's limits on a tensor map: dimensions, and elements of a box
 /// along each.
 constexpr size_t kMaxTensorMapRank = 5;
 constexpr int64_t kMaxTensorMapBox = 256;
 
+/// A tensor map a kernel takes after its parameters: the TMA's description
+/// (CUtensorMap, 128 bytes) of the view that is parameter `param`, moved
+/// in boxes of `box` elements (outermost dimension first, one per view
+/// dimension) to or from shared memory under the 128-byte swizzle
+/// (`swizzle` = 128, the only one yet).
 struct TensorMap {
   size_t param = 0;
   std::vector<int64_t> box;

@@ -33,6 +33,14 @@ static SmallVector<Value> boxCoordinates(OpBuilder &b, Location loc,
   return coords;
 }
 
+/// PTX operand placeholders `$first, ..., $(first + count - 1)`.
+static std::string placeholders(int64_t first, int64_t count) {
+  std::string text;
+  for (int64_t i = 0; i < count; ++i)
+    text += (i ? ", $" : "$") + std::to_string(first + i);
+  return text;
+}
+
 /// One thread announces the stage's bytes to its mbarrier, then copies each
 /// 128-byte column block of the tile with one bulk tensor copy: the box of
 /// the tensor map at the block's element coordinates (innermost first, as
@@ -54,14 +62,11 @@ void KernelEmitter::emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier) {
          [&] {
            inlinePtx("mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
                      "r,r", {barrier, i32(tileBytes)});
-           std::string coords;
-           for (int64_t i = 0; i < rank; ++i)
-             coords += (i ? ", $" : "$") + std::to_string(2 + i);
            std::string ptx = "cp.async.bulk.tensor." + std::to_string(rank) +
                              "d.shared::cluster.global.mbarrier::complete_tx::"
                              "bytes [$0], [$1, {" +
-                             coords + "}], [$" + std::to_string(2 + rank) +
-                             "];";
+                             placeholders(2, rank) + "}], [$" +
+                             std::to_string(2 + rank) + "];";
            std::string constraints = "r,l";
            for (int64_t i = 0; i <= rank; ++i)
              constraints += ",r";
@@ -93,8 +98,7 @@ LogicalResult KernelEmitter::emitTmaStore(StoreOp op, int64_t m) {
   auto map = maps && m < int64_t(maps.size())
                  ? dyn_cast<tilegpu::TensorMapAttr>(maps[m])
                  : tilegpu::TensorMapAttr();
-  SmallVector<int64_t> box(type.getShape());
-  box.back() = 128 / bytes;
+  SmallVector<int64_t> box = tilegpu::getTensorMapBox(type);
   if (!map || m >= int64_t(tensorMaps.size()) ||
       type.getElementType().getIntOrFloatBitWidth() % 8 ||
       tensorMaps[m].view != op.getView() ||
@@ -105,12 +109,12 @@ LogicalResult KernelEmitter::emitTmaStore(StoreOp op, int64_t m) {
                        "parameter, with the box of the tile's 128-byte "
                        "column blocks of whole-byte elements";
   // Each column block starts on the swizzle's 1024-byte atom.
-  if ((type.getNumElements() / type.getShape().back()) % 8)
+  int64_t rows = type.getNumElements() / type.getShape().back();
+  if (rows % 8)
     return fail(op) << "stores a tile whose rows are not a multiple of 8 "
                        "through the TMA (the 128-byte swizzle's atom)";
   int64_t rowElements = box.back();
   int64_t blocks = type.getShape().back() / rowElements;
-  int64_t rows = type.getNumElements() / type.getShape().back();
   Value scratch = sharedScratch(op, type.getNumElements() * bytes);
   if (!scratch)
     return failure();
@@ -155,12 +159,9 @@ LogicalResult KernelEmitter::emitTmaStore(StoreOp op, int64_t m) {
   gpu::BarrierOp::create(b, loc());
   SmallVector<Value> origin = tileOriginOf(op.getIndices(), type);
   Value source = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(), scratch);
-  std::string coords;
-  for (int64_t i = 0; i < rank; ++i)
-    coords += (i ? ", $" : "$") + std::to_string(2 + i);
   std::string ptx = "cp.async.bulk.tensor." + std::to_string(rank) +
-                    "d.global.shared::cta.bulk_group [$0, {" + coords +
-                    "}], [$1];";
+                    "d.global.shared::cta.bulk_group [$0, {" +
+                    placeholders(2, rank) + "}], [$1];";
   std::string constraints = "l,r";
   for (int64_t i = 0; i < rank; ++i)
     constraints += ",r";

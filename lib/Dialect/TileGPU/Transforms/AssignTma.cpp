@@ -32,6 +32,25 @@ using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::tilegpu;
 
+/// Why no tensor map can move tiles of `type` to or from `view`, or ""
+/// when one can: the launch encodes maps from the kernel's parameters, and
+/// a box has at most kMaxTensorMapRank dimensions of kMaxTensorMapBox.
+static std::string whyNoTensorMap(func::FuncOp kernel, Value view,
+                                  RankedTensorType type) {
+  auto arg = dyn_cast<BlockArgument>(view);
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return "its view is not a parameter of the kernel (the launch encodes "
+           "tensor maps from parameters)";
+  if (type.getRank() > kMaxTensorMapRank)
+    return "its tile has more than " + std::to_string(kMaxTensorMapRank) +
+           " dimensions";
+  for (int64_t d : type.getShape().drop_back())
+    if (d > kMaxTensorMapBox)
+      return "its tile has a dimension of more than " +
+             std::to_string(kMaxTensorMapBox) + " elements";
+  return "";
+}
+
 /// Why the TMA cannot copy `load` (staged as `stage`), or "" when it can.
 static std::string whyNotTma(func::FuncOp kernel, LoadOp load,
                              SharedStageAttr stage) {
@@ -40,18 +59,9 @@ static std::string whyNotTma(func::FuncOp kernel, LoadOp load,
            "not write";
   if (stage.getTransposed())
     return "its stages hold the tile transposed";
-  auto arg = dyn_cast<BlockArgument>(load.getView());
-  if (!arg || arg.getOwner() != &kernel.getBody().front())
-    return "its view is not a parameter of the kernel (the launch encodes "
-           "tensor maps from parameters)";
-  RankedTensorType type = load.getType();
-  if (type.getRank() > kMaxTensorMapRank)
-    return "its tile has more than " + std::to_string(kMaxTensorMapRank) +
-           " dimensions";
-  for (int64_t d : type.getShape().drop_back())
-    if (d > kMaxTensorMapBox)
-      return "its tile has a dimension of more than " +
-             std::to_string(kMaxTensorMapBox) + " elements";
+  if (std::string why = whyNoTensorMap(kernel, load.getView(), load.getType());
+      !why.empty())
+    return why;
   // Each stage's mbarrier counts the fills of that stage from the kernel's
   // start: a ring filled again each time round an outer loop would need
   // its phases carried round that loop. The loads before a window's loop
@@ -86,13 +96,9 @@ static bool comesFromDot(Value v) {
 /// Why the TMA cannot store `store`'s tile, or "" when it can.
 static std::string whyNotTmaStore(func::FuncOp kernel, StoreOp store) {
   auto type = cast<RankedTensorType>(store.getValue().getType());
-  auto arg = dyn_cast<BlockArgument>(store.getView());
-  if (!arg || arg.getOwner() != &kernel.getBody().front())
-    return "its view is not a parameter of the kernel (the launch encodes "
-           "tensor maps from parameters)";
-  if (type.getRank() > kMaxTensorMapRank)
-    return "its tile has more than " + std::to_string(kMaxTensorMapRank) +
-           " dimensions";
+  if (std::string why = whyNoTensorMap(kernel, store.getView(), type);
+      !why.empty())
+    return why;
   if (type.getElementType().getIntOrFloatBitWidth() % 8)
     return "its elements are not whole bytes (a predicate is stored a byte "
            "an element by the threads)";
@@ -100,10 +106,6 @@ static std::string whyNotTmaStore(func::FuncOp kernel, StoreOp store) {
   if ((type.getShape().back() * bytes) % 128)
     return "its rows are not a multiple of 128 bytes (the 128-byte "
            "swizzle's rows)";
-  for (int64_t d : type.getShape().drop_back())
-    if (d > kMaxTensorMapBox)
-      return "its tile has a dimension of more than " +
-             std::to_string(kMaxTensorMapBox) + " elements";
   // Each column block a whole number of the swizzle's 1024-byte atoms.
   if ((type.getNumElements() / type.getShape().back()) % 8)
     return "its tile's rows are not a multiple of 8 (the 128-byte "
@@ -118,13 +120,6 @@ static int64_t mapIndex(SmallVector<Attribute> &maps, TensorMapAttr map) {
   if (it == maps.end())
     maps.push_back(map);
   return index;
-}
-
-/// The TMA's box for tiles of `type`: the tile, its rows cut to 128 bytes.
-static SmallVector<int64_t> boxOf(RankedTensorType type) {
-  SmallVector<int64_t> box(type.getShape());
-  box.back() = 128 / elementBytes(type.getElementType());
-  return box;
 }
 
 static std::string boxText(ArrayRef<int64_t> box) {
@@ -179,7 +174,7 @@ struct TileGPUAssignTmaPass
         continue;
       }
       RankedTensorType type = loads.front().getType();
-      SmallVector<int64_t> box = boxOf(type);
+      SmallVector<int64_t> box = getTensorMapBox(type);
       int64_t blocks = type.getShape().back() / box.back();
       int64_t view =
           cast<BlockArgument>(loads.front().getView()).getArgNumber();
@@ -213,7 +208,7 @@ struct TileGPUAssignTmaPass
         return;
       }
       auto type = cast<RankedTensorType>(store.getValue().getType());
-      SmallVector<int64_t> box = boxOf(type);
+      SmallVector<int64_t> box = getTensorMapBox(type);
       int64_t blocks = type.getShape().back() / box.back();
       int64_t view = cast<BlockArgument>(store.getView()).getArgNumber();
       int64_t index = mapIndex(maps, TensorMapAttr::get(ctx, view, box));

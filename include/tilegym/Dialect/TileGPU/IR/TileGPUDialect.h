@@ -136,6 +136,13 @@ constexpr llvm::StringLiteral kTmaAttr = "tilegpu.tma";
 /// The TMA's limits on a tensor map (cuTensorMapEncodeTiled): dimensions,
 /// and elements of a box along each.
 constexpr int64_t kMaxTensorMapRank = 5, kMaxTensorMapBox = 256;
+/// The box a tensor map moves tiles of `type` in: the tile with its rows
+/// cut to 128 bytes, one column block of the 128-byte swizzle.
+inline llvm::SmallVector<int64_t> getTensorMapBox(mlir::RankedTensorType type) {
+  llvm::SmallVector<int64_t> box(type.getShape());
+  box.back() = 128 / elementBytes(type.getElementType());
+  return box;
+}
 /// On a lowered kernel (gpu.func, then llvm.func), the positions of its
 /// tensor-map parameters (i32 array), which tilegym-mark-tensor-map-params
 /// makes byval __grid_constant__ parameters of 128 bytes.
