@@ -352,20 +352,28 @@ bool ManifestReader::readKernel(const Value &v, const std::string &where,
   if (k.numWarps & (k.numWarps - 1))
     return fail(where + ".num_warps",
                 std::to_string(k.numWarps) + " is not a power of two");
+  if (!intMember(v, where, "producer_warps", 0, 32 - k.numWarps,
+                 k.producerWarps, /*optional=*/true))
+    return false;
+  if (k.producerWarps % 4)
+    return fail(where + ".producer_warps",
+                std::to_string(k.producerWarps) +
+                    " is not a number of whole warpgroups (a multiple of 4)");
   if (!isSymbolName(k.name) || !isSymbolName(k.entry))
     return fail(where, "kernel name and entry must be identifiers "
                        "([A-Za-z_][A-Za-z0-9_]*)");
   k.sharedBytes = uint32_t(shared);
 
-  // The block is implied by num_warps; it is in the manifest for readers,
-  // so it must agree.
+  // The block is implied by num_warps and producer_warps; it is in the
+  // manifest for readers, so it must agree.
   const auto &b = block->asArray();
+  int64_t threads = (k.numWarps + k.producerWarps) * 32;
   if (b.size() != 3 || !b[0].isInt() || !b[1].isInt() || !b[2].isInt() ||
-      b[0].asInt() != k.numWarps * 32 || b[1].asInt() != 1 || b[2].asInt() != 1)
+      b[0].asInt() != threads || b[1].asInt() != 1 || b[2].asInt() != 1)
     return fail(where + ".block",
-                "expected [" + std::to_string(k.numWarps * 32) +
-                    ", 1, 1] for " + std::to_string(k.numWarps) + " warps");
-  k.block = {uint32_t(k.numWarps * 32), 1, 1};
+                "expected [" + std::to_string(threads) + ", 1, 1] for " +
+                    std::to_string(k.numWarps + k.producerWarps) + " warps");
+  k.block = {uint32_t(threads), 1, 1};
 
   for (size_t i = 0; i < params->asArray().size(); ++i) {
     runtime::Param p;

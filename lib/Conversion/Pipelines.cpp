@@ -126,6 +126,11 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   tilegpu::TileGPUPipelinePassOptions pipeline;
   pipeline.chip = chip.str();
   pm.addNestedPass<func::FuncOp>(tilegpu::createTileGPUPipelinePass(pipeline));
+  tilegpu::TileGPUWarpSpecializePassOptions specialize;
+  specialize.chip = chip.str();
+  specialize.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPUWarpSpecializePass(specialize));
   tilegpu::TileGPUAllocateSharedMemoryPassOptions shared;
   shared.chip = chip.str();
   shared.remarks = remarks;
@@ -230,6 +235,9 @@ FailureOr<std::string> tilegym::compileTileToGpuBinary(
       if (auto bytes =
               func->getAttrOfType<IntegerAttr>(tile::kDynamicSharedBytesAttr))
         launch.sharedBytes = bytes.getInt();
+      if (auto warps =
+              func->getAttrOfType<IntegerAttr>(tilegpu::kProducerWarpsAttr))
+        launch.producerWarps = warps.getInt();
       for (tilegpu::TensorMapAttr map : tilegpu::getTensorMaps(func)) {
         runtime::TensorMap t;
         t.param = size_t(map.getView());

@@ -199,6 +199,8 @@ private:
       dump(*stages, "stages");
     if (const ExprAST *tma = kernel.getTma())
       dump(*tma, "tma");
+    if (const ExprAST *specialize = kernel.getSpecialize())
+      dump(*specialize, "specialize");
     dump(kernel.getBody(), "Body");
   }
 

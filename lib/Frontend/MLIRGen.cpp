@@ -260,6 +260,19 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
              << *tma;
   }
 
+  std::optional<int64_t> specialize;
+  if (const ExprAST *e = kernel.getSpecialize()) {
+    specialize = constInt(*e, "specialize");
+    if (!specialize)
+      return failure();
+    if (*specialize != 0 && *specialize != 1)
+      return error(e->getLoc())
+             << "specialize must be 1 (producer warps issue the TMA's copies "
+                "where the kernel allows) or 0 (every warp runs the whole "
+                "body), got "
+             << *specialize;
+  }
+
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, loc, kernel.getName(),
                                    builder.getFunctionType(paramTypes, {}));
@@ -275,6 +288,8 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
     func->setAttr(t::kPipelineStagesAttr, builder.getI64IntegerAttr(*stages));
   if (tma)
     func->setAttr(t::kUseTmaAttr, builder.getI64IntegerAttr(*tma));
+  if (specialize)
+    func->setAttr(t::kSpecializeAttr, builder.getI64IntegerAttr(*specialize));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 

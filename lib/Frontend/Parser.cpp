@@ -182,7 +182,9 @@ std::unique_ptr<ProgramDeclAST> Parser::parseProgram() {
 //               | 'warps' '(' expr ')'
 //               | 'stages' '(' expr ')'
 //               | 'tma' '(' expr ')'
-// (`tma` is a name only there: elsewhere it stays an identifier.)
+//               | 'specialize' '(' expr ')'
+// (`tma` and `specialize` are names only there: elsewhere they stay
+// identifiers.)
 std::unique_ptr<KernelAST> Parser::parseKernel() {
   mlir::Location loc = getLoc();
   consume(); // 'kernel'
@@ -208,16 +210,17 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
     return nullptr;
 
   ExprList grid;
-  std::unique_ptr<ExprAST> warps, stages, tma;
+  std::unique_ptr<ExprAST> warps, stages, tma, specialize;
   bool hasGrid = false;
-  auto isTma = [&] {
-    return tok.is(Token::identifier) && tok.spelling == "tma";
+  auto isName = [&](llvm::StringRef word) {
+    return tok.is(Token::identifier) && tok.spelling == word;
   };
   while (tok.is(Token::kw_grid) || tok.is(Token::kw_warps) ||
-         tok.is(Token::kw_stages) || isTma()) {
+         tok.is(Token::kw_stages) || isName("tma") || isName("specialize")) {
     bool isGrid = tok.is(Token::kw_grid);
     std::unique_ptr<ExprAST> &count = tok.is(Token::kw_warps) ? warps
-                                      : isTma()               ? tma
+                                      : isName("tma")         ? tma
+                                      : isName("specialize")  ? specialize
                                                               : stages;
     if (isGrid ? hasGrid : count != nullptr) {
       error(getLoc(), "duplicate '" + tok.spelling + "' attribute on kernel '" +
@@ -239,8 +242,8 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
   }
 
   if (!tok.is(Token::l_brace)) {
-    expected("'grid', 'warps', 'stages', 'tma' or '{' after kernel "
-             "parameters");
+    expected("'grid', 'warps', 'stages', 'tma', 'specialize' or '{' after "
+             "kernel parameters");
     return nullptr;
   }
   StmtList body;
@@ -248,7 +251,8 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
     return nullptr;
   return std::make_unique<KernelAST>(
       std::move(name), std::move(params), std::move(grid), std::move(warps),
-      std::move(stages), std::move(tma), std::move(body), loc);
+      std::move(stages), std::move(tma), std::move(specialize), std::move(body),
+      loc);
 }
 
 // import ::= 'import' STRING ';'

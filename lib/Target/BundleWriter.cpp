@@ -411,12 +411,17 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
         llvm::StringRef name = e.kernel.getSymName();
         auto warps = e.kernel->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr);
         int64_t numWarps = warps ? warps.getInt() : 4;
+        int64_t producerWarps = e.binary->producerWarps;
         j.object([&] {
           j.attribute("name", name);
           j.attribute("entry",
                       e.binary->entry.empty() ? name.str() : e.binary->entry);
           j.attribute("num_warps", numWarps);
-          oneLine("block", "[" + std::to_string(numWarps * 32) + ", 1, 1]");
+          if (producerWarps)
+            j.attribute("producer_warps", producerWarps);
+          oneLine("block", "[" +
+                               std::to_string((numWarps + producerWarps) * 32) +
+                               ", 1, 1]");
           j.attribute("shared_bytes", e.binary->sharedBytes);
           j.attribute("ptx", (name + ".ptx").str());
           if (!e.binary->cubin.empty())
@@ -509,9 +514,13 @@ llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
     if (func->hasAttr(tile::kKernelAttr)) {
       std::string name = func.getSymName().str();
       GpuKernelBinary &binary = binaries[name];
-      binary = {"",           *ptx,
-                cubin,        launches[name].sharedBytes,
-                std::nullopt, launches[name].tensorMaps};
+      binary = {"",
+                *ptx,
+                cubin,
+                launches[name].sharedBytes,
+                std::nullopt,
+                launches[name].tensorMaps,
+                launches[name].producerWarps};
       if (auto it = resources.find(name); it != resources.end())
         binary.resources = it->second;
     }

@@ -75,6 +75,9 @@ struct KernelInfo {
   std::string name;  // The tile kernel's name.
   std::string entry; // Symbol in the PTX/cubin.
   int64_t numWarps = 4;
+  /// Warps after numWarps that run a warp-specialized kernel's producer
+  /// (tilegpu-warp-specialize); the block has both.
+  int64_t producerWarps = 0;
   tg_dim3 block = {128, 1, 1};
   uint32_t sharedBytes = 0; // Dynamic shared memory per block.
   /// Names are empty unless the manifest gives them.

@@ -557,15 +557,18 @@ struct ParamAST {
   std::unique_ptr<ExprAST> defaultValue;
 };
 
-/// `kernel name(params) grid(...) warps(...) stages(...) tma(...) { body }`.
+/// `kernel name(params) grid(...) warps(...) stages(...) tma(...)
+/// specialize(...) { body }`.
 class KernelAST : public DeclAST {
 public:
   KernelAST(std::string name, std::vector<ParamAST> params, ExprList grid,
             std::unique_ptr<ExprAST> warps, std::unique_ptr<ExprAST> stages,
-            std::unique_ptr<ExprAST> tma, StmtList body, mlir::Location loc)
+            std::unique_ptr<ExprAST> tma, std::unique_ptr<ExprAST> specialize,
+            StmtList body, mlir::Location loc)
       : DeclAST(Kind::Kernel, std::move(name), loc), params(std::move(params)),
         grid(std::move(grid)), warps(std::move(warps)),
-        stages(std::move(stages)), tma(std::move(tma)), body(std::move(body)) {}
+        stages(std::move(stages)), tma(std::move(tma)),
+        specialize(std::move(specialize)), body(std::move(body)) {}
 
   const std::vector<ParamAST> &getParams() const { return params; }
   /// The `grid(...)` sizes, 0 to 3 of them; empty means the default grid(1).
@@ -578,6 +581,9 @@ public:
   /// The `tma(...)` switch (1: the TMA copies staged dot operands where it
   /// can; 0: cp.async only), or null for the default (1).
   const ExprAST *getTma() const { return tma.get(); }
+  /// The `specialize(...)` switch (1: producer warps issue the TMA's copies
+  /// of the kernel's ring loop, tilegpu-warp-specialize), or null (0).
+  const ExprAST *getSpecialize() const { return specialize.get(); }
   const StmtList &getBody() const { return body; }
   static bool classof(const DeclAST *d) { return d->getKind() == Kind::Kernel; }
 
@@ -587,6 +593,7 @@ private:
   std::unique_ptr<ExprAST> warps;
   std::unique_ptr<ExprAST> stages;
   std::unique_ptr<ExprAST> tma;
+  std::unique_ptr<ExprAST> specialize;
   StmtList body;
 };
 

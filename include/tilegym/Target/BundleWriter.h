@@ -34,6 +34,9 @@ struct GpuKernelBinary {
   std::optional<PtxasResources> resources;
   /// The TMA's tensor maps the kernel takes after its parameters.
   std::vector<runtime::TensorMap> tensorMaps;
+  /// Warps beyond tile.num_warps running a warp-specialized kernel's
+  /// producer: the block has both.
+  int64_t producerWarps = 0;
 };
 
 /// Writes the bundle of `tileModule` (tile dialect, before GPU lowering) into

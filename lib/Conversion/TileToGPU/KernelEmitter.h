@@ -284,7 +284,20 @@ public:
   };
   SmallVector<TensorMapParam> tensorMaps;
   Value tensorMapActive(const ViewInfo &view);
-  void emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier);
+  void emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier, Value issuer);
+  /// The warps a warp-specialized kernel's op runs on (tilegpu.warp_specialize,
+  /// expanded by expandWarpSpecialize into branches marked kWarpRoleAttr):
+  /// all of the block's elsewhere.
+  enum class WarpRole { All, Consumer, Producer };
+  WarpRole role = WarpRole::All;
+  /// Warps beyond numWarps that run a tilegpu.warp_specialize's producer.
+  int64_t producerWarps = 0;
+  /// Each tilegpu.warp_specialize as two branches on the warp index, each
+  /// setting its warps' registers first (setmaxnreg); the producer's body
+  /// run by its first thread.
+  LogicalResult expandWarpSpecialize(Operation *root);
+  /// The consumers' barriers as a named barrier of their threads only.
+  void nameConsumerBarriers(Operation *root);
   /// The 32-bit shared-memory address of mbarrier `index` (i32) of
   /// `barriers`.
   Value mbarrierAddress(Value barriers, Value index);

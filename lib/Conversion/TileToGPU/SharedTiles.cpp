@@ -77,31 +77,49 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
     if (!target.hopperOrLater)
       return fail(op) << "needs sm_90 or later; the target is " << target.chip;
     int64_t count = init.getBarriers().getType().getCount();
+    int64_t arrivals = init.getCount().value_or(1);
     emitIf(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
                                  idx(0)),
            [&] {
              for (int64_t i = 0; i < count; ++i)
-               inlinePtx("mbarrier.init.shared::cta.b64 [$0], 1;", "r",
-                         {mbarrierAddress(init.getBarriers(), i32(i))});
+               inlinePtx("mbarrier.init.shared::cta.b64 [$0], " +
+                             std::to_string(arrivals) + ";",
+                         "r", {mbarrierAddress(init.getBarriers(), i32(i))});
              // The async proxy (the TMA's complete_tx) sees them initialized.
              inlinePtx("fence.mbarrier_init.release.cluster;", "", {});
            });
     return success();
   }
   if (auto wait = dyn_cast<tilegpu::MBarrierWaitOp>(op)) {
-    int64_t m = wait.getTensorMap();
-    if (m >= int64_t(tensorMaps.size()))
-      return fail(op) << "uses tensor map " << m << " of " << tensorMaps.size();
+    std::optional<uint64_t> m = wait.getTensorMap();
+    if (m && *m >= tensorMaps.size())
+      return fail(op) << "uses tensor map " << *m << " of "
+                      << tensorMaps.size();
     Value address = mbarrierAddress(wait.getBarriers(), wait.getBarrier());
     // try_wait suspends the thread for a while inside the instruction; the
     // loop retries until the phase of this parity has completed. Labels in
     // a { } block are local to it, so the wait may be emitted many times.
-    emitIf(tensorMaps[m].active, [&] {
+    emitIf(m ? tensorMaps[*m].active : Value(), [&] {
       inlinePtx("{\n.reg .pred done;\nwait_phase:\n"
                 "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
                 "@!done bra wait_phase;\n}",
                 "r,r", {address, scalars.lookup(wait.getPhase())});
     });
+    return success();
+  }
+  if (auto arrive = dyn_cast<tilegpu::MBarrierArriveOp>(op)) {
+    if (!target.hopperOrLater)
+      return fail(op) << "needs sm_90 or later; the target is " << target.chip;
+    inlinePtx("mbarrier.arrive.shared::cta.b64 _, [$0];", "r",
+              {mbarrierAddress(arrive.getBarriers(),
+                               scalars.lookup(arrive.getBarrier()))});
+    return success();
+  }
+  if (auto active = dyn_cast<tilegpu::TensorMapActiveOp>(op)) {
+    if (active.getTensorMap() >= tensorMaps.size())
+      return fail(op) << "uses tensor map " << active.getTensorMap() << " of "
+                      << tensorMaps.size();
+    scalars.map(active.getResult(), tensorMaps[active.getTensorMap()].active);
     return success();
   }
   if (auto copy = dyn_cast<tilegpu::AsyncCopyOp>(op)) {
@@ -112,12 +130,24 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
       if (*m >= tensorMaps.size())
         return fail(op) << "uses tensor map " << *m << " of "
                         << tensorMaps.size();
+      // A producer warp's copy: its one thread issues it, the map known
+      // active (the producer runs only then).
+      if (role == WarpRole::Producer) {
+        emitTmaCopy(copy,
+                    mbarrierAddress(copy.getBarriers(),
+                                    scalars.lookup(copy.getBarrier())),
+                    /*issuer=*/Value());
+        return success();
+      }
       // The TMA where the launch encoded the map; else cp.async below.
       auto branch =
           scf::IfOp::create(b, loc(), TypeRange{}, tensorMaps[*m].active, true);
       b.setInsertionPointToStart(branch.thenBlock());
-      emitTmaCopy(copy, mbarrierAddress(copy.getBarriers(),
-                                        scalars.lookup(copy.getBarrier())));
+      emitTmaCopy(copy,
+                  mbarrierAddress(copy.getBarriers(),
+                                  scalars.lookup(copy.getBarrier())),
+                  arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                        threadId, idx(0)));
       b.setInsertionPointToStart(branch.elseBlock());
       emitAsyncCopy(
           copy.getView(), copy.getIndices(), type, map, [&] { return base; },
@@ -519,9 +549,11 @@ static void addSharedTilePatterns(KernelEmitter &emitter,
 
 void tilegym::detail::populateSharedTilePatterns(KernelEmitter &emitter,
                                                  RewritePatternSet &patterns) {
-  addSharedTilePatterns<
-      tilegpu::LocalAllocOp, tilegpu::MBarrierAllocOp, tilegpu::MBarrierInitOp,
-      tilegpu::MBarrierWaitOp, tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp,
-      tilegpu::AsyncCopyOp, tilegpu::AsyncCommitGroupOp, tilegpu::AsyncWaitOp,
-      tilegpu::LocalLoadOp, tilegpu::FenceAsyncSharedOp>(emitter, patterns);
+  addSharedTilePatterns<tilegpu::LocalAllocOp, tilegpu::MBarrierAllocOp,
+                        tilegpu::MBarrierInitOp, tilegpu::MBarrierWaitOp,
+                        tilegpu::MBarrierArriveOp, tilegpu::TensorMapActiveOp,
+                        tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp,
+                        tilegpu::AsyncCopyOp, tilegpu::AsyncCommitGroupOp,
+                        tilegpu::AsyncWaitOp, tilegpu::LocalLoadOp,
+                        tilegpu::FenceAsyncSharedOp>(emitter, patterns);
 }

@@ -139,12 +139,29 @@ LogicalResult KernelEmitter::emitEntry(gpu::GPUFuncOp &func,
   kernel.walk([&](tilegpu::MmaOp mma) {
     anyWgmma |= mma.getInstruction() == tilegpu::DotInstruction::Wgmma;
   });
+  int64_t specialized = 0;
+  kernel.walk([&](tilegpu::WarpSpecializeOp ws) {
+    producerWarps = ws.getProducerWarps();
+    ++specialized;
+  });
+  if (specialized > 1)
+    return kernel.emitOpError()
+           << "has " << specialized
+           << " tilegpu.warp_specialize ops; a kernel splits its warps once";
+  if (numWarps + producerWarps > 32)
+    return kernel.emitOpError()
+           << "has " << numWarps << " warps and " << producerWarps
+           << " producer warps, more than the 32 a block may have";
   func = gpu::GPUFuncOp::create(b, l, kernel.getSymName(),
                                 b.getFunctionType(argTypes, {}));
   kernelFunc = func;
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(numWarps * kWarpSize), 1, 1}));
+      {static_cast<int32_t>((numWarps + producerWarps) * kWarpSize), 1, 1}));
+  // The launch's block has the producers too (the bundle's manifest).
+  if (producerWarps)
+    func->setAttr(tilegpu::kProducerWarpsAttr,
+                  b.getI64IntegerAttr(producerWarps));
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 
@@ -309,7 +326,7 @@ LogicalResult KernelEmitter::emit() {
   // signature); the copy is lowered in place.
   for (Operation &op : kernel.getBody().front())
     b.clone(op, kernelValues);
-  if (failed(loadLayouts(func)))
+  if (failed(loadLayouts(func)) || failed(expandWarpSpecialize(func)))
     return failure();
   if (int64_t blocks = minBlocksPerSM())
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
@@ -355,6 +372,7 @@ LogicalResult KernelEmitter::emit() {
   b.setListener(nullptr); // the conversion's rewriter is gone
   if (failed(converted) || loweringFailed)
     return failure();
+  nameConsumerBarriers(func);
   for (Operation *standIn : viewStandIns) {
     if (!standIn->use_empty())
       return fail(*standIn->getUsers().begin())
@@ -382,9 +400,15 @@ LogicalResult KernelEmitter::lower(Operation *op, ArrayRef<ValueRange> operands,
     b.setInsertionPoint(op);
     currentLoc = op->getLoc();
     loopDepth = 0;
+    role = WarpRole::All;
     for (Operation *p = op->getParentOp(); p && p != kernelFunc;
-         p = p->getParentOp())
+         p = p->getParentOp()) {
       loopDepth += isa<LoopLikeOpInterface>(p);
+      if (auto r = p->getAttrOfType<StringAttr>(tilegpu::kWarpRoleAttr);
+          r && role == WarpRole::All)
+        role = r.getValue() == "producer" ? WarpRole::Producer
+                                          : WarpRole::Consumer;
+    }
     for (auto [operand, values] : llvm::zip(op->getOperands(), operands)) {
       if (isa<RankedTensorType>(operand.getType())) {
         tiles[operand] = llvm::to_vector(values);

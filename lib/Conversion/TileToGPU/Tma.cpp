@@ -41,12 +41,14 @@ static std::string placeholders(int64_t first, int64_t count) {
   return text;
 }
 
-/// One thread announces the stage's bytes to its mbarrier, then copies each
+/// One thread (where `issuer` holds; the thread running this where it is
+/// null) announces the stage's bytes to its mbarrier, then copies each
 /// 128-byte column block of the tile with one bulk tensor copy: the box of
 /// the tensor map at the block's element coordinates (innermost first, as
 /// the TMA counts them). Whatever of a box lies outside the view is filled
 /// with zeros, and counts towards the bytes, as cp.async's zero fill does.
-void KernelEmitter::emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier) {
+void KernelEmitter::emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier,
+                                Value issuer) {
   auto type = cast<RankedTensorType>(copy.getLayout());
   const TensorMapParam &param = tensorMaps[*copy.getTensorMap()];
   int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
@@ -57,29 +59,27 @@ void KernelEmitter::emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier) {
   SmallVector<Value> origin = tileOriginOf(copy.getIndices(), type);
   Value dest = LLVM::PtrToIntOp::create(b, loc(), b.getI32Type(),
                                         sharedTiles.lookup(copy.getDest()));
-  emitIf(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
-                               idx(0)),
-         [&] {
-           inlinePtx("mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
-                     "r,r", {barrier, i32(tileBytes)});
-           std::string ptx = "cp.async.bulk.tensor." + std::to_string(rank) +
-                             "d.shared::cluster.global.mbarrier::complete_tx::"
-                             "bytes [$0], [$1, {" +
-                             placeholders(2, rank) + "}], [$" +
-                             std::to_string(2 + rank) + "];";
-           std::string constraints = "r,l";
-           for (int64_t i = 0; i <= rank; ++i)
-             constraints += ",r";
-           for (int64_t j = 0; j < blocks; ++j) {
-             SmallVector<Value> operands{
-                 arith::AddIOp::create(b, loc(), dest, i32(j * rows * 128)),
-                 param.descriptor};
-             llvm::append_range(
-                 operands, boxCoordinates(b, loc(), origin, j, rowElements));
-             operands.push_back(barrier);
-             inlinePtx(ptx, constraints, operands);
-           }
-         });
+  emitIf(issuer, [&] {
+    inlinePtx("mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r",
+              {barrier, i32(tileBytes)});
+    std::string ptx = "cp.async.bulk.tensor." + std::to_string(rank) +
+                      "d.shared::cluster.global.mbarrier::complete_tx::"
+                      "bytes [$0], [$1, {" +
+                      placeholders(2, rank) + "}], [$" +
+                      std::to_string(2 + rank) + "];";
+    std::string constraints = "r,l";
+    for (int64_t i = 0; i <= rank; ++i)
+      constraints += ",r";
+    for (int64_t j = 0; j < blocks; ++j) {
+      SmallVector<Value> operands{
+          arith::AddIOp::create(b, loc(), dest, i32(j * rows * 128)),
+          param.descriptor};
+      llvm::append_range(operands,
+                         boxCoordinates(b, loc(), origin, j, rowElements));
+      operands.push_back(barrier);
+      inlinePtx(ptx, constraints, operands);
+    }
+  });
 }
 
 /// A dot's result stored by the TMA: every thread writes its elements once

@@ -641,3 +641,47 @@ func.func @wait_no_map(%bars: !tilegpu.mbarriers<2>, %j: i32) attributes {tilegp
   tilegpu.mbarrier_wait %bars[%j], %j tensor_map 1 : !tilegpu.mbarriers<2>
   return
 }
+
+// -----
+
+func.func @ws_producer_warps() {
+  // expected-error @+1 {{producer warps must be whole warpgroups (a multiple of 4), got 6}}
+  tilegpu.warp_specialize producer warps 6 registers 24 {
+    %p = arith.constant 0 : index
+  } consumer registers 240 {
+    %c = arith.constant 0 : index
+  }
+  return
+}
+
+// -----
+
+func.func @ws_registers() {
+  // expected-error @+1 {{consumer registers must be a multiple of 8 from 24 to 256 (setmaxnreg), got 260}}
+  tilegpu.warp_specialize producer warps 4 registers 24 {
+    %p = arith.constant 0 : index
+  } consumer registers 260 {
+    %c = arith.constant 0 : index
+  }
+  return
+}
+
+// -----
+
+func.func @ws_producer_registers() {
+  // expected-error @+1 {{producer registers must be a multiple of 8 from 24 to 256 (setmaxnreg), got 20}}
+  tilegpu.warp_specialize producer warps 4 registers 20 {
+    %p = arith.constant 0 : index
+  } consumer registers 232 {
+    %c = arith.constant 0 : index
+  }
+  return
+}
+
+// -----
+
+func.func @tensor_map_active_unknown() attributes {tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [64, 64]>]} {
+  // expected-error @+1 {{uses tensor map 1 but its kernel's tilegpu.tensor_maps has 1}}
+  %ok = tilegpu.tensor_map_active 1
+  return
+}

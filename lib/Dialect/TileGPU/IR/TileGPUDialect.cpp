@@ -606,6 +606,26 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                                   "positions of its tensor-map parameters";
     return success();
   }
+  if (name == kProducerWarpsAttr) {
+    auto warps = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !warps || warps.getInt() <= 0 ||
+        warps.getInt() % 4)
+      return op->emitOpError()
+             << "'" << name
+             << "' belongs on a kernel, as the warps its producer adds (a "
+                "positive multiple of 4)";
+    return success();
+  }
+  if (name == kWarpRoleAttr) {
+    auto role = dyn_cast<StringAttr>(attr.getValue());
+    if (opName != "scf.if" || !role ||
+        (role.getValue() != "producer" && role.getValue() != "consumer"))
+      return op->emitOpError()
+             << "'" << name
+             << "' belongs on an scf.if of a lowered warp-specialized "
+                "kernel, as \"producer\" or \"consumer\"";
+    return success();
+  }
   return op->emitOpError() << "unknown tilegpu attribute '" << name << "'";
 }
 

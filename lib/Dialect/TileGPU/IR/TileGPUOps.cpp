@@ -158,7 +158,33 @@ LogicalResult AsyncCopyOp::verify() {
 }
 
 LogicalResult MBarrierWaitOp::verify() {
+  if (std::optional<uint64_t> m = getTensorMap())
+    return verifyTensorMapUse(*this, *m);
+  return success();
+}
+
+LogicalResult TensorMapActiveOp::verify() {
   return verifyTensorMapUse(*this, getTensorMap());
+}
+
+/// setmaxnreg's range: 24 to 256 registers, a multiple of 8.
+static bool isRegisterBudget(int64_t registers) {
+  return registers >= 24 && registers <= 256 && registers % 8 == 0;
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  if (getProducerWarps() % 4)
+    return emitOpError() << "producer warps must be whole warpgroups (a "
+                            "multiple of 4), got "
+                         << getProducerWarps();
+  for (auto [name, registers] : {std::pair{"producer", getProducerRegisters()},
+                                 std::pair{"consumer", getConsumerRegisters()}})
+    if (!isRegisterBudget(registers))
+      return emitOpError() << name
+                           << " registers must be a multiple of 8 from 24 to "
+                              "256 (setmaxnreg), got "
+                           << registers;
+  return success();
 }
 
 LogicalResult LocalLoadOp::verify() {

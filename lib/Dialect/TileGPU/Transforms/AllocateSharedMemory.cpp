@@ -23,17 +23,25 @@ using namespace tilegym::tile;
 using namespace tilegym::tilegpu;
 
 namespace {
+/// Positions [first, last], inclusive.
+using Interval = std::pair<int64_t, int64_t>;
+
 /// One user of shared memory and where it lives, in the positions of the
-/// kernel's ops in program order (pre-order).
+/// kernel's ops in program order (pre-order): intervals, as a use in an
+/// scf.if's else branch does not make a buffer live in its then branch.
 struct Buffer {
   SmallVector<Operation *> ops; // what carries its tilegpu.shared
   int64_t bytes, alignment;
-  int64_t start, end; // live range, inclusive
+  SmallVector<Interval> live;
   std::string what;
   int64_t offset = -1;
 
   bool overlaps(const Buffer &o) const {
-    return start <= o.end && o.start <= end;
+    for (auto [s, e] : live)
+      for (auto [os, oe] : o.live)
+        if (s <= oe && os <= e)
+          return true;
+    return false;
   }
 };
 
@@ -52,6 +60,10 @@ private:
   SmallVector<Buffer> buffers;
 
   void number();
+  /// Positions from `start` to `end` that lead to `use`: without the then
+  /// branch of each scf.if whose else branch holds it (the two never both
+  /// run).
+  SmallVector<Interval> liveUntil(int64_t start, Operation *use, int64_t end);
   /// The last position of the outermost loop around `op`, or op's own.
   int64_t endOfOutermostLoop(Operation *op) {
     int64_t end = lastPosition.lookup(op);
@@ -66,6 +78,11 @@ private:
 };
 } // namespace
 
+/// A tilegpu.warp_specialize's producer region comes before its consumer
+/// region (the op's region order): what the producers use (rings, their
+/// mbarriers), the consumers use until the producers are done with it
+/// (their waits for the last fills), so liveness over the consumers'
+/// positions covers the producers' too.
 void SharedMemoryAllocator::number() {
   int64_t next = 0;
   kernel.getBody().walk<WalkOrder::PreOrder>(
@@ -81,6 +98,30 @@ void SharedMemoryAllocator::number() {
   });
 }
 
+SmallVector<Interval>
+SharedMemoryAllocator::liveUntil(int64_t start, Operation *use, int64_t end) {
+  SmallVector<Interval> holes;
+  for (Operation *child = use; child->getParentOp() != kernel;
+       child = child->getParentOp()) {
+    auto branch = dyn_cast<scf::IfOp>(child->getParentOp());
+    if (branch && child->getParentRegion() == &branch.getElseRegion() &&
+        !branch.getThenRegion().front().empty())
+      holes.push_back(
+          {position.lookup(&branch.getThenRegion().front().front()),
+           lastPosition.lookup(&branch.getThenRegion().front().back())});
+  }
+  llvm::sort(holes);
+  SmallVector<Interval> live;
+  for (auto [first, last] : holes) {
+    if (start <= std::min(first - 1, end))
+      live.push_back({start, std::min(first - 1, end)});
+    start = std::max(start, last + 1);
+  }
+  if (start <= end)
+    live.push_back({start, end});
+  return live;
+}
+
 /// A tilegpu.local_alloc lives until the last use of it or of a view of it
 /// (the end of the outermost loop around that use: a ring filled inside an
 /// outer loop is refilled each time round it). Asynchronous copies write
@@ -92,13 +133,13 @@ void SharedMemoryAllocator::collectAllocations() {
     buffer.bytes = llvm::alignTo(getSharedTileBytes(alloc.getType()), 16);
     buffer.alignment =
         alloc.getType().getSwizzle() == 128 ? kSwizzleAtomBytes : 16;
-    buffer.start = 0;
-    buffer.end = position.lookup(alloc);
+    buffer.live.push_back({0, position.lookup(alloc)});
     SmallVector<Value> work{alloc.getResult()};
     while (!work.empty()) {
       Value v = work.pop_back_val();
       for (Operation *user : v.getUsers()) {
-        buffer.end = std::max(buffer.end, endOfOutermostLoop(user));
+        llvm::append_range(buffer.live,
+                           liveUntil(0, user, endOfOutermostLoop(user)));
         if (isa<MemDescIndexOp, MemDescTransOp>(user))
           work.push_back(user->getResult(0));
       }
@@ -116,10 +157,10 @@ void SharedMemoryAllocator::collectAllocations() {
     buffer.ops.push_back(alloc);
     buffer.bytes = llvm::alignTo(8 * alloc.getType().getCount(), 16);
     buffer.alignment = 16;
-    buffer.start = 0;
-    buffer.end = position.lookup(alloc);
+    buffer.live.push_back({0, position.lookup(alloc)});
     for (Operation *user : alloc->getUsers())
-      buffer.end = std::max(buffer.end, endOfOutermostLoop(user));
+      llvm::append_range(buffer.live,
+                         liveUntil(0, user, endOfOutermostLoop(user)));
     buffer.what = std::to_string(alloc.getType().getCount()) + " mbarriers";
     buffers.push_back(std::move(buffer));
   });
@@ -136,8 +177,7 @@ void SharedMemoryAllocator::collectScratch() {
     buffers.push_back({{op},
                        int64_t(llvm::alignTo(s.bytes, 16)),
                        s.alignment,
-                       s.writesWithoutBarrier ? 0 : at,
-                       at,
+                       liveUntil(s.writesWithoutBarrier ? 0 : at, op, at),
                        s.what});
   });
 }

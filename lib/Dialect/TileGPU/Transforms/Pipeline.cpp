@@ -443,7 +443,7 @@ void Pipeliner::allocate() {
     Location loc = ring.loads.front().getLoc();
     ring.barriers = MBarrierAllocOp::create(
         b, loc, MBarriersType::get(b.getContext(), ring.stage.getStages()));
-    MBarrierInitOp::create(b, loc, ring.barriers);
+    MBarrierInitOp::create(b, loc, ring.barriers, IntegerAttr());
     anyTma = true;
   }
   if (anyTma)

@@ -48,6 +48,10 @@ constexpr llvm::StringLiteral kDebugAttr = "tile.debug";
 /// staged dot operands with cp.async only (tilegpu-assign-tma chooses
 /// none); 1 or absent lets the TMA copy them where it can.
 constexpr llvm::StringLiteral kUseTmaAttr = "tile.tma";
+/// Optional (`specialize(E)` in the source): 1 asks tilegpu-warp-specialize
+/// to give this kernel producer warps that issue the TMA's copies; 0 or
+/// absent keeps every warp on the whole body.
+constexpr llvm::StringLiteral kSpecializeAttr = "tile.specialize";
 
 /// The most elements a tile may hold (2^20, Triton's limit too): a tile is
 /// one block's working set, in registers on the GPU; past this, compiling

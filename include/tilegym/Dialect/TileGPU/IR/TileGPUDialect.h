@@ -151,6 +151,14 @@ constexpr llvm::StringLiteral kTensorMapParamsAttr =
 /// The kernel's tensor maps (empty without any).
 llvm::SmallVector<TensorMapAttr> getTensorMaps(mlir::Operation *kernel);
 
+/// On a kernel tilegpu-warp-specialize split (i64): the warps it added,
+/// after the kernel's tile.num_warps, to run the producer; the block has
+/// both (the bundle's manifest says so).
+constexpr llvm::StringLiteral kProducerWarpsAttr = "tilegpu.producer_warps";
+/// On the branches the lowering of a tilegpu.warp_specialize builds:
+/// "producer" or "consumer", the warps that run it.
+constexpr llvm::StringLiteral kWarpRoleAttr = "tilegpu.warp_role";
+
 /// On a kernel, a bool: whether its copies into shared memory chain their
 /// run addresses (`tilegpu.async_copy`'s `chained`, as `tilegpu-pipeline`
 /// makes them); set by tilegym::chooseCopyAddresses.

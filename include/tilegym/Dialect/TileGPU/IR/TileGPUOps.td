@@ -174,18 +174,25 @@ def TileGPU_MBarrierAllocOp : TileGPU_Op<"mbarrier_alloc", [
 
 def TileGPU_MBarrierInitOp : TileGPU_Op<"mbarrier_init", [
     MemoryEffects<[MemWrite<DefaultResource>]>]> {
-  let summary = "initialize mbarriers for one arrival each";
+  let summary = "initialize mbarriers for a number of arrivals a phase";
   let description = [{
-    One thread initializes each mbarrier for one arrival a phase (the
-    thread issuing a fill's copies), then fences the initialization for the
-    async proxy; a barrier after it makes it visible to the block.
+    One thread initializes each mbarrier for `count` arrivals a phase (1
+    when absent: the thread issuing a fill's copies; a warp-specialized
+    kernel's empty barriers count every consumer thread), then fences the
+    initialization for the async proxy; a barrier after it makes it
+    visible to the block.
 
     ```mlir
     tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<3>
+    tilegpu.mbarrier_init %empty count 256 : !tilegpu.mbarriers<3>
     ```
   }];
-  let arguments = (ins TileGPU_MBarriersType:$barriers);
-  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+  let arguments = (ins TileGPU_MBarriersType:$barriers,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>,
+                                                IntMaxValue<1024>]>>:$count);
+  let assemblyFormat = [{
+    $barriers (`count` $count^)? attr-dict `:` qualified(type($barriers))
+  }];
 }
 
 def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait", [
@@ -194,20 +201,92 @@ def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait", [
   let description = [{
     Each thread waits until mbarrier `barrier` of `barriers` has completed
     the phase of parity `phase` (i32, 0 or 1: a stage's n-th fill completes
-    phase n), which makes the bytes the TMA copied for it visible. A no-op
-    where the kernel's tensor map `tensor_map` is of zeros (the copies
-    were cp.async's, which `tilegpu.async_wait` waits for).
+    phase n), which makes the bytes the TMA copied for it visible. With
+    `tensor_map m`, a no-op where the kernel's tensor map `m` is of zeros
+    (the copies were cp.async's, which `tilegpu.async_wait` waits for).
+    Waiting for parity 1 on a fresh mbarrier returns at once: a producer
+    waits so for a stage its consumers have not yet released.
 
     ```mlir
     tilegpu.mbarrier_wait %bars[%s], %phase tensor_map 0 : !tilegpu.mbarriers<3>
+    tilegpu.mbarrier_wait %empty[%s], %parity : !tilegpu.mbarriers<3>
     ```
   }];
   let arguments = (ins TileGPU_MBarriersType:$barriers, I32:$barrier,
                        I32:$phase,
-                       ConfinedAttr<I64Attr, [IntMinValue<0>]>:$tensorMap);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>>:$tensorMap);
   let assemblyFormat = [{
-    $barriers `[` $barrier `]` `,` $phase `tensor_map` $tensorMap attr-dict
+    $barriers `[` $barrier `]` `,` $phase (`tensor_map` $tensorMap^)? attr-dict
     `:` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "arrive once at an mbarrier";
+  let description = [{
+    Each thread arrives once at mbarrier `barrier` (i32) of `barriers`
+    (`mbarrier.arrive`, release semantics: the thread's earlier reads of
+    shared memory happen before the phase completes). A warp-specialized
+    kernel's consumers release a stage so, once the mma reading it has
+    completed; the phase completes at the count `tilegpu.mbarrier_init`
+    gave.
+
+    ```mlir
+    tilegpu.mbarrier_arrive %empty[%s] : !tilegpu.mbarriers<3>
+    ```
+  }];
+  let arguments = (ins TileGPU_MBarriersType:$barriers, I32:$barrier);
+  let assemblyFormat = [{
+    $barriers `[` $barrier `]` attr-dict `:` qualified(type($barriers))
+  }];
+}
+
+def TileGPU_TensorMapActiveOp : TileGPU_Op<"tensor_map_active", [Pure]> {
+  let summary = "whether the launch encoded a tensor map";
+  let description = [{
+    True where the launch encoded the kernel's tensor map `tensor_map`
+    (its view is one the TMA can address: alignment, strides), false where
+    it passed a map of zeros. Uniform across the grid.
+
+    ```mlir
+    %ok = tilegpu.tensor_map_active 0
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>]>:$tensorMap);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$tensorMap attr-dict";
+  let hasVerifier = 1;
+}
+
+def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
+    RecursiveMemoryEffects, NoTerminator]> {
+  let summary = "split a block into consumer warps and producer warps";
+  let description = [{
+    The block's `tile.num_warps` warps (the consumers, whose layouts the
+    kernel's tiles use) run `consumer`; `producer_warps` more warps (whole
+    warpgroups, numbered after them) run `producer`, in which one thread
+    issues the TMA's copies. Each side first sets its warps' register
+    budget (`setmaxnreg`: the producers give theirs back to the pool, the
+    consumers take `consumer_registers`), so that the consumers hold larger
+    accumulators than an even split allows. The consumers' barriers count
+    only them (a named barrier); the two sides meet only at mbarriers.
+
+    ```mlir
+    tilegpu.warp_specialize producer warps 4 registers 24 {
+      ... // mbarrier_wait empty[s]; async_copy ... tma(full[s], m)
+    } consumer registers 240 {
+      ... // wait full[s]; mma; mbarrier_arrive empty[s - 1]
+    }
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<4>]>:$producerWarps,
+                       I64Attr:$producerRegisters, I64Attr:$consumerRegisters);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let assemblyFormat = [{
+    `producer` `warps` $producerWarps `registers` $producerRegisters $producer
+    `consumer` `registers` $consumerRegisters $consumer attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -401,6 +401,96 @@ def TileGPUPipelinePass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def TileGPUWarpSpecializePass
+    : Pass<"tilegpu-warp-specialize", "::mlir::func::FuncOp"> {
+  let summary = "Give the TMA's fills of a kernel's ring loop to producer "
+                "warps";
+  let description = [{
+    After `tilegpu-pipeline`, before `tilegpu-allocate-shared-memory`, on
+    sm_90a, in a kernel that asks for it (`tile.specialize = 1`, from
+    `specialize(1)` in the source). The kernel's one loop that refills
+    rings (tilegpu-pipeline's fills ahead) must have every copy on the TMA,
+    at the top of the loop's body, its tile indices a function of the
+    induction variable and of scalars computed before the loop; the loop
+    at the top of the kernel; the kernel's warps whole warpgroups.
+    `--remarks` says which of these a kernel missed.
+
+    The kernel becomes a `tilegpu.warp_specialize`: one more warpgroup,
+    the producers, whose first thread runs the loop's iterations issuing
+    each fill once its stage is free (an "empty" mbarrier per stage and
+    ring, waited with parity `((f / S) & 1) ^ 1` for fill `f`, so a stage's
+    first fill finds it free); and the kernel's own warps, the consumers,
+    whose loop keeps its waits for full stages and its dots, each fill
+    replaced by every consumer thread's `tilegpu.mbarrier_arrive` on the
+    stage it would have refilled (from the second iteration: that stage's
+    mma has completed, as the fill's position guaranteed), without the
+    cp.async waits, fences and barriers that guarded the stages. Fills
+    before the loop stay the consumers' (one thread each), and so do the
+    waits after it. Both sides run only where the launch encoded every
+    tensor map the loop uses (`tilegpu.tensor_map_active`); elsewhere the
+    consumers run the kernel as it was, with cp.async, and the producers
+    idle.
+
+    Registers: the block has `e` per thread at the entry (the 64K register
+    file over its threads and its blocks per SM: two where the consumers'
+    dots, accumulators and register operands, plus 40 fit in `e`, as ptxas
+    assembles each instruction within `e`, else one); the producers keep
+    the fewest (from 24)
+    that leave the consumers a multiple of 8, so that the budgets add up to
+    exactly `e` per thread. The kernel gets `tile.min_blocks_per_sm` (fixed,
+    as setmaxnreg needs) and `tilegpu.producer_warps`.
+
+    ```mlir
+    scf.for %k = %c0 to %n step %c1 iter_args(..., %s = %c0_i32, %ph = ...) {
+      tilegpu.async_wait 2
+      tilegpu.mbarrier_wait %full[%s], %ph tensor_map 0 : ...
+      tilegpu.fence_async_shared
+      gpu.barrier
+      %d = tilegpu.mma wgmma ...
+      tilegpu.mma_wait 1
+      gpu.barrier
+      tilegpu.async_copy %a[%m, %k2], %stage tma(%full[%s2], 0) : ...
+      tilegpu.async_commit_group
+      ...
+    }
+    ```
+    becomes
+    ```mlir
+    %empty = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<3>
+    tilegpu.mbarrier_init %empty count 256 : !tilegpu.mbarriers<3>
+    %ok = tilegpu.tensor_map_active 0
+    tilegpu.warp_specialize producer warps 4 registers 24 {
+      scf.if %ok {
+        scf.for %k = %c0 to %n step %c1 iter_args(%f = %c2_i32) {
+          tilegpu.mbarrier_wait %empty[%slot], %parity : ...
+          tilegpu.async_copy %a[%m, %k2], %stage tma(%full[%slot], 0) : ...
+        }
+      }
+    } consumer registers 240 {
+      scf.if %ok {
+        ... scf.for ... {
+          tilegpu.mbarrier_wait %full[%s], %ph tensor_map 0 : ...
+          %d = tilegpu.mma wgmma ...
+          tilegpu.mma_wait 1
+          scf.if %notFirst { tilegpu.mbarrier_arrive %empty[%s2] : ... }
+        }
+      } else { ... the kernel as it was ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU architecture (setmaxnreg needs sm_90a)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say whether each kernel that asks is warp-specialized, with its "
+           "register budgets, or why not">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def TileGPUAllocateSharedMemoryPass
     : Pass<"tilegpu-allocate-shared-memory", "::mlir::func::FuncOp"> {
   let summary = "Place every user of shared memory in one buffer, reusing "

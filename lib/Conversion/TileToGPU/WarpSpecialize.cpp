@@ -1,0 +1,113 @@
+//===- WarpSpecialize.cpp - producer and consumer warps -------------------===//
+//
+// A tilegpu.warp_specialize splits the block: the first tile.num_warps
+// warps (whose thread indices the tiles' layouts use) run its consumer
+// region, the warpgroups after them its producer region. Each side starts
+// by resizing its warps' registers (setmaxnreg: the producers give theirs
+// back, then the consumers take them), and the consumers' barriers become
+// a named barrier of their threads, as the producers never reach them.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelEmitter.h"
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tile;
+using namespace tilegym::detail;
+
+/// The registers a thread has at the kernel's entry, as ptxas allocates
+/// them under .maxntid `threads` and .minnctapersm `blocks`: the register
+/// file (64K) shared by the blocks, in whole groups of 8, at most 255.
+static int64_t entryRegisters(int64_t threads, int64_t blocks) {
+  return std::min<int64_t>(255 / 8 * 8, 65536 / (blocks * threads) / 8 * 8);
+}
+
+LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
+  SmallVector<tilegpu::WarpSpecializeOp> ops;
+  root->walk([&](tilegpu::WarpSpecializeOp ws) { ops.push_back(ws); });
+  for (tilegpu::WarpSpecializeOp ws : ops) {
+    currentLoc = ws.getLoc();
+    // setmaxnreg needs the entry's register count fixed: without
+    // .minnctapersm ptxas ignores it (C7508).
+    int64_t blocks = minBlocksPerSM();
+    if (blocks < 1)
+      return fail(ws) << "needs the kernel's blocks per SM "
+                         "(tile.min_blocks_per_sm), which fix the registers "
+                         "setmaxnreg moves";
+    int64_t consumerThreads = numWarps * kWarpSize;
+    int64_t producerThreads = ws.getProducerWarps() * kWarpSize;
+    int64_t entry = entryRegisters(consumerThreads + producerThreads, blocks);
+    int64_t asked = ws.getConsumerRegisters() * consumerThreads +
+                    ws.getProducerRegisters() * producerThreads;
+    if (asked > entry * (consumerThreads + producerThreads))
+      return fail(ws) << "asks " << ws.getConsumerRegisters()
+                      << " registers for each of " << consumerThreads
+                      << " consumer threads and " << ws.getProducerRegisters()
+                      << " for each of " << producerThreads
+                      << " producer threads, more than the " << entry
+                      << " each has at the entry with " << blocks
+                      << " blocks per SM";
+    b.setInsertionPoint(ws);
+    Value isProducer = arith::CmpIOp::create(
+        b, loc(), arith::CmpIPredicate::uge, warpId, idx(numWarps));
+    Value isConsumer = arith::XOrIOp::create(
+        b, loc(), isProducer,
+        arith::ConstantIntOp::create(b, loc(), b.getI1Type(), 1));
+    auto side = [&](Value cond, Region &region, StringRef role,
+                    NVVM::SetMaxRegisterAction action, int64_t registers,
+                    bool oneThread) {
+      auto branch = scf::IfOp::create(b, loc(), TypeRange{}, cond, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(branch.thenBlock());
+      NVVM::SetMaxRegisterOp::create(b, loc(), registers, action);
+      Block *body = branch.thenBlock();
+      if (oneThread) {
+        // The producer's copies and waits are one thread's: the others of
+        // its warps only lend their registers.
+        auto first = scf::IfOp::create(
+            b, loc(), TypeRange{},
+            arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
+                                  idx(consumerThreads)),
+            false);
+        body = first.thenBlock();
+      }
+      body->getOperations().splice(body->getTerminator()->getIterator(),
+                                   region.front().getOperations());
+      branch->setAttr(tilegpu::kWarpRoleAttr, b.getStringAttr(role));
+    };
+    side(isProducer, ws.getProducer(), "producer",
+         NVVM::SetMaxRegisterAction::decrease, ws.getProducerRegisters(),
+         /*oneThread=*/true);
+    side(isConsumer, ws.getConsumer(), "consumer",
+         NVVM::SetMaxRegisterAction::increase, ws.getConsumerRegisters(),
+         /*oneThread=*/false);
+    ws.erase();
+  }
+  currentLoc.reset();
+  return success();
+}
+
+void KernelEmitter::nameConsumerBarriers(Operation *root) {
+  SmallVector<gpu::BarrierOp> barriers;
+  root->walk([&](gpu::BarrierOp barrier) {
+    for (Operation *p = barrier->getParentOp(); p && p != root;
+         p = p->getParentOp())
+      if (auto r = p->getAttrOfType<StringAttr>(tilegpu::kWarpRoleAttr)) {
+        if (r.getValue() == "consumer")
+          barriers.push_back(barrier);
+        break;
+      }
+  });
+  // Barrier 0 is every thread's (bar.sync 0 at the entry); 1 the
+  // consumers', counting only their threads.
+  for (gpu::BarrierOp barrier : barriers) {
+    b.setInsertionPoint(barrier);
+    NVVM::BarrierOp::create(
+        b, barrier.getLoc(), /*res=*/Type(),
+        arith::ConstantIntOp::create(b, barrier.getLoc(), b.getI32Type(), 1),
+        arith::ConstantIntOp::create(b, barrier.getLoc(), b.getI32Type(),
+                                     numWarps * kWarpSize),
+        /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+    barrier.erase();
+  }
+}

@@ -1,0 +1,488 @@
+//===- WarpSpecialize.cpp - producer warps for the TMA's copies -----------===//
+//
+// Gives a kernel whose ring loop the TMA fills a warpgroup of producers:
+// one of its threads issues every fill, waiting on an "empty" mbarrier per
+// stage, while the consumer warps (the kernel's own, whose layouts the
+// tiles use) only wait for "full" stages, run the dots and release each
+// stage once the mma reading it has completed. The consumers lose the
+// copies' issue and the two block-wide barriers per iteration that guarded
+// the stages; the producers give their registers to the consumers
+// (setmaxnreg), which is what lets an accumulator of 128x256 or
+// attention's state stay in registers. See the pass description in
+// Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "tilegym/Dialect/Tile/IR/TileDialect.h"
+#include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tilegym::tilegpu {
+#define GEN_PASS_DEF_TILEGPUWARPSPECIALIZEPASS
+#include "tilegym/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace tilegym::tilegpu
+
+using namespace mlir;
+using namespace tilegym;
+using namespace tilegym::tilegpu;
+
+namespace {
+/// One warpgroup of producers: setmaxnreg works on whole warpgroups.
+constexpr int64_t kProducerWarps = 4;
+
+/// The kernel's ring loop and what its producer needs.
+struct RingLoop {
+  scf::ForOp loop;
+  SmallVector<AsyncCopyOp> copies; // the fills ahead, in body order
+  int64_t stages = 0;
+  /// Ops of the body before the loop that the copies' indices and the
+  /// loop's bounds derive from (scalars), in program order.
+  SetVector<Operation *> outerSlice;
+};
+
+/// The register budgets of producers and consumers: together exactly the
+/// registers the block has at the entry (`entry` per thread), the producers'
+/// as few as make the consumers' a multiple of 8 (setmaxnreg's unit).
+struct RegisterSplit {
+  int64_t producer = 0, consumer = 0;
+};
+} // namespace
+
+static RegisterSplit splitRegisters(int64_t entry, int64_t consumerThreads,
+                                    int64_t producerThreads) {
+  int64_t total = entry * (consumerThreads + producerThreads);
+  for (int64_t p = 24; p <= entry; p += 8) {
+    int64_t left = total - p * producerThreads;
+    if (left % consumerThreads == 0 && (left / consumerThreads) % 8 == 0 &&
+        left / consumerThreads <= 256)
+      return {p, left / consumerThreads};
+  }
+  // No exact split: the consumers take what is left, in whole groups of 8.
+  int64_t consumer = std::min<int64_t>(256, (total - 24 * producerThreads) /
+                                                consumerThreads / 8 * 8);
+  return {24, consumer};
+}
+
+/// Registers a thread has at the entry under .maxntid `threads` and
+/// .minnctapersm `blocks` (the 64K register file, groups of 8, at most 255).
+static int64_t entryRegisters(int64_t threads, int64_t blocks) {
+  return std::min<int64_t>(248, 65536 / (blocks * threads) / 8 * 8);
+}
+
+/// Registers each consumer thread needs for the kernel's dots: accumulators
+/// and register operands, all live at once, and 40 for addresses, indices
+/// and the softmax's state.
+static int64_t dotRegisters(func::FuncOp kernel, int64_t threads) {
+  int64_t regs = 0;
+  auto regsOf = [&](Value v) -> int64_t {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type)
+      return 0;
+    return llvm::divideCeil(type.getNumElements() *
+                                elementBytes(type.getElementType()),
+                            4 * threads);
+  };
+  kernel.walk([&](MmaOp mma) {
+    regs +=
+        regsOf(mma.getResult()) + regsOf(mma.getLhs()) + regsOf(mma.getRhs());
+  });
+  return regs + 40;
+}
+
+/// The entry's allocations, initializations and barrier, which both sides
+/// share: the leading ops of these kinds.
+static bool isEntryOp(Operation &op) {
+  return isa<LocalAllocOp, MBarrierAllocOp, MBarrierInitOp, gpu::BarrierOp>(op);
+}
+
+/// The ring loop of `kernel`, or why it has none a producer can fill.
+static FailureOr<RingLoop> findRingLoop(func::FuncOp kernel, std::string &why) {
+  Block &body = kernel.getBody().front();
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](AsyncCopyOp copy) {
+    auto loop = dyn_cast<scf::ForOp>(copy->getParentOp());
+    if (loop && !llvm::is_contained(loops, loop))
+      loops.push_back(loop);
+  });
+  if (loops.empty()) {
+    why = "no loop refills rings of staged dot operands";
+    return failure();
+  }
+  if (loops.size() > 1) {
+    why = "more than one loop refills rings (one producer serves one loop)";
+    return failure();
+  }
+  RingLoop ring;
+  ring.loop = loops.front();
+  if (ring.loop->getBlock() != &body) {
+    why = "its ring loop is inside another loop or branch";
+    return failure();
+  }
+  for (Operation &op : ring.loop.getBody()->without_terminator()) {
+    if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+      if (!copy.getTensorMap()) {
+        why = "a ring of its loop is copied by cp.async, not the TMA";
+        return failure();
+      }
+      auto index = copy.getDest().getDefiningOp<MemDescIndexOp>();
+      auto alloc = index ? index.getSource().getDefiningOp<LocalAllocOp>()
+                         : LocalAllocOp();
+      auto bars = copy.getBarriers().getDefiningOp<MBarrierAllocOp>();
+      if (!alloc || !bars || alloc->getBlock() != &body ||
+          bars->getBlock() != &body || !isEntryOp(*alloc) ||
+          alloc.getType().getShape().size() < 3) {
+        why = "a copy of its loop does not fill a stage of a ring allocated "
+              "at the entry";
+        return failure();
+      }
+      int64_t stages = alloc.getType().getShape().front();
+      if (ring.stages && ring.stages != stages) {
+        why = "the rings of its loop have different numbers of stages";
+        return failure();
+      }
+      ring.stages = stages;
+      ring.copies.push_back(copy);
+    }
+  }
+  if (ring.copies.empty()) {
+    why = "its loop's copies are nested in branches";
+    return failure();
+  }
+  // Copies inside nested regions of the loop, or the loop's shared memory
+  // written by its threads, would not move to the producer.
+  WalkResult nested = ring.loop.getBody()->walk([&](Operation *op) {
+    if (isa<AsyncCopyOp>(op) && op->getParentOp() != ring.loop)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (nested.wasInterrupted()) {
+    why = "its loop's copies are nested in branches";
+    return failure();
+  }
+
+  // The copies' indices: a function of the induction variable and of
+  // scalars computed before the loop, free of effects.
+  Value iv = ring.loop.getInductionVar();
+  SetVector<Value> outerValues;
+  for (Value v : {ring.loop.getLowerBound(), ring.loop.getUpperBound(),
+                  ring.loop.getStep()})
+    outerValues.insert(v);
+  for (AsyncCopyOp copy : ring.copies) {
+    BackwardSliceOptions options;
+    options.inclusive = false;
+    options.omitBlockArguments = true;
+    options.filter = [&](Operation *op) {
+      return op->getParentOp() == ring.loop;
+    };
+    for (Value index : copy.getIndices()) {
+      SetVector<Operation *> slice;
+      if (Operation *def = index.getDefiningOp();
+          def && def->getParentOp() == ring.loop) {
+        (void)getBackwardSlice(def, &slice, options);
+        slice.insert(def);
+      }
+      auto dependsOnLoopOnly = [&](Value v) {
+        if (v == iv)
+          return true;
+        if (auto arg = dyn_cast<BlockArgument>(v))
+          return arg.getOwner() != ring.loop.getBody();
+        return v.getDefiningOp()->getParentOp() != ring.loop ||
+               slice.contains(v.getDefiningOp());
+      };
+      for (Operation *op : slice) {
+        if (!isMemoryEffectFree(op) || op->getNumRegions() ||
+            llvm::any_of(op->getResultTypes(), llvm::IsaPred<ShapedType>) ||
+            !llvm::all_of(op->getOperands(), dependsOnLoopOnly)) {
+          why = "the tile indices of a copy depend on more than the loop's "
+                "induction variable and scalars computed before it";
+          return failure();
+        }
+        for (Value v : op->getOperands())
+          if (v != iv && (!v.getDefiningOp() ||
+                          v.getDefiningOp()->getParentOp() != ring.loop))
+            outerValues.insert(v);
+      }
+      if (!index.getDefiningOp() ||
+          index.getDefiningOp()->getParentOp() != ring.loop)
+        outerValues.insert(index);
+      if (auto arg = dyn_cast<BlockArgument>(index);
+          arg && arg.getOwner() == ring.loop.getBody() && index != iv) {
+        why = "the tile indices of a copy are carried by the loop";
+        return failure();
+      }
+    }
+  }
+  // What they derive from before the loop: recomputed by the producer.
+  BackwardSliceOptions outer;
+  outer.inclusive = true;
+  outer.omitBlockArguments = true;
+  outer.filter = [&](Operation *op) {
+    return op->getBlock() == &body && !isEntryOp(*op);
+  };
+  for (Value v : outerValues) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != &body || isEntryOp(*def))
+      continue;
+    (void)getBackwardSlice(def, &ring.outerSlice, outer);
+  }
+  for (Operation *op : ring.outerSlice)
+    if (!isMemoryEffectFree(op) || op->getNumRegions() ||
+        llvm::any_of(op->getResultTypes(), llvm::IsaPred<ShapedType>)) {
+      why = "the loop's bounds or the copies' indices derive from '" +
+            op->getName().getStringRef().str() +
+            "', which the producer cannot recompute";
+      return failure();
+    }
+  ring.outerSlice = topologicalSort(ring.outerSlice);
+  return ring;
+}
+
+/// The consumers' loop: each fill ahead becomes the release of the stage it
+/// would refill (every consumer thread arrives, after its own wait for the
+/// mma that read it), from the second iteration on (the first refills a
+/// stage nothing has read); the waits for cp.async groups, the fences and
+/// the barriers that guarded the stages go.
+static void rewriteConsumerLoop(scf::ForOp loop, ArrayRef<Value> empties,
+                                MutableArrayRef<AsyncCopyOp> copies) {
+  OpBuilder b(loop.getContext());
+  for (auto [copy, empty] : llvm::zip(copies, empties)) {
+    b.setInsertionPoint(copy);
+    Location loc = copy.getLoc();
+    Value notFirst =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                              loop.getInductionVar(), loop.getLowerBound());
+    auto release = scf::IfOp::create(b, loc, TypeRange{}, notFirst, false);
+    b.setInsertionPointToStart(release.thenBlock());
+    MBarrierArriveOp::create(b, loc, empty, copy.getBarrier());
+    copy.erase();
+  }
+  for (Operation &op :
+       llvm::make_early_inc_range(loop.getBody()->without_terminator()))
+    if (isa<AsyncCommitGroupOp, AsyncWaitOp, FenceAsyncSharedOp,
+            gpu::BarrierOp>(op))
+      op.erase();
+  // The stages' addresses the copies used.
+  bool erased = true;
+  while (erased) {
+    erased = false;
+    SmallVector<Operation *> dead;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (op.use_empty() && isMemoryEffectFree(&op) && !op.getNumRegions())
+        dead.push_back(&op);
+    for (Operation *op : dead)
+      op->erase();
+    erased = !dead.empty();
+  }
+}
+
+/// The producer's loop: the ring loop's iterations, each waiting for the
+/// stage of each copy to be released (parity ((f / S) & 1) ^ 1 for fill f:
+/// a stage's first fill finds it free) and issuing the copy into it. Fill
+/// `S - 1` is the first iteration's (the ones before it were issued before
+/// the loop), as in the consumers' schedule.
+static void buildProducerLoop(OpBuilder &b, RingLoop &ring,
+                              ArrayRef<Value> empties, IRMapping &outer) {
+  Location loc = ring.loop.getLoc();
+  scf::ForOp loop = ring.loop;
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  };
+  Value first = i32(ring.stages - 1);
+  auto producer = scf::ForOp::create(
+      b, loc, outer.lookupOrDefault(loop.getLowerBound()),
+      outer.lookupOrDefault(loop.getUpperBound()),
+      outer.lookupOrDefault(loop.getStep()), ValueRange{first});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(producer.getBody());
+  Value fill = producer.getRegionIterArg(0);
+  Value stages = i32(ring.stages);
+  Value slot = arith::RemUIOp::create(b, loc, fill, stages);
+  Value parity = arith::XOrIOp::create(
+      b, loc,
+      arith::AndIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, fill, stages), i32(1)),
+      i32(1));
+  Value slotIndex = arith::IndexCastOp::create(b, loc, b.getIndexType(), slot);
+  IRMapping inner = outer;
+  inner.map(loop.getInductionVar(), producer.getInductionVar());
+  for (auto [copy, empty] : llvm::zip(ring.copies, empties)) {
+    MBarrierWaitOp::create(b, copy.getLoc(), empty, slot, parity,
+                           /*tensorMap=*/nullptr);
+    // The copy's indices, recomputed from the induction variable.
+    for (Value index : copy.getIndices()) {
+      Operation *def = index.getDefiningOp();
+      if (!def || def->getParentOp() != loop || inner.contains(index))
+        continue;
+      SetVector<Operation *> slice;
+      BackwardSliceOptions options;
+      options.filter = [&](Operation *op) { return op->getParentOp() == loop; };
+      options.omitBlockArguments = true;
+      (void)getBackwardSlice(def, &slice, options);
+      slice.insert(def);
+      for (Operation *op : topologicalSort(slice))
+        if (!inner.contains(op->getResult(0)))
+          b.clone(*op, inner);
+    }
+    auto index = copy.getDest().getDefiningOp<MemDescIndexOp>();
+    Value stage =
+        MemDescIndexOp::create(b, copy.getLoc(), copy.getDest().getType(),
+                               index.getSource(), slotIndex);
+    auto issued = cast<AsyncCopyOp>(b.clone(*copy, inner));
+    issued.getDestMutable().assign(stage);
+    issued.getBarrierMutable().assign(slot);
+  }
+  scf::YieldOp::create(b, loc,
+                       ValueRange{arith::AddIOp::create(b, loc, fill, i32(1))});
+}
+
+namespace {
+struct TileGPUWarpSpecializePass
+    : tilegpu::impl::TileGPUWarpSpecializePassBase<TileGPUWarpSpecializePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp kernel = getOperation();
+    FailureOr<bool> isKernel = isGpuKernelFor(kernel, chip);
+    if (failed(isKernel))
+      return signalPassFailure();
+    auto asked = kernel->getAttrOfType<IntegerAttr>(tile::kSpecializeAttr);
+    if (!*isKernel || !asked || asked.getInt() == 0)
+      return;
+    std::string why;
+    auto warps = kernel->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr);
+    int64_t numWarps = warps ? warps.getInt() : 4;
+    if (chip != "sm_90a")
+      why = "needs sm_90a (setmaxnreg), the target is " + chip;
+    else if (numWarps % 4)
+      why = "its " + std::to_string(numWarps) +
+            " warps are not whole warpgroups, which setmaxnreg resizes";
+    else if (numWarps + kProducerWarps > 32)
+      why = "its " + std::to_string(numWarps) +
+            " warps leave no room for a warpgroup of producers (32 warps a "
+            "block)";
+    FailureOr<RingLoop> ring = failure();
+    if (why.empty())
+      ring = findRingLoop(kernel, why);
+    if (failed(ring)) {
+      if (remarks)
+        kernel.emitRemark() << "not warp-specialized: " << why;
+      return;
+    }
+    specialize(kernel, *ring, numWarps);
+  }
+
+  void specialize(func::FuncOp kernel, RingLoop &ring, int64_t numWarps) {
+    MLIRContext *ctx = kernel.getContext();
+    Block &body = kernel.getBody().front();
+    Location loc = kernel.getLoc();
+    OpBuilder b(ctx);
+    int64_t consumerThreads = numWarps * kWarpSize;
+    int64_t producerThreads = kProducerWarps * kWarpSize;
+    int64_t threads = consumerThreads + producerThreads;
+
+    // Blocks per SM: two where the consumers' dots fit the registers a
+    // thread has at the entry, else one (the kernel's own choice where it
+    // made one). ptxas fits each instruction into the entry's registers,
+    // not the consumers' larger budget: a 64-register wgmma accumulator
+    // does not assemble under the 80 of two blocks of 384 threads.
+    auto minBlocks =
+        kernel->getAttrOfType<IntegerAttr>(tile::kMinBlocksPerSMAttr);
+    int64_t blocks =
+        minBlocks && minBlocks.getInt() > 0 ? minBlocks.getInt() : 0;
+    int64_t need = dotRegisters(kernel, consumerThreads);
+    if (!blocks)
+      blocks = entryRegisters(threads, 2) >= need ? 2 : 1;
+    RegisterSplit split = splitRegisters(entryRegisters(threads, blocks),
+                                         consumerThreads, producerThreads);
+    kernel->setAttr(tile::kMinBlocksPerSMAttr, b.getI64IntegerAttr(blocks));
+
+    // The entry: rings, mbarriers, one empty mbarrier array per copied ring
+    // (every consumer thread arrives), the barrier that publishes them.
+    auto entryEnd = body.begin();
+    while (entryEnd != body.end() && isEntryOp(*entryEnd))
+      ++entryEnd;
+    Operation *entryBarrier = nullptr;
+    for (Operation &op : llvm::make_range(body.begin(), entryEnd))
+      if (isa<gpu::BarrierOp>(op))
+        entryBarrier = &op;
+    b.setInsertionPoint(entryBarrier ? entryBarrier : &*entryEnd);
+    SmallVector<Value> empties;
+    for (AsyncCopyOp copy : ring.copies) {
+      auto type = cast<MBarriersType>(copy.getBarriers().getType());
+      Value empty = MBarrierAllocOp::create(b, loc, type);
+      MBarrierInitOp::create(b, loc, empty,
+                             b.getI64IntegerAttr(consumerThreads));
+      empties.push_back(empty);
+    }
+    if (!entryBarrier)
+      gpu::BarrierOp::create(b, loc);
+
+    // Both sides run only where the launch encoded every map the loop's
+    // copies use; elsewhere the consumers run the kernel as it was
+    // (cp.async) and the producers idle.
+    b.setInsertionPoint(&*entryEnd);
+    Value allActive;
+    SmallVector<int64_t> mapsUsed;
+    for (AsyncCopyOp copy : ring.copies)
+      if (!llvm::is_contained(mapsUsed, int64_t(*copy.getTensorMap())))
+        mapsUsed.push_back(*copy.getTensorMap());
+    for (int64_t m : mapsUsed) {
+      Value active = TensorMapActiveOp::create(b, loc, m);
+      allActive =
+          allActive
+              ? arith::AndIOp::create(b, loc, allActive, active).getResult()
+              : active;
+    }
+    auto ws = WarpSpecializeOp::create(b, loc, kProducerWarps, split.producer,
+                                       split.consumer);
+    Block *producer = b.createBlock(&ws.getProducer());
+    Block *consumer = b.createBlock(&ws.getConsumer());
+
+    // Consumers: the kernel's body after the entry, twice.
+    b.setInsertionPointToStart(consumer);
+    auto choice = scf::IfOp::create(b, loc, TypeRange{}, allActive, true);
+    Block *plain = choice.elseBlock();
+    plain->getOperations().splice(
+        plain->getTerminator()->getIterator(), body.getOperations(),
+        std::next(ws->getIterator()), std::prev(body.end()));
+    IRMapping copied;
+    b.setInsertionPointToStart(choice.thenBlock());
+    for (Operation &op : plain->without_terminator())
+      b.clone(op, copied);
+    auto loop = cast<scf::ForOp>(copied.lookup(ring.loop.getOperation()));
+    SmallVector<AsyncCopyOp> loopCopies;
+    for (AsyncCopyOp copy : ring.copies)
+      loopCopies.push_back(
+          cast<AsyncCopyOp>(copied.lookup(copy.getOperation())));
+
+    // Producers: the loop's bounds and the copies' indices recomputed, then
+    // the fills.
+    b.setInsertionPointToStart(producer);
+    auto produce = scf::IfOp::create(b, loc, TypeRange{}, allActive, false);
+    b.setInsertionPointToStart(produce.thenBlock());
+    IRMapping outer;
+    for (Operation *op : ring.outerSlice)
+      b.clone(*op, outer);
+    buildProducerLoop(b, ring, empties, outer);
+
+    rewriteConsumerLoop(loop, empties, loopCopies);
+
+    kernel->setAttr(kProducerWarpsAttr, b.getI64IntegerAttr(kProducerWarps));
+    if (remarks)
+      kernel.emitRemark()
+          << "warp-specialized: " << kProducerWarps
+          << " producer warps issue the TMA's fills of " << ring.copies.size()
+          << " ring(s) (" << ring.stages << " stages), the " << numWarps
+          << " consumer warps release each stage after its mma; registers "
+          << split.consumer << " per consumer thread (its dots need about "
+          << need << "), " << split.producer << " per producer thread, "
+          << blocks << " block(s) per SM";
+  }
+};
+} // namespace
