@@ -24,13 +24,16 @@ try:
 except tilegym.TileGymError as e:
     print(f"again: {e.message}")
 # tune's refusals, before it needs torch: a program, an unnamed kernel of
-# several, a bundle of kernels.
+# several, a bundle of kernels, too many values, a parameter left out that
+# has no default (scalars left out take their defaults, as a call's do).
 fs = tilegym.tune.compile_variants(sys.argv[3], out + "-fs", {"BLOCK": [256]},
                                    target="sm_80", jobs=2)
 for label, call in (("program", lambda: tilegym.tune.tune(fs, "fullsum")),
                     ("several", lambda: tilegym.tune.tune(fs, None)),
                     ("kernels", lambda: tilegym.tune.tune(
-                        tilegym.Bundle(out + "/BLOCK512.tgb"), None))):
+                        tilegym.Bundle(out + "/BLOCK512.tgb"), None)),
+                    ("too many", lambda: tilegym.tune.tune(b, None, 1, 2, 3, 4)),
+                    ("too few", lambda: tilegym.tune.tune(b, None, 1))):
     try:
         call()
         print(f"tune {label}: accepted")

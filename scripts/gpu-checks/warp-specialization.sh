@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Warp specialization on the GPU machine (docs/results/gpu-kit.md): matmul
+# and attention with specialize(1) at ragged and tiny shapes against the
+# float64 references and the CPU JIT, the fallback on views the TMA cannot
+# address (through the Python package), memcheck, racecheck and synccheck.
+# Prepared here, from the tree's root:
+#   NO_BUILD=1 scripts/make-tools-kit.sh .gpukit/tools
+#   NO_BUILD=1 bench/make-kit.sh .gpukit/bench      (the Python package)
+#   build/bin/tilegym-cc examples/matmul.tile -D TMA=1 -D WS=1 \
+#       --target=sm_90a --emit=bundle -o .gpukit/ws/mm_ws.tgb
+# then on the GPU machine: bash scripts/gpu-checks/warp-specialization.sh
+set -uo pipefail
+K=.gpukit/tools
+[ -x $K/bin/tilegym-run ] || { python3 -c 'import lzma, sys; open(sys.argv[2], "wb").write(lzma.open(sys.argv[1]).read())' $K/bin/tilegym-run.xz $K/bin/tilegym-run && chmod +x $K/bin/tilegym-run; }
+export LD_LIBRARY_PATH=$K/lib
+run=$K/bin/tilegym-run
+nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
+mkdir -p $OUT/logs
+pass=0; fail=0; n=0
+t() { # label args...
+  local label=$1; shift; n=$((n+1))
+  timeout 60 $run "$@" --backend=gpu --seed $n > $OUT/logs/$n.log 2>&1
+  local rc=$?
+  local rel=$(grep -o ' rel_err=[^ ]*' $OUT/logs/$n.log | cut -d= -f2 | sort -g | tail -1)
+  if [ $rc = 0 ]; then pass=$((pass+1)); v=PASS; else fail=$((fail+1)); v="FAIL rc=$rc"; fi
+  printf '%-60s %-10s %s\n' "$label" "$v" "${rel:--}"
+  [ $rc = 0 ] || tail -2 $OUT/logs/$n.log | cut -c1-300
+}
+for tile in "BM=256 -D BN=128" "BM=128 -D BN=256" "BM=128 -D BN=128"; do
+for s in M=300,N=200,K=136 M=129,N=77,K=65 M=8,N=8,K=8 M=1,N=1,K=1 M=1024,N=512,K=768 M=256,N=384,K=1000 M=130,N=136,K=64; do
+  t "matmul WS bf16 $tile $s" examples/matmul.tile -D TMA=1 -D WS=1 -D $tile --size $s
+done
+done
+t "matmul WS f16 OUT=f16 M=1000,N=520,K=200" examples/matmul.tile -D TMA=1 -D WS=1 -D T=f16 -D OUT=f16 --size M=1000,N=520,K=200
+t "matmul WS bf16 cpu 264x136x96" examples/matmul.tile -D TMA=1 -D WS=1 --compare=cpu --shape a=264x96 --shape b=96x136 --shape c=264x136
+t "matmul WS tf32 BM256 M=300,N=200,K=136" examples/matmul.tile -D TMA=1 -D WS=1 -D T=f32 -D BK=32 -D BM=256 --size M=300,N=200,K=136
+t "attention WS d64 B=1,H=2,S=200" examples/attention.tile -D WS=1 --size B=1,H=2,S=200
+t "attention WS d64 B=2,H=2,S=512" examples/attention.tile -D WS=1 --size B=2,H=2,S=512
+t "attention WS d128 causal S=130" examples/attention.tile -D WS=1 -D D=128 -D CAUSAL=1 --reference attention_causal --size B=1,H=2,S=130,D=128
+t "attention WS d128 S=1024" examples/attention.tile -D WS=1 -D D=128 --size B=1,H=4,S=1024,D=128
+t "attention WS d128 S=8" examples/attention.tile -D WS=1 -D D=128 --size B=1,H=1,S=8,D=128
+t "attention WS d64 cpu S=70" examples/attention.tile -D WS=1 --compare=cpu --size B=1,H=1,S=70
+echo "$pass passed, $fail failed"
+python3 scripts/gpu-checks/ws_misaligned.py .gpukit/ws/mm_ws.tgb 2>&1 | grep -v Warning
+export PATH=/usr/local/cuda/bin:$PATH
+for tool in memcheck racecheck synccheck; do
+  for c in "examples/matmul.tile -D TMA=1 -D WS=1 -D OUT=bf16 --size M=129,N=136,K=200" "examples/attention.tile -D WS=1 --size B=1,H=2,S=200" "examples/attention.tile -D WS=1 -D D=128 -D CAUSAL=1 --reference attention_causal --size B=1,H=2,S=200,D=128"; do
+    timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 $run $c --backend=gpu --seed 1 > $OUT/logs/san.log 2>&1; rc=$?
+    echo "$tool rc=$rc $(grep -o 'ERROR SUMMARY: [0-9]* errors\|RACECHECK SUMMARY: [0-9]* hazards[^)]*' $OUT/logs/san.log | head -1) $(grep -c PASS $OUT/logs/san.log)PASS :: $c"
+  done
+done

@@ -1,0 +1,22 @@
+# A warp-specialized matmul bundle (argv[1]) on views the TMA cannot address (an
+# offset base, odd strides): the kernel must fall back to cp.async and stay
+# right. And on aligned views, for the specialized path.
+import sys, torch
+sys.path.insert(0, ".gpukit/bench")
+import tilegym
+k = tilegym.Bundle(sys.argv[1]).load()
+torch.manual_seed(0)
+fails = 0
+for (M, N, K, off) in [(300, 200, 136, 0), (300, 200, 136, 1), (129, 77, 65, 0), (129, 77, 65, 3), (1024, 512, 768, 1), (8, 8, 8, 0)]:
+    a0 = torch.randn(M, K + off, device="cuda", dtype=torch.bfloat16)
+    b0 = torch.randn(K, N + off, device="cuda", dtype=torch.bfloat16)
+    a, b = a0[:, off:], b0[:, off:]
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float32)
+    k.plan(a, b, c).launch(torch.cuda.current_stream().cuda_stream)
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double()
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    ok = err < 1e-2 and not torch.isnan(c).any().item()
+    fails += not ok
+    print(f"ws misaligned={off} {M}x{N}x{K}: rel_err {err:.2e} {'PASS' if ok else 'FAIL'}")
+print(f"ws fallback: {'PASS' if fails == 0 else 'FAIL'}")
