@@ -27,6 +27,21 @@ LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
   root->walk([&](tilegpu::WarpSpecializeOp ws) { ops.push_back(ws); });
   for (tilegpu::WarpSpecializeOp ws : ops) {
     currentLoc = ws.getLoc();
+    if (!target.wgmma)
+      return fail(ws) << "resizes registers with setmaxnreg, which needs "
+                         "sm_90a; the target is "
+                      << target.chip;
+    // The producer's thread issues TMA copies alone: a cp.async copy there
+    // would leave the tile to one thread of a layout's many.
+    WalkResult copies = ws.getProducer().walk([&](tilegpu::AsyncCopyOp copy) {
+      if (copy.getTensorMap())
+        return WalkResult::advance();
+      fail(copy) << "is in a producer region, where one thread issues "
+                    "copies: it must be the TMA's (tma(...))";
+      return WalkResult::interrupt();
+    });
+    if (copies.wasInterrupted())
+      return failure();
     // setmaxnreg needs the entry's register count fixed: without
     // .minnctapersm ptxas ignores it (C7508).
     int64_t blocks = minBlocksPerSM();

@@ -37,3 +37,13 @@ func.func @fence_on_sm80() attributes {tile.kernel, tile.num_warps = 4 : i64} {
   return
 }
 
+
+// -----
+
+func.func @mbarrier_arrive_on_sm80() attributes {tile.kernel, tile.num_warps = 4 : i64, tilegpu.shared_memory = 16 : i64} {
+  %c0 = arith.constant 0 : i32
+  %bars = tilegpu.mbarrier_alloc {tilegpu.shared = #tilegpu.shared<offset = 0, bytes = 16>} : !tilegpu.mbarriers<1>
+  // expected-error @+1 {{'tilegpu.mbarrier_arrive' op needs sm_90 or later; the target is sm_80}}
+  tilegpu.mbarrier_arrive %bars[%c0] : !tilegpu.mbarriers<1>
+  return
+}
