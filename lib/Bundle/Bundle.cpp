@@ -355,10 +355,6 @@ bool ManifestReader::readKernel(const Value &v, const std::string &where,
   if (!intMember(v, where, "producer_warps", 0, 32 - k.numWarps,
                  k.producerWarps, /*optional=*/true))
     return false;
-  if (k.producerWarps % 4)
-    return fail(where + ".producer_warps",
-                std::to_string(k.producerWarps) +
-                    " is not a number of whole warpgroups (a multiple of 4)");
   if (!isSymbolName(k.name) || !isSymbolName(k.entry))
     return fail(where, "kernel name and entry must be identifiers "
                        "([A-Za-z_][A-Za-z0-9_]*)");

@@ -2,10 +2,11 @@
 //
 // A tilegpu.warp_specialize splits the block: the first tile.num_warps
 // warps (whose thread indices the tiles' layouts use) run its consumer
-// region, the warpgroups after them its producer region. Each side starts
-// by resizing its warps' registers (setmaxnreg: the producers give theirs
-// back, then the consumers take them), and the consumers' barriers become
-// a named barrier of their threads, as the producers never reach them.
+// region, the warps after them its producer region. With register budgets
+// each side starts by resizing its warps' registers (setmaxnreg: the
+// producers give theirs back, then the consumers take them). The
+// consumers' barriers become a named barrier of their threads, as the
+// producers never reach them.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"
@@ -27,7 +28,9 @@ LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
   root->walk([&](tilegpu::WarpSpecializeOp ws) { ops.push_back(ws); });
   for (tilegpu::WarpSpecializeOp ws : ops) {
     currentLoc = ws.getLoc();
-    if (!target.wgmma)
+    std::optional<int64_t> producerRegs = ws.getProducerRegisters();
+    std::optional<int64_t> consumerRegs = ws.getConsumerRegisters();
+    if (producerRegs && !target.wgmma)
       return fail(ws) << "resizes registers with setmaxnreg, which needs "
                          "sm_90a; the target is "
                       << target.chip;
@@ -42,26 +45,28 @@ LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
     });
     if (copies.wasInterrupted())
       return failure();
-    // setmaxnreg needs the entry's register count fixed: without
-    // .minnctapersm ptxas ignores it (C7508).
-    int64_t blocks = minBlocksPerSM();
-    if (blocks < 1)
-      return fail(ws) << "needs the kernel's blocks per SM "
-                         "(tile.min_blocks_per_sm), which fix the registers "
-                         "setmaxnreg moves";
     int64_t consumerThreads = numWarps * kWarpSize;
     int64_t producerThreads = ws.getProducerWarps() * kWarpSize;
-    int64_t entry = entryRegisters(consumerThreads + producerThreads, blocks);
-    int64_t asked = ws.getConsumerRegisters() * consumerThreads +
-                    ws.getProducerRegisters() * producerThreads;
-    if (asked > entry * (consumerThreads + producerThreads))
-      return fail(ws) << "asks " << ws.getConsumerRegisters()
-                      << " registers for each of " << consumerThreads
-                      << " consumer threads and " << ws.getProducerRegisters()
-                      << " for each of " << producerThreads
-                      << " producer threads, more than the " << entry
-                      << " each has at the entry with " << blocks
-                      << " blocks per SM";
+    // setmaxnreg needs the entry's register count fixed: without
+    // .minnctapersm ptxas ignores it (C7508).
+    if (producerRegs) {
+      int64_t blocks = minBlocksPerSM();
+      if (blocks < 1)
+        return fail(ws) << "needs the kernel's blocks per SM "
+                           "(tile.min_blocks_per_sm), which fix the registers "
+                           "setmaxnreg moves";
+      int64_t entry =
+          entryRegisters(consumerThreads + producerThreads, blocks);
+      int64_t asked =
+          *consumerRegs * consumerThreads + *producerRegs * producerThreads;
+      if (asked > entry * (consumerThreads + producerThreads))
+        return fail(ws) << "asks " << *consumerRegs << " registers for each of "
+                        << consumerThreads << " consumer threads and "
+                        << *producerRegs << " for each of " << producerThreads
+                        << " producer threads, more than the " << entry
+                        << " each has at the entry with " << blocks
+                        << " blocks per SM";
+    }
     b.setInsertionPoint(ws);
     Value isProducer = arith::CmpIOp::create(
         b, loc(), arith::CmpIPredicate::uge, warpId, idx(numWarps));
@@ -69,12 +74,13 @@ LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
         b, loc(), isProducer,
         arith::ConstantIntOp::create(b, loc(), b.getI1Type(), 1));
     auto side = [&](Value cond, Region &region, StringRef role,
-                    NVVM::SetMaxRegisterAction action, int64_t registers,
-                    bool oneThread) {
+                    NVVM::SetMaxRegisterAction action,
+                    std::optional<int64_t> registers, bool oneThread) {
       auto branch = scf::IfOp::create(b, loc(), TypeRange{}, cond, false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(branch.thenBlock());
-      NVVM::SetMaxRegisterOp::create(b, loc(), registers, action);
+      if (registers)
+        NVVM::SetMaxRegisterOp::create(b, loc(), *registers, action);
       Block *body = branch.thenBlock();
       if (oneThread) {
         // The producer's copies and waits are one thread's: the others of
@@ -91,10 +97,10 @@ LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
       branch->setAttr(tilegpu::kWarpRoleAttr, b.getStringAttr(role));
     };
     side(isProducer, ws.getProducer(), "producer",
-         NVVM::SetMaxRegisterAction::decrease, ws.getProducerRegisters(),
+         NVVM::SetMaxRegisterAction::decrease, producerRegs,
          /*oneThread=*/true);
     side(isConsumer, ws.getConsumer(), "consumer",
-         NVVM::SetMaxRegisterAction::increase, ws.getConsumerRegisters(),
+         NVVM::SetMaxRegisterAction::increase, consumerRegs,
          /*oneThread=*/false);
     ws.erase();
   }

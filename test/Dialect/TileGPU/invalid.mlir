@@ -645,7 +645,7 @@ func.func @wait_no_map(%bars: !tilegpu.mbarriers<2>, %j: i32) attributes {tilegp
 // -----
 
 func.func @ws_producer_warps() {
-  // expected-error @+1 {{producer warps must be whole warpgroups (a multiple of 4), got 6}}
+  // expected-error @+1 {{producer warps must be whole warpgroups (a multiple of 4) to resize their registers, got 6}}
   tilegpu.warp_specialize producer warps 6 registers 24 {
     %p = arith.constant 0 : index
   } consumer registers 240 {
@@ -683,5 +683,17 @@ func.func @ws_producer_registers() {
 func.func @tensor_map_active_unknown() attributes {tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [64, 64]>]} {
   // expected-error @+1 {{uses tensor map 1 but its kernel's tilegpu.tensor_maps has 1}}
   %ok = tilegpu.tensor_map_active 1
+  return
+}
+
+// -----
+
+func.func @ws_one_budget() {
+  // expected-error @+1 {{takes register budgets for both sides or for neither}}
+  "tilegpu.warp_specialize"() <{producerWarps = 1 : i64, producerRegisters = 24 : i64}> ({
+    %p = arith.constant 0 : index
+  }, {
+    %c = arith.constant 0 : index
+  }) : () -> ()
   return
 }

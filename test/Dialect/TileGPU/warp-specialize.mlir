@@ -81,7 +81,7 @@
 // CHECK: }
 // CHECK-NEXT: }
 // CHECK-NEXT: return
-// REMARK: remark: warp-specialized: 4 producer warps issue the TMA's fills of 2 ring(s) (3 stages), the 4 consumer warps release each stage after its mma; registers 232 per consumer thread (its dots need about 72), 24 per producer thread, 2 block(s) per SM
+// REMARK: remark: warp-specialized: 4 producer warp(s) issue the TMA's fills of 2 ring(s) (3 stages), the 4 consumer warps release each stage after its mma; registers 232 per consumer thread (its dots need about 72), 24 per producer thread, 2 block(s) per SM
 // SM90-LABEL: func.func @specialized
 // SM90-NOT: tilegpu.warp_specialize
 func.func @specialized(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.specialize = 1 : i64, tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [64, 64]>, #tilegpu.tensor_map<view = 1, box = [64, 64]>]} {

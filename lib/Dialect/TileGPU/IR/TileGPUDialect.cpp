@@ -608,12 +608,11 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kProducerWarpsAttr) {
     auto warps = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!isa<FunctionOpInterface>(op) || !warps || warps.getInt() <= 0 ||
-        warps.getInt() % 4)
+    if (!isa<FunctionOpInterface>(op) || !warps || warps.getInt() <= 0)
       return op->emitOpError()
              << "'" << name
-             << "' belongs on a kernel, as the warps its producer adds (a "
-                "positive multiple of 4)";
+             << "' belongs on a kernel, as the warps its producer adds (an "
+                "integer > 0)";
     return success();
   }
   if (name == kWarpRoleAttr) {

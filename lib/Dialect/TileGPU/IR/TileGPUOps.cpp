@@ -173,12 +173,18 @@ static bool isRegisterBudget(int64_t registers) {
 }
 
 LogicalResult WarpSpecializeOp::verify() {
+  if (getProducerRegisters().has_value() != getConsumerRegisters().has_value())
+    return emitOpError() << "takes register budgets for both sides or for "
+                            "neither";
+  if (!getProducerRegisters())
+    return success();
   if (getProducerWarps() % 4)
     return emitOpError() << "producer warps must be whole warpgroups (a "
-                            "multiple of 4), got "
+                            "multiple of 4) to resize their registers, got "
                          << getProducerWarps();
-  for (auto [name, registers] : {std::pair{"producer", getProducerRegisters()},
-                                 std::pair{"consumer", getConsumerRegisters()}})
+  for (auto [name, registers] :
+       {std::pair{"producer", *getProducerRegisters()},
+        std::pair{"consumer", *getConsumerRegisters()}})
     if (!isRegisterBudget(registers))
       return emitOpError() << name
                            << " registers must be a multiple of 8 from 24 to "

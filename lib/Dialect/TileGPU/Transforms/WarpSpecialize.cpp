@@ -33,8 +33,10 @@ using namespace tilegym;
 using namespace tilegym::tilegpu;
 
 namespace {
-/// One warpgroup of producers: setmaxnreg works on whole warpgroups.
-constexpr int64_t kProducerWarps = 4;
+/// One warpgroup of producers where they give their registers to the
+/// consumers (setmaxnreg works on whole warpgroups); one warp where they
+/// keep them.
+constexpr int64_t kProducerWarpgroup = 4, kProducerWarp = 1;
 
 /// The kernel's ring loop and what its producer needs.
 struct RingLoop {
@@ -70,9 +72,12 @@ static RegisterSplit splitRegisters(int64_t entry, int64_t consumerThreads,
 }
 
 /// Registers a thread has at the entry under .maxntid `threads` and
-/// .minnctapersm `blocks` (the 64K register file, groups of 8, at most 255).
+/// .minnctapersm `blocks`: the 64K register file over the blocks' warps,
+/// counted in pairs (ptxas gave 9 warps at 2 blocks 96 registers, as 10),
+/// in groups of 8, at most 255.
 static int64_t entryRegisters(int64_t threads, int64_t blocks) {
-  return std::min<int64_t>(248, 65536 / (blocks * threads) / 8 * 8);
+  int64_t warps = llvm::alignTo(llvm::divideCeil(threads, kWarpSize), 2);
+  return std::min<int64_t>(248, 65536 / (blocks * warps * kWarpSize) / 8 * 8);
 }
 
 /// Registers each consumer thread needs for the kernel's dots: accumulators
@@ -362,10 +367,9 @@ struct TileGPUWarpSpecializePass
     else if (numWarps % 4)
       why = "its " + std::to_string(numWarps) +
             " warps are not whole warpgroups, which setmaxnreg resizes";
-    else if (numWarps + kProducerWarps > 32)
+    else if (numWarps + kProducerWarp > 32)
       why = "its " + std::to_string(numWarps) +
-            " warps leave no room for a warpgroup of producers (32 warps a "
-            "block)";
+            " warps leave no room for a producer warp (32 warps a block)";
     FailureOr<RingLoop> ring = failure();
     if (why.empty())
       ring = findRingLoop(kernel, why);
@@ -383,23 +387,49 @@ struct TileGPUWarpSpecializePass
     Location loc = kernel.getLoc();
     OpBuilder b(ctx);
     int64_t consumerThreads = numWarps * kWarpSize;
-    int64_t producerThreads = kProducerWarps * kWarpSize;
-    int64_t threads = consumerThreads + producerThreads;
+    auto entryWith = [&](int64_t producerWarps, int64_t blocks) {
+      return entryRegisters(consumerThreads + producerWarps * kWarpSize,
+                            blocks);
+    };
 
-    // Blocks per SM: two where the consumers' dots fit the registers a
-    // thread has at the entry, else one (the kernel's own choice where it
-    // made one). ptxas fits each instruction into the entry's registers,
-    // not the consumers' larger budget: a 64-register wgmma accumulator
-    // does not assemble under the 80 of two blocks of 384 threads.
+    // The split: two blocks per SM where the consumers' dots fit the
+    // registers a thread has at the entry, so that one block's prologue and
+    // epilogue overlap the other's loop: with a warpgroup of producers
+    // whose registers go to the consumers, else with one producer warp that
+    // keeps its own (ptxas fits each instruction into the entry's
+    // registers, not the consumers' larger budget: a 64-register wgmma
+    // accumulator does not assemble under the 80 of two blocks of 384
+    // threads). Else one block of a
+    // warpgroup of producers, whose registers let the consumers hold
+    // 256-row tiles. A kernel's own blocks per SM keep the warpgroup.
     auto minBlocks =
         kernel->getAttrOfType<IntegerAttr>(tile::kMinBlocksPerSMAttr);
-    int64_t blocks =
-        minBlocks && minBlocks.getInt() > 0 ? minBlocks.getInt() : 0;
+    int64_t asked = minBlocks ? minBlocks.getInt() : 0;
     int64_t need = dotRegisters(kernel, consumerThreads);
-    if (!blocks)
-      blocks = entryRegisters(threads, 2) >= need ? 2 : 1;
-    RegisterSplit split = splitRegisters(entryRegisters(threads, blocks),
-                                         consumerThreads, producerThreads);
+    int64_t producerWarps = kProducerWarpgroup, blocks = asked;
+    bool resize = true;
+    if (asked <= 0) {
+      blocks = 1;
+      if (entryWith(kProducerWarpgroup, 2) >= need) {
+        blocks = 2;
+      } else if (entryWith(kProducerWarp, 2) >= need) {
+        blocks = 2;
+        producerWarps = kProducerWarp;
+        resize = false;
+      }
+    }
+    if (resize && numWarps + producerWarps > 32) {
+      if (remarks)
+        kernel.emitRemark() << "not warp-specialized: its " << numWarps
+                            << " warps leave no room for a warpgroup of "
+                               "producers (32 warps a block)";
+      return;
+    }
+    int64_t producerThreads = producerWarps * kWarpSize;
+    RegisterSplit split =
+        resize ? splitRegisters(entryWith(producerWarps, blocks),
+                                consumerThreads, producerThreads)
+               : RegisterSplit{};
     kernel->setAttr(tile::kMinBlocksPerSMAttr, b.getI64IntegerAttr(blocks));
 
     // The entry: rings, mbarriers, one empty mbarrier array per copied ring
@@ -439,8 +469,10 @@ struct TileGPUWarpSpecializePass
               ? arith::AndIOp::create(b, loc, allActive, active).getResult()
               : active;
     }
-    auto ws = WarpSpecializeOp::create(b, loc, kProducerWarps, split.producer,
-                                       split.consumer);
+    auto ws = WarpSpecializeOp::create(
+        b, loc, b.getI64IntegerAttr(producerWarps),
+        resize ? b.getI64IntegerAttr(split.producer) : IntegerAttr(),
+        resize ? b.getI64IntegerAttr(split.consumer) : IntegerAttr());
     Block *producer = b.createBlock(&ws.getProducer());
     Block *consumer = b.createBlock(&ws.getConsumer());
 
@@ -473,16 +505,24 @@ struct TileGPUWarpSpecializePass
 
     rewriteConsumerLoop(loop, empties, loopCopies);
 
-    kernel->setAttr(kProducerWarpsAttr, b.getI64IntegerAttr(kProducerWarps));
-    if (remarks)
-      kernel.emitRemark()
-          << "warp-specialized: " << kProducerWarps
-          << " producer warps issue the TMA's fills of " << ring.copies.size()
-          << " ring(s) (" << ring.stages << " stages), the " << numWarps
-          << " consumer warps release each stage after its mma; registers "
-          << split.consumer << " per consumer thread (its dots need about "
-          << need << "), " << split.producer << " per producer thread, "
-          << blocks << " block(s) per SM";
+    kernel->setAttr(kProducerWarpsAttr, b.getI64IntegerAttr(producerWarps));
+    if (remarks) {
+      InFlightDiagnostic remark = kernel.emitRemark();
+      remark << "warp-specialized: " << producerWarps
+             << " producer warp(s) issue the TMA's fills of "
+             << ring.copies.size() << " ring(s) (" << ring.stages
+             << " stages), the " << numWarps
+             << " consumer warps release each stage after its mma; ";
+      if (resize)
+        remark << "registers " << split.consumer
+               << " per consumer thread (its dots need about " << need
+               << "), " << split.producer << " per producer thread, ";
+      else
+        remark << "every thread keeps the entry's "
+               << entryWith(producerWarps, blocks)
+               << " registers (its dots need about " << need << "), ";
+      remark << blocks << " block(s) per SM";
+    }
   }
 };
 } // namespace

@@ -265,13 +265,15 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
   let summary = "split a block into consumer warps and producer warps";
   let description = [{
     The block's `tile.num_warps` warps (the consumers, whose layouts the
-    kernel's tiles use) run `consumer`; `producer_warps` more warps (whole
-    warpgroups, numbered after them) run `producer`, in which one thread
-    issues the TMA's copies. Each side first sets its warps' register
-    budget (`setmaxnreg`: the producers give theirs back to the pool, the
-    consumers take `consumer_registers`), so that the consumers hold larger
-    accumulators than an even split allows. The consumers' barriers count
-    only them (a named barrier); the two sides meet only at mbarriers.
+    kernel's tiles use) run `consumer`; `producer_warps` more warps
+    (numbered after them) run `producer`, in which one thread issues the
+    TMA's copies. With register budgets, each side first sets its warps'
+    registers (`setmaxnreg`, whole warpgroups: the producers give theirs
+    back to the pool, the consumers take `consumer_registers`), so that the
+    consumers hold larger accumulators than an even split allows; without,
+    every warp keeps the entry's (a single producer warp costs little). The
+    consumers' barriers count only them (a named barrier); the two sides
+    meet only at mbarriers.
 
     ```mlir
     tilegpu.warp_specialize producer warps 4 registers 24 {
@@ -279,14 +281,17 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
     } consumer registers 240 {
       ... // wait full[s]; mma; mbarrier_arrive empty[s - 1]
     }
+    tilegpu.warp_specialize producer warps 1 { ... } consumer { ... }
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<4>]>:$producerWarps,
-                       I64Attr:$producerRegisters, I64Attr:$consumerRegisters);
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$producerWarps,
+                       OptionalAttr<I64Attr>:$producerRegisters,
+                       OptionalAttr<I64Attr>:$consumerRegisters);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
   let assemblyFormat = [{
-    `producer` `warps` $producerWarps `registers` $producerRegisters $producer
-    `consumer` `registers` $consumerRegisters $consumer attr-dict
+    `producer` `warps` $producerWarps (`registers` $producerRegisters^)?
+    $producer `consumer` (`registers` $consumerRegisters^)? $consumer
+    attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -432,13 +432,19 @@ def TileGPUWarpSpecializePass
     idle.
 
     Registers: the block has `e` per thread at the entry (the 64K register
-    file over its threads and its blocks per SM: two where the consumers'
-    dots, accumulators and register operands, plus 40 fit in `e`, as ptxas
-    assembles each instruction within `e`, else one); the producers keep
-    the fewest (from 24)
-    that leave the consumers a multiple of 8, so that the budgets add up to
-    exactly `e` per thread. The kernel gets `tile.min_blocks_per_sm` (fixed,
-    as setmaxnreg needs) and `tilegpu.producer_warps`.
+    file over its threads and its blocks per SM), and ptxas assembles each
+    instruction within `e`, whatever setmaxnreg gives later. Two blocks per
+    SM where the consumers' dots (accumulators and register operands, plus
+    40) fit `e`: with a warpgroup of producers if they fit `e` of 384
+    threads, else with a single producer warp that keeps its registers (no
+    setmaxnreg; warps count in pairs: 4 + 1 warps at two blocks have 168
+    registers); else one block
+    with a warpgroup of producers. With a warpgroup, the producers keep the
+    fewest registers (from 24) that leave the consumers a multiple of 8, so
+    that the budgets add up to exactly `e` per thread (setmaxnreg hangs
+    otherwise). The kernel gets `tile.min_blocks_per_sm` (fixed, as
+    setmaxnreg needs) and `tilegpu.producer_warps`; a kernel's own blocks
+    per SM keep the warpgroup.
 
     ```mlir
     scf.for %k = %c0 to %n step %c1 iter_args(..., %s = %c0_i32, %ph = ...) {
