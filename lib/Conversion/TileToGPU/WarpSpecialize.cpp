@@ -55,8 +55,7 @@ LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
         return fail(ws) << "needs the kernel's blocks per SM "
                            "(tile.min_blocks_per_sm), which fix the registers "
                            "setmaxnreg moves";
-      int64_t entry =
-          entryRegisters(consumerThreads + producerThreads, blocks);
+      int64_t entry = entryRegisters(consumerThreads + producerThreads, blocks);
       int64_t asked =
           *consumerRegs * consumerThreads + *producerRegs * producerThreads;
       if (asked > entry * (consumerThreads + producerThreads))

@@ -426,10 +426,10 @@ struct TileGPUWarpSpecializePass
       return;
     }
     int64_t producerThreads = producerWarps * kWarpSize;
-    RegisterSplit split =
-        resize ? splitRegisters(entryWith(producerWarps, blocks),
-                                consumerThreads, producerThreads)
-               : RegisterSplit{};
+    RegisterSplit split = resize
+                              ? splitRegisters(entryWith(producerWarps, blocks),
+                                               consumerThreads, producerThreads)
+                              : RegisterSplit{};
     kernel->setAttr(tile::kMinBlocksPerSMAttr, b.getI64IntegerAttr(blocks));
 
     // The entry: rings, mbarriers, one empty mbarrier array per copied ring
@@ -515,8 +515,8 @@ struct TileGPUWarpSpecializePass
              << " consumer warps release each stage after its mma; ";
       if (resize)
         remark << "registers " << split.consumer
-               << " per consumer thread (its dots need about " << need
-               << "), " << split.producer << " per producer thread, ";
+               << " per consumer thread (its dots need about " << need << "), "
+               << split.producer << " per producer thread, ";
       else
         remark << "every thread keeps the entry's "
                << entryWith(producerWarps, blocks)
