@@ -8,7 +8,9 @@
 // populate...Patterns: Elementwise.cpp, Memory.cpp, Atomics.cpp, Debug.cpp,
 // SharedTiles.cpp, Reduce.cpp (reductions and layout conversions), Dot.cpp,
 // ControlFlow.cpp; Tma.cpp holds the TMA's copies and stores, which
-// Memory.cpp and SharedTiles.cpp call. TileToGPU.cpp builds each kernel's
+// Memory.cpp and SharedTiles.cpp call; WarpSpecialize.cpp splits a
+// tilegpu.warp_specialize into its branches before the conversion and names
+// the consumers' barriers after it. TileToGPU.cpp builds each kernel's
 // gpu.func and runs the conversion; Layouts.cpp reads the layouts;
 // ThreadTypes.cpp is the type converter.
 //
