@@ -248,30 +248,32 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
              << t::kMaxPipelineStages << ", got " << *stages;
   }
 
-  std::optional<int64_t> tma;
-  if (const ExprAST *e = kernel.getTma()) {
-    tma = constInt(*e, "tma");
-    if (!tma)
+  // A 0/1 clause (`tma`, `specialize`): its value, none when absent.
+  auto readSwitch = [&](const ExprAST *e, StringRef name, StringRef one,
+                        StringRef zero) -> FailureOr<std::optional<int64_t>> {
+    if (!e)
+      return std::optional<int64_t>();
+    std::optional<int64_t> v = constInt(*e, name);
+    if (!v)
       return failure();
-    if (*tma != 0 && *tma != 1)
-      return error(e->getLoc())
-             << "tma must be 1 (the TMA copies staged dot operands where it "
-                "can) or 0 (cp.async only), got "
-             << *tma;
-  }
-
-  std::optional<int64_t> specialize;
-  if (const ExprAST *e = kernel.getSpecialize()) {
-    specialize = constInt(*e, "specialize");
-    if (!specialize)
+    if (*v != 0 && *v != 1) {
+      error(e->getLoc()) << name << " must be 1 (" << one << ") or 0 (" << zero
+                         << "), got " << *v;
       return failure();
-    if (*specialize != 0 && *specialize != 1)
-      return error(e->getLoc())
-             << "specialize must be 1 (producer warps issue the TMA's copies "
-                "where the kernel allows) or 0 (every warp runs the whole "
-                "body), got "
-             << *specialize;
-  }
+    }
+    return v;
+  };
+  FailureOr<std::optional<int64_t>> tma = readSwitch(
+      kernel.getTma(), "tma", "the TMA copies staged dot operands where it can",
+      "cp.async only");
+  if (failed(tma))
+    return failure();
+  FailureOr<std::optional<int64_t>> specialize = readSwitch(
+      kernel.getSpecialize(), "specialize",
+      "producer warps issue the TMA's copies where the kernel allows",
+      "every warp runs the whole body");
+  if (failed(specialize))
+    return failure();
 
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, loc, kernel.getName(),
@@ -286,10 +288,10 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
   func->setAttr(t::kParamNamesAttr, builder.getArrayAttr(names));
   if (stages)
     func->setAttr(t::kPipelineStagesAttr, builder.getI64IntegerAttr(*stages));
-  if (tma)
-    func->setAttr(t::kUseTmaAttr, builder.getI64IntegerAttr(*tma));
-  if (specialize)
-    func->setAttr(t::kSpecializeAttr, builder.getI64IntegerAttr(*specialize));
+  if (*tma)
+    func->setAttr(t::kUseTmaAttr, builder.getI64IntegerAttr(**tma));
+  if (*specialize)
+    func->setAttr(t::kSpecializeAttr, builder.getI64IntegerAttr(**specialize));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 

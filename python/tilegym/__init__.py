@@ -475,6 +475,39 @@ def _current_stream():
     return torch.cuda.current_stream().cuda_stream
 
 
+def _arguments(name, params, values, named, defaults):
+    """A kernel's argument list: positional values, then parameters by name,
+    then the source's defaults (`defaults()`, read only when one is
+    needed) for the scalars still missing."""
+    values = list(values)
+    names = [p["name"] for p in params]
+    if len(values) > len(names):
+        raise TileGymError(5, f"kernel '{name or ''}' takes "
+                           f"{len(names)} arguments, got {len(values)}")
+    for key, value in named.items():
+        if key not in names:
+            raise TileGymError(5, f"kernel has no parameter named "
+                               f"'{key}'; its parameters are "
+                               f"{', '.join(names)}")
+        i = names.index(key)
+        if i < len(values) and values[i] is not None:
+            raise TileGymError(5, f"parameter '{key}' given twice")
+        values += [None] * max(0, i + 1 - len(values))
+        values[i] = value
+    defaults = defaults() if (
+        len(values) < len(names) or None in values) else {}
+    values += [None] * (len(names) - len(values))
+    for i, v in enumerate(values):
+        if v is None:
+            if names[i] not in defaults:
+                raise TileGymError(5, f"parameter '{names[i]}' has no "
+                                   f"value and no default")
+            p = params[i]
+            d = defaults[names[i]]
+            values[i] = float(d) if p["dtype"] in ("f32", "f64") else int(d)
+    return values
+
+
 class Kernel:
     def __init__(self, bundle, name, handle):
         self.bundle, self.name, self.handle = bundle, name, handle
@@ -493,33 +526,8 @@ class Kernel:
     def _values(self, values, named):
         """Positional values, then parameters by name, then the source's
         defaults for the scalars still missing."""
-        values = list(values)
-        names = [p["name"] for p in self._params]
-        if len(values) > len(names):
-            raise TileGymError(5, f"kernel '{self.name or ''}' takes "
-                               f"{len(names)} arguments, got {len(values)}")
-        for key, value in named.items():
-            if key not in names:
-                raise TileGymError(5, f"kernel has no parameter named "
-                                   f"'{key}'; its parameters are "
-                                   f"{', '.join(names)}")
-            i = names.index(key)
-            if i < len(values) and values[i] is not None:
-                raise TileGymError(5, f"parameter '{key}' given twice")
-            values += [None] * max(0, i + 1 - len(values))
-            values[i] = value
-        defaults = self.bundle.defaults(self.name) if (
-            len(values) < len(names) or None in values) else {}
-        values += [None] * (len(names) - len(values))
-        for i, v in enumerate(values):
-            if v is None:
-                if names[i] not in defaults:
-                    raise TileGymError(5, f"parameter '{names[i]}' has no "
-                                       f"value and no default")
-                p = self._params[i]
-                d = defaults[names[i]]
-                values[i] = float(d) if p["dtype"] in ("f32", "f64") else int(d)
-        return values
+        return _arguments(self.name, self._params, values, named,
+                          lambda: self.bundle.defaults(self.name))
 
     def _arr(self, values, named=None):
         if named or len(values) < len(self._params):

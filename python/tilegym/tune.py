@@ -131,18 +131,9 @@ def tune(bundle, kernel, *values, runs=20, warmup=3, force=False):
                            f"kernels; name the one to tune")
     name = kernel or bundle.kernels[0]
     params = bundle.params(name)
-    if len(values) > len(params):
-        raise TileGymError(5, f"kernel '{name}' takes {len(params)} "
-                           f"arguments, got {len(values)}")
     # Scalars left out take the source's defaults, as a call's do.
-    defaults = bundle.defaults(name) if len(values) < len(params) else {}
-    values = list(values)
-    for p in params[len(values):]:
-        if p.get("name") not in defaults:
-            raise TileGymError(5, f"parameter '{p.get('name', len(values) + 1)}'"
-                               f" has no value and no default")
-        d = defaults[p["name"]]
-        values.append(float(d) if p["dtype"] in ("f32", "f64") else int(d))
+    values = tilegym._arguments(name, params, values, {},
+                                lambda: bundle.defaults(name))
     views = [i for i, p in enumerate(params) if p["kind"] == "view"]
     unnamed = [str(i + 1) for i in views if not params[i].get("name")]
     if unnamed:

@@ -291,7 +291,10 @@ public:
   /// expanded by expandWarpSpecialize into branches marked kWarpRoleAttr):
   /// all of the block's elsewhere.
   enum class WarpRole { All, Consumer, Producer };
-  WarpRole role = WarpRole::All;
+  WarpRole role = WarpRole::All; // the op lowered's
+  /// The warps `op` runs on: those of the innermost branch around it that
+  /// expandWarpSpecialize marked.
+  WarpRole roleOf(Operation *op);
   /// Warps beyond numWarps that run a tilegpu.warp_specialize's producer.
   int64_t producerWarps = 0;
   /// Each tilegpu.warp_specialize as two branches on the warp index, each

@@ -400,15 +400,10 @@ LogicalResult KernelEmitter::lower(Operation *op, ArrayRef<ValueRange> operands,
     b.setInsertionPoint(op);
     currentLoc = op->getLoc();
     loopDepth = 0;
-    role = WarpRole::All;
     for (Operation *p = op->getParentOp(); p && p != kernelFunc;
-         p = p->getParentOp()) {
+         p = p->getParentOp())
       loopDepth += isa<LoopLikeOpInterface>(p);
-      if (auto r = p->getAttrOfType<StringAttr>(tilegpu::kWarpRoleAttr);
-          r && role == WarpRole::All)
-        role = r.getValue() == "producer" ? WarpRole::Producer
-                                          : WarpRole::Consumer;
-    }
+    role = roleOf(op);
     for (auto [operand, values] : llvm::zip(op->getOperands(), operands)) {
       if (isa<RankedTensorType>(operand.getType())) {
         tiles[operand] = llvm::to_vector(values);

@@ -16,13 +16,6 @@ using namespace tilegym;
 using namespace tilegym::tile;
 using namespace tilegym::detail;
 
-/// The registers a thread has at the kernel's entry, as ptxas allocates
-/// them under .maxntid `threads` and .minnctapersm `blocks`: the register
-/// file (64K) shared by the blocks, in whole groups of 8, at most 255.
-static int64_t entryRegisters(int64_t threads, int64_t blocks) {
-  return std::min<int64_t>(255 / 8 * 8, 65536 / (blocks * threads) / 8 * 8);
-}
-
 LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
   SmallVector<tilegpu::WarpSpecializeOp> ops;
   root->walk([&](tilegpu::WarpSpecializeOp ws) { ops.push_back(ws); });
@@ -55,7 +48,8 @@ LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
         return fail(ws) << "needs the kernel's blocks per SM "
                            "(tile.min_blocks_per_sm), which fix the registers "
                            "setmaxnreg moves";
-      int64_t entry = entryRegisters(consumerThreads + producerThreads, blocks);
+      int64_t entry =
+          tilegpu::getEntryRegisters(consumerThreads + producerThreads, blocks);
       int64_t asked =
           *consumerRegs * consumerThreads + *producerRegs * producerThreads;
       if (asked > entry * (consumerThreads + producerThreads))
@@ -107,16 +101,20 @@ LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
   return success();
 }
 
+KernelEmitter::WarpRole KernelEmitter::roleOf(Operation *op) {
+  for (Operation *p = op->getParentOp(); p && p != kernelFunc;
+       p = p->getParentOp())
+    if (auto r = p->getAttrOfType<StringAttr>(tilegpu::kWarpRoleAttr))
+      return r.getValue() == "producer" ? WarpRole::Producer
+                                        : WarpRole::Consumer;
+  return WarpRole::All;
+}
+
 void KernelEmitter::nameConsumerBarriers(Operation *root) {
   SmallVector<gpu::BarrierOp> barriers;
   root->walk([&](gpu::BarrierOp barrier) {
-    for (Operation *p = barrier->getParentOp(); p && p != root;
-         p = p->getParentOp())
-      if (auto r = p->getAttrOfType<StringAttr>(tilegpu::kWarpRoleAttr)) {
-        if (r.getValue() == "consumer")
-          barriers.push_back(barrier);
-        break;
-      }
+    if (roleOf(barrier) == WarpRole::Consumer)
+      barriers.push_back(barrier);
   });
   // Barrier 0 is every thread's (bar.sync 0 at the entry); 1 the
   // consumers', counting only their threads.

@@ -168,3 +168,65 @@ func.func @cp_async(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !
   return
 }
 
+// -----
+
+// Asked for where nothing can be given to producers: no loop of rings, 2
+// warps (not a warpgroup), 32 warps (no room for one more). Each says why.
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerBlock = [2]}>
+// CHECK-LABEL: func.func @no_rings
+// CHECK-NOT: tilegpu.warp_specialize
+// REMARK: remark: not warp-specialized: no loop refills rings of staged dot operands
+func.func @no_rings(%v: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.specialize = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant dense<0.0> : tensor<256xf32, #b>
+  tile.store %z, %v[%c0] : tensor<256xf32, #b>, !tile.view<?xf32>
+  return
+}
+// REMARK: remark: not warp-specialized: its 2 warps are not whole warpgroups, which setmaxnreg resizes
+func.func @two_warps(%v: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 2 : i64, tile.specialize = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant dense<0.0> : tensor<256xf32, #b>
+  tile.store %z, %v[%c0] : tensor<256xf32, #b>, !tile.view<?xf32>
+  return
+}
+// REMARK: remark: not warp-specialized: its 32 warps leave no room for a producer warp (32 warps a block)
+func.func @full_block(%v: !tile.view<?xf32>) attributes {tile.kernel, tile.num_warps = 32 : i64, tile.specialize = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant dense<0.0> : tensor<256xf32, #b>
+  tile.store %z, %v[%c0] : tensor<256xf32, #b>, !tile.view<?xf32>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+#one = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerBlock = [4]}>
+// A loop bound read from memory: the producer would have to read it again.
+// CHECK-LABEL: func.func @data_bound
+// CHECK-NOT: tilegpu.warp_specialize
+// REMARK: remark: not warp-specialized: the loop's bounds or the copies' indices derive from 'tile.gather', which the producer cannot recompute
+func.func @data_bound(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>, %vn: !tile.view<?xi32>) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.specialize = 1 : i64, tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [64, 64]>, #tilegpu.tensor_map<view = 1, box = [64, 64]>]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %at = arith.constant dense<0> : tensor<1xi32, #one>
+  %g = tile.gather %vn[%at] : !tile.view<?xi32>, [tensor<1xi32, #one>] -> tensor<1xi32, #one>
+  %n = tile.item %g : tensor<1xi32, #one>
+  %kt = arith.index_cast %n : i32 to index
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %a0 = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 3, swizzle = 128, index = 0>, tilegpu.tma = 0} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 3, swizzle = 128, index = 0>, tilegpu.tma = 1} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %a1 = tile.load %va[%c0, %c1] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 3, swizzle = 128, index = 1>, tilegpu.tma = 0} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %b1 = tile.load %vb[%c0, %c1] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 3, swizzle = 128, index = 1>, tilegpu.tma = 1} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %r:5 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0, %ta1 = %a1, %tb1 = %b1) -> (tensor<64x64xf32, #mma>, tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>) {
+    %k2 = arith.addi %k, %c2 : index
+    %an = tile.load %va[%c0, %k2] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 3, swizzle = 128>, tilegpu.tma = 0} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+    %bn = tile.load %vb[%c0, %k2] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 3, swizzle = 128>, tilegpu.tma = 1} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+    %bt = tile.permute %tb [1, 0] : tensor<64x64xbf16, #a> -> tensor<64x64xbf16, #a>
+    %d = tile.dot %ta, %bt, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<64x64xf32, #mma>
+    scf.yield %d, %ta1, %tb1, %an, %bn : tensor<64x64xf32, #mma>, tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>
+  }
+  tile.store %r#0, %vc[%c0, %c0] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}

@@ -46,6 +46,9 @@ struct RingLoop {
   /// Ops of the body before the loop that the copies' indices and the
   /// loop's bounds derive from (scalars), in program order.
   SetVector<Operation *> outerSlice;
+  /// Ops of the loop's body the copies' indices derive from (scalars of
+  /// the induction variable and the outer slice), in program order.
+  SetVector<Operation *> innerSlice;
 };
 
 /// The register budgets of producers and consumers: together exactly the
@@ -69,15 +72,6 @@ static RegisterSplit splitRegisters(int64_t entry, int64_t consumerThreads,
   int64_t consumer = std::min<int64_t>(256, (total - 24 * producerThreads) /
                                                 consumerThreads / 8 * 8);
   return {24, consumer};
-}
-
-/// Registers a thread has at the entry under .maxntid `threads` and
-/// .minnctapersm `blocks`: the 64K register file over the blocks' warps,
-/// counted in pairs (ptxas gave 9 warps at 2 blocks 96 registers, as 10),
-/// in groups of 8, at most 255.
-static int64_t entryRegisters(int64_t threads, int64_t blocks) {
-  int64_t warps = llvm::alignTo(llvm::divideCeil(threads, kWarpSize), 2);
-  return std::min<int64_t>(248, 65536 / (blocks * warps * kWarpSize) / 8 * 8);
 }
 
 /// Registers each consumer thread needs for the kernel's dots: accumulators
@@ -140,8 +134,7 @@ static FailureOr<RingLoop> findRingLoop(func::FuncOp kernel, std::string &why) {
                          : LocalAllocOp();
       auto bars = copy.getBarriers().getDefiningOp<MBarrierAllocOp>();
       if (!alloc || !bars || alloc->getBlock() != &body ||
-          bars->getBlock() != &body || !isEntryOp(*alloc) ||
-          alloc.getType().getShape().size() < 3) {
+          bars->getBlock() != &body || alloc.getType().getShape().size() < 3) {
         why = "a copy of its loop does not fill a stage of a ring allocated "
               "at the entry";
         return failure();
@@ -155,12 +148,8 @@ static FailureOr<RingLoop> findRingLoop(func::FuncOp kernel, std::string &why) {
       ring.copies.push_back(copy);
     }
   }
-  if (ring.copies.empty()) {
-    why = "its loop's copies are nested in branches";
-    return failure();
-  }
-  // Copies inside nested regions of the loop, or the loop's shared memory
-  // written by its threads, would not move to the producer.
+  // Copies inside nested regions of the loop would not move to the
+  // producer.
   WalkResult nested = ring.loop.getBody()->walk([&](Operation *op) {
     if (isa<AsyncCopyOp>(op) && op->getParentOp() != ring.loop)
       return WalkResult::interrupt();
@@ -174,55 +163,49 @@ static FailureOr<RingLoop> findRingLoop(func::FuncOp kernel, std::string &why) {
   // The copies' indices: a function of the induction variable and of
   // scalars computed before the loop, free of effects.
   Value iv = ring.loop.getInductionVar();
+  auto inLoop = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && def->getParentOp() == ring.loop;
+  };
+  auto carried = [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == ring.loop.getBody() && v != iv;
+  };
   SetVector<Value> outerValues;
   for (Value v : {ring.loop.getLowerBound(), ring.loop.getUpperBound(),
                   ring.loop.getStep()})
     outerValues.insert(v);
-  for (AsyncCopyOp copy : ring.copies) {
-    BackwardSliceOptions options;
-    options.inclusive = false;
-    options.omitBlockArguments = true;
-    options.filter = [&](Operation *op) {
-      return op->getParentOp() == ring.loop;
-    };
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.omitBlockArguments = true;
+  options.filter = [&](Operation *op) {
+    return op->getParentOp() == ring.loop;
+  };
+  for (AsyncCopyOp copy : ring.copies)
     for (Value index : copy.getIndices()) {
-      SetVector<Operation *> slice;
-      if (Operation *def = index.getDefiningOp();
-          def && def->getParentOp() == ring.loop) {
-        (void)getBackwardSlice(def, &slice, options);
-        slice.insert(def);
-      }
-      auto dependsOnLoopOnly = [&](Value v) {
-        if (v == iv)
-          return true;
-        if (auto arg = dyn_cast<BlockArgument>(v))
-          return arg.getOwner() != ring.loop.getBody();
-        return v.getDefiningOp()->getParentOp() != ring.loop ||
-               slice.contains(v.getDefiningOp());
-      };
-      for (Operation *op : slice) {
-        if (!isMemoryEffectFree(op) || op->getNumRegions() ||
-            llvm::any_of(op->getResultTypes(), llvm::IsaPred<ShapedType>) ||
-            !llvm::all_of(op->getOperands(), dependsOnLoopOnly)) {
-          why = "the tile indices of a copy depend on more than the loop's "
-                "induction variable and scalars computed before it";
-          return failure();
-        }
-        for (Value v : op->getOperands())
-          if (v != iv && (!v.getDefiningOp() ||
-                          v.getDefiningOp()->getParentOp() != ring.loop))
-            outerValues.insert(v);
-      }
-      if (!index.getDefiningOp() ||
-          index.getDefiningOp()->getParentOp() != ring.loop)
-        outerValues.insert(index);
-      if (auto arg = dyn_cast<BlockArgument>(index);
-          arg && arg.getOwner() == ring.loop.getBody() && index != iv) {
+      if (carried(index)) {
         why = "the tile indices of a copy are carried by the loop";
         return failure();
       }
+      if (inLoop(index))
+        (void)getBackwardSlice(index.getDefiningOp(), &ring.innerSlice,
+                               options);
+      else if (index != iv)
+        outerValues.insert(index);
     }
+  for (Operation *op : ring.innerSlice) {
+    if (!isMemoryEffectFree(op) || op->getNumRegions() ||
+        llvm::any_of(op->getResultTypes(), llvm::IsaPred<ShapedType>) ||
+        llvm::any_of(op->getOperands(), carried)) {
+      why = "the tile indices of a copy depend on more than the loop's "
+            "induction variable and scalars computed before it";
+      return failure();
+    }
+    for (Value v : op->getOperands())
+      if (v != iv && !inLoop(v))
+        outerValues.insert(v);
   }
+  ring.innerSlice = topologicalSort(ring.innerSlice);
   // What they derive from before the loop: recomputed by the producer.
   BackwardSliceOptions outer;
   outer.inclusive = true;
@@ -236,14 +219,22 @@ static FailureOr<RingLoop> findRingLoop(func::FuncOp kernel, std::string &why) {
       continue;
     (void)getBackwardSlice(def, &ring.outerSlice, outer);
   }
-  for (Operation *op : ring.outerSlice)
-    if (!isMemoryEffectFree(op) || op->getNumRegions() ||
-        llvm::any_of(op->getResultTypes(), llvm::IsaPred<ShapedType>)) {
-      why = "the loop's bounds or the copies' indices derive from '" +
-            op->getName().getStringRef().str() +
-            "', which the producer cannot recompute";
-      return failure();
-    }
+  // Named after a read of memory where there is one: the tiles around it
+  // (its coordinates) are only why it cannot be recomputed.
+  auto unrecomputable = [](Operation *op) {
+    return op->getNumRegions() ||
+           llvm::any_of(op->getResultTypes(), llvm::IsaPred<ShapedType>);
+  };
+  auto culprit = llvm::find_if(
+      ring.outerSlice, [](Operation *op) { return !isMemoryEffectFree(op); });
+  if (culprit == ring.outerSlice.end())
+    culprit = llvm::find_if(ring.outerSlice, unrecomputable);
+  if (culprit != ring.outerSlice.end()) {
+    why = "the loop's bounds or the copies' indices derive from '" +
+          (*culprit)->getName().getStringRef().str() +
+          "', which the producer cannot recompute";
+    return failure();
+  }
   ring.outerSlice = topologicalSort(ring.outerSlice);
   return ring;
 }
@@ -316,24 +307,14 @@ static void buildProducerLoop(OpBuilder &b, RingLoop &ring,
   Value slotIndex = arith::IndexCastOp::create(b, loc, b.getIndexType(), slot);
   IRMapping inner = outer;
   inner.map(loop.getInductionVar(), producer.getInductionVar());
-  for (auto [copy, empty] : llvm::zip(ring.copies, empties)) {
+  for (auto [n, copy, empty] : llvm::enumerate(ring.copies, empties)) {
     MBarrierWaitOp::create(b, copy.getLoc(), empty, slot, parity,
                            /*tensorMap=*/nullptr);
-    // The copy's indices, recomputed from the induction variable.
-    for (Value index : copy.getIndices()) {
-      Operation *def = index.getDefiningOp();
-      if (!def || def->getParentOp() != loop || inner.contains(index))
-        continue;
-      SetVector<Operation *> slice;
-      BackwardSliceOptions options;
-      options.filter = [&](Operation *op) { return op->getParentOp() == loop; };
-      options.omitBlockArguments = true;
-      (void)getBackwardSlice(def, &slice, options);
-      slice.insert(def);
-      for (Operation *op : topologicalSort(slice))
-        if (!inner.contains(op->getResult(0)))
-          b.clone(*op, inner);
-    }
+    // The copies' indices, recomputed from the induction variable once the
+    // first stage is free.
+    if (n == 0)
+      for (Operation *op : ring.innerSlice)
+        b.clone(*op, inner);
     auto index = copy.getDest().getDefiningOp<MemDescIndexOp>();
     Value stage =
         MemDescIndexOp::create(b, copy.getLoc(), copy.getDest().getType(),
@@ -388,8 +369,8 @@ struct TileGPUWarpSpecializePass
     OpBuilder b(ctx);
     int64_t consumerThreads = numWarps * kWarpSize;
     auto entryWith = [&](int64_t producerWarps, int64_t blocks) {
-      return entryRegisters(consumerThreads + producerWarps * kWarpSize,
-                            blocks);
+      return getEntryRegisters(consumerThreads + producerWarps * kWarpSize,
+                               blocks);
     };
 
     // The split: two blocks per SM where the consumers' dots fit the

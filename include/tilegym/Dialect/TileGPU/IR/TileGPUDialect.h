@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace tilegym::tilegpu {
@@ -150,6 +151,16 @@ constexpr llvm::StringLiteral kTensorMapParamsAttr =
     "tilegpu.tensor_map_params";
 /// The kernel's tensor maps (empty without any).
 llvm::SmallVector<TensorMapAttr> getTensorMaps(mlir::Operation *kernel);
+
+/// Registers a thread has at a kernel's entry, as ptxas allocates them under
+/// .maxntid `threads` and .minnctapersm `blocks`: the 64K register file over
+/// the blocks' warps, counted in pairs (ptxas gave 9 warps at 2 blocks 96
+/// registers, as 10), in groups of 8, at most 255. setmaxnreg moves
+/// registers within that.
+inline int64_t getEntryRegisters(int64_t threads, int64_t blocks) {
+  int64_t warps = (threads + 2 * kWarpSize - 1) / (2 * kWarpSize) * 2;
+  return std::min<int64_t>(248, 65536 / (blocks * warps * kWarpSize) / 8 * 8);
+}
 
 /// On a kernel tilegpu-warp-specialize split (i64): the warps it added,
 /// after the kernel's tile.num_warps, to run the producer; the block has
