@@ -36,6 +36,9 @@ def main():
     ap.add_argument("--bundles", nargs="+", required=True)
     ap.add_argument("--peers", default="triton", help="comma-separated peer names of run.py")
     ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--out-dtype", default=None,
+                    help="the bundles' output type where it is not the case's "
+                         "(bf16: a matmul writing bf16 C)")
     ap.add_argument("--tol", type=float, default=None,
                     help="largest relative error accepted (default 1e-5 for f32, "
                          "1e-2 else; f32 dots on tensor cores round to tf32: 1e-3)")
@@ -48,6 +51,8 @@ def main():
     case = run.make_case(args.op, shape, args.dtype, gen)
     ref = case["ref"]()
     out = case["out"]
+    if args.out_dtype:
+        out = torch.empty_like(out, dtype=run.DT[args.out_dtype])
     tol = args.tol if args.tol is not None else (1e-5 if args.dtype == "f32" else 1e-2)
 
     impls = []

@@ -353,7 +353,9 @@ bool ManifestReader::readKernel(const Value &v, const std::string &where,
     return fail(where + ".num_warps",
                 std::to_string(k.numWarps) + " is not a power of two");
   if (!intMember(v, where, "producer_warps", 0, 32 - k.numWarps,
-                 k.producerWarps, /*optional=*/true))
+                 k.producerWarps, /*optional=*/true) ||
+      !intMember(v, where, "persistent_blocks_per_sm", 0, 32,
+                 k.persistentBlocksPerSM, /*optional=*/true))
     return false;
   if (!isSymbolName(k.name) || !isSymbolName(k.entry))
     return fail(where, "kernel name and entry must be identifiers "

@@ -256,6 +256,7 @@ Status launchPacked(tgb_kernel &k, size_t variant, tg_dim3 grid,
     return status;
   LoadedVariant &v = k.variants[variant];
   const bundle::KernelInfo &info = *v.info;
+  grid = bundle::launchGridOf(info, grid, k.context->multiprocessors());
   // Built only for an error: a launch allocates nothing on the host.
   auto where = [&] { return "kernel '" + info.name + "'"; };
   if (info.sharedBytes > v.sharedLimit) {

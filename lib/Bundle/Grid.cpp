@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilegym/Bundle/Bundle.h"
 
+#include <algorithm>
 #include <sstream>
 
 using namespace tilegym;
@@ -229,6 +230,16 @@ bool bundle::evaluateGrid(const KernelInfo &kernel, const tg_arg *args,
     return false;
   }
   return true;
+}
+
+tg_dim3 bundle::launchGridOf(const KernelInfo &kernel, tg_dim3 grid,
+                             int multiprocessors) {
+  if (kernel.persistentBlocksPerSM <= 0)
+    return grid;
+  uint64_t tiles = uint64_t(grid.x) * grid.y * grid.z;
+  uint64_t resident =
+      uint64_t(std::max(multiprocessors, 1)) * kernel.persistentBlocksPerSM;
+  return {uint32_t(std::min(tiles, resident)), 1, 1};
 }
 
 std::string bundle::formatGridProgram(const GridProgram &program) {

@@ -131,6 +131,11 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   specialize.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUWarpSpecializePass(specialize));
+  tilegpu::TileGPUPersistentPassOptions persistent;
+  persistent.chip = chip.str();
+  persistent.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPUPersistentPass(persistent));
   tilegpu::TileGPUAllocateSharedMemoryPassOptions shared;
   shared.chip = chip.str();
   shared.remarks = remarks;
@@ -238,6 +243,9 @@ FailureOr<std::string> tilegym::compileTileToGpuBinary(
       if (auto warps =
               func->getAttrOfType<IntegerAttr>(tilegpu::kProducerWarpsAttr))
         launch.producerWarps = warps.getInt();
+      if (auto persistent =
+              func->getAttrOfType<IntegerAttr>(tilegpu::kPersistentAttr))
+        launch.persistentBlocksPerSM = persistent.getInt();
       for (tilegpu::TensorMapAttr map : tilegpu::getTensorMaps(func)) {
         runtime::TensorMap t;
         t.param = size_t(map.getView());

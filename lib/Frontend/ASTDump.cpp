@@ -201,6 +201,8 @@ private:
       dump(*tma, "tma");
     if (const ExprAST *specialize = kernel.getSpecialize())
       dump(*specialize, "specialize");
+    if (const ExprAST *persistent = kernel.getPersistent())
+      dump(*persistent, "persistent");
     dump(kernel.getBody(), "Body");
   }
 

@@ -274,6 +274,12 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
       "every warp runs the whole body");
   if (failed(specialize))
     return failure();
+  FailureOr<std::optional<int64_t>> persistent = readSwitch(
+      kernel.getPersistent(), "persistent",
+      "as many blocks as the GPU holds at once run the grid's tiles in turn",
+      "one block per tile");
+  if (failed(persistent))
+    return failure();
 
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, loc, kernel.getName(),
@@ -292,6 +298,8 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
     func->setAttr(t::kUseTmaAttr, builder.getI64IntegerAttr(**tma));
   if (*specialize)
     func->setAttr(t::kSpecializeAttr, builder.getI64IntegerAttr(**specialize));
+  if (*persistent)
+    func->setAttr(t::kPersistentAttr, builder.getI64IntegerAttr(**persistent));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 

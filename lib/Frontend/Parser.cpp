@@ -210,18 +210,21 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
     return nullptr;
 
   ExprList grid;
-  std::unique_ptr<ExprAST> warps, stages, tma, specialize;
+  KernelClauses clauses;
   bool hasGrid = false;
   auto isName = [&](llvm::StringRef word) {
     return tok.is(Token::identifier) && tok.spelling == word;
   };
   while (tok.is(Token::kw_grid) || tok.is(Token::kw_warps) ||
-         tok.is(Token::kw_stages) || isName("tma") || isName("specialize")) {
+         tok.is(Token::kw_stages) || isName("tma") || isName("specialize") ||
+         isName("persistent")) {
     bool isGrid = tok.is(Token::kw_grid);
-    std::unique_ptr<ExprAST> &count = tok.is(Token::kw_warps) ? warps
-                                      : isName("tma")         ? tma
-                                      : isName("specialize")  ? specialize
-                                                              : stages;
+    std::unique_ptr<ExprAST> &count =
+        tok.is(Token::kw_warps) ? clauses.warps
+        : isName("tma")         ? clauses.tma
+        : isName("specialize")  ? clauses.specialize
+        : isName("persistent")  ? clauses.persistent
+                                : clauses.stages;
     if (isGrid ? hasGrid : count != nullptr) {
       error(getLoc(), "duplicate '" + tok.spelling + "' attribute on kernel '" +
                           name + "'");
@@ -242,17 +245,16 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
   }
 
   if (!tok.is(Token::l_brace)) {
-    expected("'grid', 'warps', 'stages', 'tma', 'specialize' or '{' after "
-             "kernel parameters");
+    expected("'grid', 'warps', 'stages', 'tma', 'specialize', 'persistent' "
+             "or '{' after kernel parameters");
     return nullptr;
   }
   StmtList body;
   if (!parseBlock(body))
     return nullptr;
-  return std::make_unique<KernelAST>(
-      std::move(name), std::move(params), std::move(grid), std::move(warps),
-      std::move(stages), std::move(tma), std::move(specialize), std::move(body),
-      loc);
+  return std::make_unique<KernelAST>(std::move(name), std::move(params),
+                                     std::move(grid), std::move(clauses),
+                                     std::move(body), loc);
 }
 
 // import ::= 'import' STRING ';'

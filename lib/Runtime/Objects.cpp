@@ -47,10 +47,15 @@ Status Context::create(int ordinal, std::unique_ptr<Context> &context) {
   CUdevice device;
   if (CUresult result = api().cuDeviceGet(&device, ordinal))
     return callError(result, "cuDeviceGet(" + gpu + ")");
+  int smCount = 0;
+  if (CUresult result = api().cuDeviceGetAttribute(
+          &smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device))
+    return callError(result,
+                     "cuDeviceGetAttribute(" + gpu + ", multiprocessor count)");
   CUcontext handle;
   if (CUresult result = api().cuDevicePrimaryCtxRetain(&handle, device))
     return callError(result, "cuDevicePrimaryCtxRetain(" + gpu + ")");
-  context.reset(new Context(ordinal, device, handle));
+  context.reset(new Context(ordinal, device, handle, smCount));
   return Status::success();
 }
 

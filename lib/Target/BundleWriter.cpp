@@ -419,6 +419,8 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
           j.attribute("num_warps", numWarps);
           if (producerWarps)
             j.attribute("producer_warps", producerWarps);
+          if (int64_t blocks = e.binary->persistentBlocksPerSM)
+            j.attribute("persistent_blocks_per_sm", blocks);
           oneLine("block", "[" +
                                std::to_string((numWarps + producerWarps) * 32) +
                                ", 1, 1]");
@@ -520,7 +522,8 @@ llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
                 launches[name].sharedBytes,
                 std::nullopt,
                 launches[name].tensorMaps,
-                launches[name].producerWarps};
+                launches[name].producerWarps,
+                launches[name].persistentBlocksPerSM};
       if (auto it = resources.find(name); it != resources.end())
         binary.resources = it->second;
     }

@@ -78,6 +78,10 @@ struct KernelInfo {
   /// Warps after numWarps that run a warp-specialized kernel's producer
   /// (tilegpu-warp-specialize); the block has both.
   int64_t producerWarps = 0;
+  /// A persistent kernel's blocks per SM (0: not persistent): its launch
+  /// runs min(tiles, SMs x this) blocks along x, each running tile after
+  /// tile of the grid (tilegpu-persistent).
+  int64_t persistentBlocksPerSM = 0;
   tg_dim3 block = {128, 1, 1};
   uint32_t sharedBytes = 0; // Dynamic shared memory per block.
   /// Names are empty unless the manifest gives them.
@@ -187,6 +191,13 @@ constexpr int64_t kMaxSharedBytes = 227 * 1024;
 /// for y and z), and on arguments of the wrong kind or rank.
 bool evaluateGrid(const KernelInfo &kernel, const tg_arg *args, size_t numArgs,
                   std::array<int64_t, 3> &grid, std::string &error);
+
+/// The grid a launch of `kernel` starts for its grid `grid` on a GPU of
+/// `multiprocessors` SMs: `grid` itself, or for a persistent kernel
+/// min(tiles, multiprocessors x its blocks per SM) blocks along x, which
+/// run the grid's tiles in turn.
+tg_dim3 launchGridOf(const KernelInfo &kernel, tg_dim3 grid,
+                     int multiprocessors);
 
 /// The program in readable form:
 ///   "%0 = dim arg2[0]; %1 = const 1024; %2 = cdiv %0, %1 -> (%2, %3, %3)".

@@ -12,12 +12,14 @@
 namespace tilegym {
 /// What a launch of a compiled kernel passes beyond its arguments: its
 /// dynamic shared memory per block, and the TMA's tensor maps it takes
-/// after its parameters (tilegpu.tensor_maps), and the producer warps its
-/// block has beyond tile.num_warps (tilegpu.producer_warps).
+/// after its parameters (tilegpu.tensor_maps), the producer warps its
+/// block has beyond tile.num_warps (tilegpu.producer_warps), and, for a
+/// persistent kernel, the blocks per SM its grid holds (tilegpu.persistent).
 struct GpuKernelLaunch {
   int64_t sharedBytes = 0;
   std::vector<runtime::TensorMap> tensorMaps;
   int64_t producerWarps = 0;
+  int64_t persistentBlocksPerSM = 0;
 };
 
 /// Lowers a module of tile kernels (and plain func/memref code beside them)

@@ -557,43 +557,49 @@ struct ParamAST {
   std::unique_ptr<ExprAST> defaultValue;
 };
 
+/// The clauses after a kernel's parameters, each null where left out.
+struct KernelClauses {
+  /// The `warps(...)` count.
+  std::unique_ptr<ExprAST> warps;
+  /// The `stages(...)` count of shared-memory buffers per dot operand loaded
+  /// ahead through a loop.
+  std::unique_ptr<ExprAST> stages;
+  /// The `tma(...)` switch (1: the TMA copies staged dot operands where it
+  /// can; 0: cp.async only; default 1).
+  std::unique_ptr<ExprAST> tma;
+  /// The `specialize(...)` switch (1: producer warps issue the TMA's copies
+  /// of the kernel's ring loop, tilegpu-warp-specialize; default 0).
+  std::unique_ptr<ExprAST> specialize;
+  /// The `persistent(...)` switch (1: as many blocks as fit the GPU at once,
+  /// each running tile after tile of the grid; default 0).
+  std::unique_ptr<ExprAST> persistent;
+};
+
 /// `kernel name(params) grid(...) warps(...) stages(...) tma(...)
-/// specialize(...) { body }`.
+/// specialize(...) persistent(...) { body }`.
 class KernelAST : public DeclAST {
 public:
   KernelAST(std::string name, std::vector<ParamAST> params, ExprList grid,
-            std::unique_ptr<ExprAST> warps, std::unique_ptr<ExprAST> stages,
-            std::unique_ptr<ExprAST> tma, std::unique_ptr<ExprAST> specialize,
-            StmtList body, mlir::Location loc)
+            KernelClauses clauses, StmtList body, mlir::Location loc)
       : DeclAST(Kind::Kernel, std::move(name), loc), params(std::move(params)),
-        grid(std::move(grid)), warps(std::move(warps)),
-        stages(std::move(stages)), tma(std::move(tma)),
-        specialize(std::move(specialize)), body(std::move(body)) {}
+        grid(std::move(grid)), clauses(std::move(clauses)),
+        body(std::move(body)) {}
 
   const std::vector<ParamAST> &getParams() const { return params; }
   /// The `grid(...)` sizes, 0 to 3 of them; empty means the default grid(1).
   const ExprList &getGrid() const { return grid; }
-  /// The `warps(...)` count, or null for the default.
-  const ExprAST *getWarps() const { return warps.get(); }
-  /// The `stages(...)` count of shared-memory buffers per dot operand loaded
-  /// ahead through a loop, or null for the compiler's default.
-  const ExprAST *getStages() const { return stages.get(); }
-  /// The `tma(...)` switch (1: the TMA copies staged dot operands where it
-  /// can; 0: cp.async only), or null for the default (1).
-  const ExprAST *getTma() const { return tma.get(); }
-  /// The `specialize(...)` switch (1: producer warps issue the TMA's copies
-  /// of the kernel's ring loop, tilegpu-warp-specialize), or null (0).
-  const ExprAST *getSpecialize() const { return specialize.get(); }
+  const ExprAST *getWarps() const { return clauses.warps.get(); }
+  const ExprAST *getStages() const { return clauses.stages.get(); }
+  const ExprAST *getTma() const { return clauses.tma.get(); }
+  const ExprAST *getSpecialize() const { return clauses.specialize.get(); }
+  const ExprAST *getPersistent() const { return clauses.persistent.get(); }
   const StmtList &getBody() const { return body; }
   static bool classof(const DeclAST *d) { return d->getKind() == Kind::Kernel; }
 
 private:
   std::vector<ParamAST> params;
   ExprList grid;
-  std::unique_ptr<ExprAST> warps;
-  std::unique_ptr<ExprAST> stages;
-  std::unique_ptr<ExprAST> tma;
-  std::unique_ptr<ExprAST> specialize;
+  KernelClauses clauses;
   StmtList body;
 };
 

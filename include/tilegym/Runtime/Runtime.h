@@ -233,13 +233,16 @@ public:
   Status fill(uint64_t dst, uint8_t value, size_t bytes);
 
   int ordinal() const { return gpu; }
+  /// The GPU's SMs (a persistent kernel's grid is sized by them).
+  int multiprocessors() const { return smCount; }
 
 private:
   friend class Kernel;
-  Context(int gpu, int device, void *handle)
-      : gpu(gpu), device(device), handle(handle) {}
+  Context(int gpu, int device, void *handle, int smCount)
+      : gpu(gpu), device(device), smCount(smCount), handle(handle) {}
   int gpu;
-  int device;   // CUdevice
+  int device; // CUdevice
+  int smCount;
   void *handle; // CUcontext; null once released.
   // Named in synchronize()'s errors: launches fail asynchronously.
   std::string lastKernel;

@@ -37,6 +37,8 @@ struct GpuKernelBinary {
   /// Warps beyond tile.num_warps running a warp-specialized kernel's
   /// producer: the block has both.
   int64_t producerWarps = 0;
+  /// A persistent kernel's blocks per SM (0: one block per tile).
+  int64_t persistentBlocksPerSM = 0;
 };
 
 /// Writes the bundle of `tileModule` (tile dialect, before GPU lowering) into

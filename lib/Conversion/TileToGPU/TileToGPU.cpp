@@ -162,6 +162,10 @@ LogicalResult KernelEmitter::emitEntry(gpu::GPUFuncOp &func,
   if (producerWarps)
     func->setAttr(tilegpu::kProducerWarpsAttr,
                   b.getI64IntegerAttr(producerWarps));
+  // And whether it is persistent (the launch's grid).
+  if (auto persistent =
+          kernel->getAttrOfType<IntegerAttr>(tilegpu::kPersistentAttr))
+    func->setAttr(tilegpu::kPersistentAttr, persistent);
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 

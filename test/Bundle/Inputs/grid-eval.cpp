@@ -2,9 +2,11 @@
 // so that test/Bundle can cover the grid programs of any kernel, scalars
 // included, without a GPU or a reference program:
 //
-//   tilegym-grid-eval BUNDLE KERNEL view:100x128 int:7 float:0.5
+//   tilegym-grid-eval BUNDLE KERNEL view:100x128 int:7 float:0.5 [sms:132]
 //
 // Prints the grid program and "grid AxBxC", or the error; exit 1 on error.
+// With sms:N, also "launch AxBxC": the grid a launch starts on a GPU of N
+// SMs (a persistent kernel's is smaller).
 #include "tilegym/Bundle/Bundle.h"
 
 #include <cstdio>
@@ -33,9 +35,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::vector<tg_arg> args;
+  int sms = 0;
   for (int i = 3; i < argc; ++i) {
     const char *a = argv[i];
-    if (!std::strncmp(a, "view:", 5)) {
+    if (!std::strncmp(a, "sms:", 4)) {
+      sms = int(std::strtol(a + 4, nullptr, 10));
+    } else if (!std::strncmp(a, "view:", 5)) {
       std::vector<int64_t> sizes;
       for (const char *p = a + 5; *p; p += *p == 'x') {
         char *end;
@@ -61,5 +66,10 @@ int main(int argc, char **argv) {
   }
   std::printf("grid %lldx%lldx%lld\n", (long long)grid[0], (long long)grid[1],
               (long long)grid[2]);
+  if (sms) {
+    tg_dim3 launch = bundle::launchGridOf(
+        *k, {uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2])}, sms);
+    std::printf("launch %ux%ux%u\n", launch.x, launch.y, launch.z);
+  }
   return 0;
 }

@@ -213,6 +213,26 @@ module attributes {tilegpu.chain_copy_addresses = true} {
 
 // -----
 
+// expected-error @+1 {{'tilegpu.producer_warps' belongs on a kernel, as the warps its producer adds (an integer > 0)}}
+func.func @producer_warps_zero() attributes {tilegpu.producer_warps = 0 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tilegpu.persistent' belongs on a kernel, as the blocks per SM its persistent launch runs (1 to 32)}}
+func.func @persistent_zero() attributes {tilegpu.persistent = 0 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tilegpu.persistent' belongs on a kernel, as the blocks per SM its persistent launch runs (1 to 32)}}
+module attributes {tilegpu.persistent = 1 : i64} {
+}
+
+// -----
+
 // expected-error @+1 {{shared-memory tile sizes must be powers of two (stages positive), got 100}}
 func.func @memdesc_size(%m: !tilegpu.memdesc<2x100x64xbf16, swizzle = 0>)
 

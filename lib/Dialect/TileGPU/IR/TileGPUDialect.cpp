@@ -615,6 +615,16 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                 "integer > 0)";
     return success();
   }
+  if (name == kPersistentAttr) {
+    auto blocks = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !blocks || blocks.getInt() <= 0 ||
+        blocks.getInt() > 32)
+      return op->emitOpError()
+             << "'" << name
+             << "' belongs on a kernel, as the blocks per SM its persistent "
+                "launch runs (1 to 32)";
+    return success();
+  }
   if (name == kWarpRoleAttr) {
     auto role = dyn_cast<StringAttr>(attr.getValue());
     if (opName != "scf.if" || !role ||

@@ -434,15 +434,18 @@ struct TileGPUWarpSpecializePass
     if (!entryBarrier)
       gpu::BarrierOp::create(b, loc);
 
-    // Both sides run only where the launch encoded every map the loop's
-    // copies use; elsewhere the consumers run the kernel as it was
-    // (cp.async) and the producers idle.
+    // Both sides run only where the launch encoded every map the kernel's
+    // copies use (the loop's, and those of tiles copied once before it,
+    // whose waits then need no cp.async group); elsewhere the consumers run
+    // the kernel as it was (cp.async) and the producers idle.
     b.setInsertionPoint(&*entryEnd);
     Value allActive;
     SmallVector<int64_t> mapsUsed;
-    for (AsyncCopyOp copy : ring.copies)
-      if (!llvm::is_contained(mapsUsed, int64_t(*copy.getTensorMap())))
+    kernel.walk([&](AsyncCopyOp copy) {
+      if (copy.getTensorMap() &&
+          !llvm::is_contained(mapsUsed, int64_t(*copy.getTensorMap())))
         mapsUsed.push_back(*copy.getTensorMap());
+    });
     for (int64_t m : mapsUsed) {
       Value active = TensorMapActiveOp::create(b, loc, m);
       allActive =

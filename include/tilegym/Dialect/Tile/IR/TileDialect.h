@@ -52,6 +52,10 @@ constexpr llvm::StringLiteral kUseTmaAttr = "tile.tma";
 /// to give this kernel producer warps that issue the TMA's copies; 0 or
 /// absent keeps every warp on the whole body.
 constexpr llvm::StringLiteral kSpecializeAttr = "tile.specialize";
+/// Optional (`persistent(E)` in the source): 1 asks tilegpu-warp-specialize
+/// for a persistent kernel, whose blocks (as many as the GPU runs at once)
+/// each run tile after tile of the grid; 0 or absent: one block per tile.
+constexpr llvm::StringLiteral kPersistentAttr = "tile.persistent";
 
 /// The most elements a tile may hold (2^20, Triton's limit too): a tile is
 /// one block's working set, in registers on the GPU; past this, compiling

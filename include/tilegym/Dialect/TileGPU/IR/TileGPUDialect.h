@@ -166,6 +166,11 @@ inline int64_t getEntryRegisters(int64_t threads, int64_t blocks) {
 /// after the kernel's tile.num_warps, to run the producer; the block has
 /// both (the bundle's manifest says so).
 constexpr llvm::StringLiteral kProducerWarpsAttr = "tilegpu.producer_warps";
+/// On a kernel tilegpu-persistent made persistent (i64): the blocks per SM
+/// a launch runs at once, each running tile after tile of the grid; the
+/// launch starts min(tiles, SMs x this) blocks along x (the bundle's
+/// manifest says so).
+constexpr llvm::StringLiteral kPersistentAttr = "tilegpu.persistent";
 /// On the branches the lowering of a tilegpu.warp_specialize builds:
 /// "producer" or "consumer", the warps that run it.
 constexpr llvm::StringLiteral kWarpRoleAttr = "tilegpu.warp_role";

@@ -497,6 +497,78 @@ def TileGPUWarpSpecializePass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def TileGPUPersistentPass
+    : Pass<"tilegpu-persistent", "::mlir::func::FuncOp"> {
+  let summary = "Run a warp-specialized kernel's tiles in turn on as many "
+                "blocks as the GPU holds";
+  let description = [{
+    After `tilegpu-warp-specialize`, in a kernel that asks for it
+    (`tile.persistent = 1`, from `persistent(1)` in the source) and that
+    pass split. The launch then starts min(tiles, SMs x blocks per SM)
+    blocks along x (`tilegpu.persistent` holds the blocks per SM, from
+    `tile.min_blocks_per_sm`; the bundle's manifest carries it to the
+    runtime), and each block runs tiles `block_id(0)`, `+ num_blocks(0)`,
+    ... of the grid, which the kernel recomputes from its grid function. A
+    tile's coordinates walk groups of 8 rows (y) column by column, z
+    slowest, so that the blocks running at once share the operand tiles of
+    few rows and columns (the L2); within a tile, the user's `block_id` and
+    `num_blocks` are the tile's and the grid's.
+
+    Both sides of the split loop over the tiles: the producer's fills carry
+    their count from tile to tile and start at each tile's first iteration
+    (its loop shifted back by the `stages - 1` iterations it filled ahead),
+    so it fills the next tile's stages while the consumers store this
+    one's; the consumers carry their stage and phase, drop the fills before
+    their loop (the producer's now) and the waits after it (no fill goes
+    past a tile's last iteration), release the last iteration's stage once
+    its mma has completed, and meet at a barrier after each tile's
+    epilogue. The kernel as it was (the branch taken where a map is not
+    active) loops over the tiles the same way, a barrier between tiles.
+
+    Refused, with `--remarks` saying why: a kernel not split, a tile copied
+    once per tile outside the ring loop (a one-stage ring, whose mbarrier
+    would need a parity per tile), rings and the epilogue's scratch that
+    together pass the block's shared memory (the epilogue can no longer
+    reuse the rings' bytes), a grid function the kernel cannot recompute.
+
+    ```mlir
+    tilegpu.warp_specialize producer warps 4 registers 24 {
+      scf.if %ok {
+        %n = tile.block_id 0
+        scf.for %k = %c0 to %kt step %c1 iter_args(%f = %c2_i32) { ... }
+      }
+    } consumer registers 240 { scf.if %ok { ... } else { ... } }
+    ```
+    becomes
+    ```mlir
+    %gx = ... // the grid function's body
+    %b = tile.block_id 0
+    %nb = tile.num_blocks 0
+    tilegpu.warp_specialize producer warps 4 registers 24 {
+      scf.if %ok {
+        scf.for %t = %b to %tiles step %nb iter_args(%f0 = %c0_i32) {
+          %n = ... // the tile's x
+          %r = scf.for %k = %lo to %hi step %c1 iter_args(%f = %f0) { ... }
+          scf.yield %r : i32
+        }
+      }
+    } consumer registers 240 { ... }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU architecture (its shared memory per block)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say whether each kernel that asks is made persistent, or why "
+           "not">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect",
+                           "::tilegym::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def TileGPUAllocateSharedMemoryPass
     : Pass<"tilegpu-allocate-shared-memory", "::mlir::func::FuncOp"> {
   let summary = "Place every user of shared memory in one buffer, reusing "
