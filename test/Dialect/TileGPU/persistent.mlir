@@ -178,6 +178,46 @@ func.func @once(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
 #mma = #tilegpu.mma<warps = [4, 1]>
 
+// Registers for two blocks per SM (tile.min_blocks_per_sm = 2), but rings
+// of 192 KiB: the SM's shared memory holds one such block, so a launch
+// runs one per SM (a second would wait for the first's whole list of
+// tiles).
+// CHECK-LABEL: func.func @shared_bound(
+// CHECK-SAME: tile.min_blocks_per_sm = 2 : i64
+// CHECK-SAME: tilegpu.persistent = 1 : i64
+// REMARK: remark: persistent: 1 block(s) per SM
+func.func @shared_bound__grid(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) -> (index, index, index) {
+  %c1 = arith.constant 1 : index
+  %n = tile.dim %vc[0] : !tile.view<?x?xf32>
+  return %n, %c1, %c1 : index, index, index
+}
+func.func @shared_bound(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.grid = @shared_bound__grid, tile.num_warps = 4 : i64, tile.specialize = 1 : i64, tile.persistent = 1 : i64, tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [64, 64]>, #tilegpu.tensor_map<view = 1, box = [64, 64]>]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %i = tile.block_id 0
+  %kt = tile.dim %va[1] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %a0 = tile.load %va[%i, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 3, swizzle = 128, index = 0>, tilegpu.tma = 0} : !tile.view<?x?xbf16> -> tensor<64x256xbf16, #a>
+  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 3, swizzle = 128, index = 0>, tilegpu.tma = 1} : !tile.view<?x?xbf16> -> tensor<256x64xbf16, #a>
+  %a1 = tile.load %va[%i, %c1] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 3, swizzle = 128, index = 1>, tilegpu.tma = 0} : !tile.view<?x?xbf16> -> tensor<64x256xbf16, #a>
+  %b1 = tile.load %vb[%c1, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 3, swizzle = 128, index = 1>, tilegpu.tma = 1} : !tile.view<?x?xbf16> -> tensor<256x64xbf16, #a>
+  %r:5 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0, %ta1 = %a1, %tb1 = %b1) -> (tensor<64x64xf32, #mma>, tensor<64x256xbf16, #a>, tensor<256x64xbf16, #a>, tensor<64x256xbf16, #a>, tensor<256x64xbf16, #a>) {
+    %k2 = arith.addi %k, %c2 : index
+    %an = tile.load %va[%i, %k2] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 3, swizzle = 128>, tilegpu.tma = 0} : !tile.view<?x?xbf16> -> tensor<64x256xbf16, #a>
+    %bn = tile.load %vb[%k2, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 3, swizzle = 128>, tilegpu.tma = 1} : !tile.view<?x?xbf16> -> tensor<256x64xbf16, #a>
+    %d = tile.dot %ta, %tb, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x256xbf16, #a>, tensor<256x64xbf16, #a>, tensor<64x64xf32, #mma>
+    scf.yield %d, %ta1, %tb1, %an, %bn : tensor<64x64xf32, #mma>, tensor<64x256xbf16, #a>, tensor<256x64xbf16, #a>, tensor<64x256xbf16, #a>, tensor<256x64xbf16, #a>
+  }
+  tile.store %r#0, %vc[%i, %c0] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+
 // Asked for without warp specialization: left alone, the remark says why.
 // CHECK-LABEL: func.func @not_specialized(
 // CHECK-NOT: tilegpu.persistent

@@ -35,6 +35,9 @@ namespace {
 /// order, GROUP_SIZE_M = 8).
 constexpr int64_t kGroupRows = 8;
 
+/// Shared memory the driver keeps per resident block (sm_80 and sm_90).
+constexpr int64_t kReservedSharedBytes = 1024;
+
 /// What tilegpu-warp-specialize built, as this pass rewrites it.
 struct Specialized {
   WarpSpecializeOp ws;
@@ -476,10 +479,19 @@ struct TileGPUPersistentPass
     makeProducerPersistent(b, *s, *grid);
     makeConsumerPersistent(b, *s, *grid);
     makePlainPersistent(b, *s, *grid);
-    kernel->setAttr(kPersistentAttr, b.getI64IntegerAttr(blocks.getInt()));
+    // The blocks an SM runs at once: as many as ptxas fits the registers of
+    // (tile.min_blocks_per_sm) and the SM's shared memory holds (it has
+    // 1 KiB more than a block may take, and keeps 1 KiB per block). A
+    // launch of more would leave blocks waiting for others' whole lists of
+    // tiles.
+    int64_t resident = std::max<int64_t>(
+        1,
+        std::min<int64_t>(blocks.getInt(), (limit + kReservedSharedBytes) /
+                                               (bytes + kReservedSharedBytes)));
+    kernel->setAttr(kPersistentAttr, b.getI64IntegerAttr(resident));
     if (remarks)
       kernel.emitRemark()
-          << "persistent: " << blocks.getInt()
+          << "persistent: " << resident
           << " block(s) per SM, each running the grid's tiles in turn (groups "
              "of "
           << kGroupRows

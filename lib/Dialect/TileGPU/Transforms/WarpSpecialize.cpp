@@ -113,6 +113,17 @@ static FailureOr<RingLoop> findRingLoop(func::FuncOp kernel, std::string &why) {
     why = "no loop refills rings of staged dot operands";
     return failure();
   }
+  // A ring loop inside another loop has its fills before it in that loop
+  // too.
+  bool nestedLoops = llvm::any_of(loops, [&](scf::ForOp outer) {
+    return llvm::any_of(loops, [&](scf::ForOp inner) {
+      return outer->isProperAncestor(inner);
+    });
+  });
+  if (nestedLoops) {
+    why = "its ring loop is inside another loop or branch";
+    return failure();
+  }
   if (loops.size() > 1) {
     why = "more than one loop refills rings (one producer serves one loop)";
     return failure();

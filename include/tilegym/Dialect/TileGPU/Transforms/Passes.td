@@ -505,9 +505,9 @@ def TileGPUPersistentPass
     After `tilegpu-warp-specialize`, in a kernel that asks for it
     (`tile.persistent = 1`, from `persistent(1)` in the source) and that
     pass split. The launch then starts min(tiles, SMs x blocks per SM)
-    blocks along x (`tilegpu.persistent` holds the blocks per SM, from
-    `tile.min_blocks_per_sm`; the bundle's manifest carries it to the
-    runtime), and each block runs tiles `block_id(0)`, `+ num_blocks(0)`,
+    blocks along x (`tilegpu.persistent` holds the blocks per SM:
+    `tile.min_blocks_per_sm`, fewer where the SM's shared memory holds
+    fewer; the bundle's manifest carries it to the runtime), and each block runs tiles `block_id(0)`, `+ num_blocks(0)`,
     ... of the grid, which the kernel recomputes from its grid function. A
     tile's coordinates walk groups of 8 rows (y) column by column, z
     slowest, so that the blocks running at once share the operand tiles of
