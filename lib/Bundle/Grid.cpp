@@ -229,6 +229,18 @@ bool bundle::evaluateGrid(const KernelInfo &kernel, const tg_arg *args,
     error = "kernel '" + kernel.name + "': " + limit;
     return false;
   }
+  // A persistent kernel walks its tiles with 32-bit indices, each block
+  // stepping by the launched count: the count and a step past it must fit.
+  if (kernel.persistentBlocksPerSM > 0 &&
+      uint64_t(grid[0]) * uint64_t(grid[1]) * uint64_t(grid[2]) >
+          kMaxPersistentTiles) {
+    error = "kernel '" + kernel.name + "': a persistent grid of " +
+            std::to_string(grid[0]) + "x" + std::to_string(grid[1]) + "x" +
+            std::to_string(grid[2]) + " tiles, more than the " +
+            std::to_string(kMaxPersistentTiles) +
+            " its blocks walk with 32-bit indices";
+    return false;
+  }
   return true;
 }
 

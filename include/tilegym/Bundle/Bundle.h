@@ -188,9 +188,15 @@ constexpr int64_t kMaxSharedBytes = 227 * 1024;
 /// Runs the kernel's grid program on the launch arguments (views give their
 /// sizes, integer scalars their value). Fails on a division by zero, a
 /// negative grid size or one above the launch limits (2^31-1 for x, 65535
-/// for y and z), and on arguments of the wrong kind or rank.
+/// for y and z), a persistent kernel's grid of more than
+/// kMaxPersistentTiles tiles, and on arguments of the wrong kind or rank.
 bool evaluateGrid(const KernelInfo &kernel, const tg_arg *args, size_t numArgs,
                   std::array<int64_t, 3> &grid, std::string &error);
+
+/// The most tiles a persistent kernel's grid may have (evaluateGrid refuses
+/// more): its blocks walk them with 32-bit indices, stepping by the
+/// launched count.
+constexpr uint64_t kMaxPersistentTiles = uint64_t(1) << 30;
 
 /// The grid a launch of `kernel` starts for its grid `grid` on a GPU of
 /// `multiprocessors` SMs: `grid` itself, or for a persistent kernel

@@ -328,3 +328,30 @@ func.func @two_ring_loops(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, 
   tile.store %s#0, %vc[%c0, %c0] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
   return
 }
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+// A tile copied once before the loop by cp.async (no tensor map) beside a
+// ring on the TMA: its copy is waited for by the loop's cp.async wait,
+// which the consumers' loop would drop.
+// CHECK-LABEL: func.func @once_on_cp_async
+// CHECK-NOT: tilegpu.warp_specialize
+// REMARK: remark: not warp-specialized: a tile it copies before its ring loop is on cp.async, whose wait is the loop's
+func.func @once_on_cp_async(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.specialize = 1 : i64, tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 1, box = [64, 64]>]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %kt = tile.dim %vb[0] : !tile.view<?x?xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, index = 0>, tilegpu.tma = 0} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+  %r:2 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %tb = %b0) -> (tensor<64x64xf32, #mma>, tensor<64x64xbf16, #a>) {
+    %k1 = arith.addi %k, %c1 : index
+    %bn = tile.load %vb[%k1, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128>, tilegpu.tma = 0} : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #a>
+    %d = tile.dot %a, %tb, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x64xbf16, #a>, tensor<64x64xbf16, #a>, tensor<64x64xf32, #mma>
+    scf.yield %d, %bn : tensor<64x64xf32, #mma>, tensor<64x64xbf16, #a>
+  }
+  tile.store %r#0, %vc[%c0, %c0] : tensor<64x64xf32, #mma>, !tile.view<?x?xf32>
+  return
+}

@@ -168,7 +168,7 @@ static FailureOr<Specialized> match(WarpSpecializeOp ws, std::string &why) {
         bool top = op->getBlock() == s.consumer;
         bool before = top && op->isBeforeInBlock(s.ring);
         if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
-          if (!top || !before)
+          if (!top || !before || !copy.getTensorMap())
             return WalkResult::interrupt();
           if (isRing(copy.getBarriers()))
             s.prologue.push_back(op);
@@ -316,11 +316,13 @@ static void eraseDeadScalars(Block *block) {
 static int64_t persistentSharedBytes(func::FuncOp kernel, int64_t numWarps) {
   int64_t fixed = 0, scratch = 0;
   kernel.walk([&](Operation *op) {
+    // Each buffer on its own 1 KiB: the allocator places the swizzled
+    // ones on 1024-byte atoms around the small ones.
     if (auto alloc = dyn_cast<LocalAllocOp>(op))
       fixed +=
           llvm::alignTo(getSharedTileBytes(alloc.getType()), kSwizzleAtomBytes);
     else if (auto bars = dyn_cast<MBarrierAllocOp>(op))
-      fixed += llvm::alignTo(8 * bars.getType().getCount(), 16);
+      fixed += llvm::alignTo(8 * bars.getType().getCount(), kSwizzleAtomBytes);
     else
       scratch = std::max<int64_t>(
           scratch,
@@ -417,13 +419,33 @@ static void makeConsumerPersistent(OpBuilder &b, Specialized &s,
 }
 
 /// The kernel as it was, where a map is not active: every tile of the
-/// block, each past a barrier (its cp.async fills of the next tile's first
-/// stages overwrite what slower warps may still read).
+/// block, each past a barrier (its fills of the next tile's first stages
+/// overwrite what slower warps may still read), its copies all cp.async.
+/// Its stages and phases start from 0 each tile, which the TMA's mbarriers
+/// would not (a ring gets K + S - 1 fills a tile, a once-copied tile one),
+/// and the maps that are active (the others' made it take this branch)
+/// would still complete them: the copies drop the TMA, and the waits on
+/// its mbarriers go, leaving the cp.async groups, waits and barriers the
+/// kernel has for a view the TMA cannot address.
 static void makePlainPersistent(OpBuilder &b, Specialized &s,
                                 const Grid &grid) {
   scf::ForOp tiles = wrapInTileLoop(b, s.plain, grid, ValueRange{});
   b.setInsertionPoint(tiles.getBody()->getTerminator());
   gpu::BarrierOp::create(b, tiles.getLoc());
+  SmallVector<Operation *> waits;
+  tiles.walk([&](Operation *op) {
+    if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+      copy.getBarriersMutable().clear();
+      copy.getBarrierMutable().clear();
+      copy.removeTensorMapAttr();
+    } else if (auto wait = dyn_cast<MBarrierWaitOp>(op);
+               wait && wait.getTensorMap()) {
+      waits.push_back(op);
+    }
+  });
+  for (Operation *wait : waits)
+    wait->erase();
+  eraseDeadScalars(tiles.getBody());
 }
 
 namespace {

@@ -170,6 +170,17 @@ static FailureOr<RingLoop> findRingLoop(func::FuncOp kernel, std::string &why) {
     why = "its loop's copies are nested in branches";
     return failure();
   }
+  // A tile copied once (before the loop) on cp.async is waited for by the
+  // loop's cp.async waits, which the consumers' loop drops.
+  WalkResult onCpAsync = kernel.walk([&](AsyncCopyOp copy) {
+    return copy.getTensorMap() ? WalkResult::advance()
+                               : WalkResult::interrupt();
+  });
+  if (onCpAsync.wasInterrupted()) {
+    why = "a tile it copies before its ring loop is on cp.async, whose wait "
+          "is the loop's";
+    return failure();
+  }
 
   // The copies' indices: a function of the induction variable and of
   // scalars computed before the loop, free of effects.

@@ -522,14 +522,18 @@ def TileGPUPersistentPass
     their loop (the producer's now) and the waits after it (no fill goes
     past a tile's last iteration), release the last iteration's stage once
     its mma has completed, and meet at a barrier after each tile's
-    epilogue. The kernel as it was (the branch taken where a map is not
-    active) loops over the tiles the same way, a barrier between tiles.
+    epilogue; a tile copied by the TMA once per tile before the loop
+    (attention's Q) waits with a parity the tile loop flips. The kernel as
+    it was (the branch taken where a map is not active) loops over the
+    tiles the same way, a barrier between tiles, every copy on cp.async
+    and the TMA's waits gone (its mbarriers' phases do not restart each
+    tile).
 
-    Refused, with `--remarks` saying why: a kernel not split, a tile copied
-    once per tile outside the ring loop (a one-stage ring, whose mbarrier
-    would need a parity per tile), rings and the epilogue's scratch that
-    together pass the block's shared memory (the epilogue can no longer
-    reuse the rings' bytes), a grid function the kernel cannot recompute.
+    Refused, with `--remarks` saying why: a kernel not split, copies or
+    waits outside the ring loop other than its rings' and once-per-tile
+    TMA tiles before it, rings and the epilogue's scratch that together
+    pass the block's shared memory (the epilogue can no longer reuse the
+    rings' bytes), a grid function the kernel cannot recompute.
 
     ```mlir
     tilegpu.warp_specialize producer warps 4 registers 24 {
