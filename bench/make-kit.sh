@@ -67,12 +67,15 @@ CONFIGS=(
   "softmax_online.bf16|softmax_online.tile|-D T=bf16|BLOCK=1024,2048,4096"
   "matmul.bf16|matmul.tile|-D T=bf16|BK=64,32 TMA=1,0 WS=0,1"
   "matmul.bf16.cbf16|matmul.tile|-D T=bf16 -D OUT=bf16|BK=64,32 TMA=1,0 WS=0,1 PERSISTENT=0,1"
+  "matmul.f16|matmul.tile|-D T=f16|BK=64 TMA=1,0 WS=0,1"
+  "matmul.f16.cf16|matmul.tile|-D T=f16 -D OUT=f16|BK=64,32 TMA=1,0 WS=0,1 PERSISTENT=0,1"
   "matmul.f32|matmul.tile|-D T=f32|BK=32,16 BM=128,256 TMA=1,0"
   "matmul.f8e4m3|matmul_fp8.tile|-D T=f8e4m3|BK=128 TMA=1,0"
   "attention.bf16.d64.c0|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=0|BN=64,32 TMA=1,0 WS=0,1"
   "attention.bf16.d64.c1|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=1|BN=64,32 TMA=1,0 WS=0,1"
   "attention.bf16.d128.c0|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=0|BN=64,32 TMA=1,0 WS=0,1 BM=64,128"
   "attention.bf16.d128.c1|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=1|BN=64,32 TMA=1,0 WS=0,1 BM=64,128"
+  "attention.f16.d128.c0|attention.tile|-D T=f16 -D D=128 -D CAUSAL=0|BN=64,32 TMA=1,0 WS=0,1 BM=64,128"
 )
 
 rm -rf "$OUT"

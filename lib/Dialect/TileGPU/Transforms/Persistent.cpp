@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilegym/Dialect/TileGPU/Transforms/DeadOps.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 
@@ -296,20 +297,6 @@ static scf::ForOp wrapInTileLoop(OpBuilder &b, Block *block, const Grid &grid,
   return loop;
 }
 
-/// Pure ops of `block` left without uses, erased until none is.
-static void eraseDeadScalars(Block *block) {
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
-      if (op.use_empty() && isMemoryEffectFree(&op) && !op.getNumRegions() &&
-          !op.hasTrait<OpTrait::IsTerminator>()) {
-        op.erase();
-        erased = true;
-      }
-  }
-}
-
 /// Shared memory the kernel needs once its epilogue no longer reuses the
 /// rings' bytes (the producer fills them meanwhile): every allocation and
 /// mbarrier array, and the largest scratch.
@@ -351,7 +338,7 @@ static void makeProducerPersistent(OpBuilder &b, Specialized &s,
   s.fills.getInitArgsMutable()[0].set(tiles.getRegionIterArgs()[0]);
   b.setInsertionPointToEnd(tiles.getBody());
   scf::YieldOp::create(b, loc, s.fills.getResult(0));
-  eraseDeadScalars(tiles.getBody());
+  eraseDeadOps(tiles.getBody());
 }
 
 /// The consumers on the mbarriers: every tile of the block, their stage and
@@ -415,7 +402,7 @@ static void makeConsumerPersistent(OpBuilder &b, Specialized &s,
         b, loc, tiles.getRegionIterArgs()[2],
         arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1)));
   scf::YieldOp::create(b, loc, next);
-  eraseDeadScalars(tiles.getBody());
+  eraseDeadOps(tiles.getBody());
 }
 
 /// The kernel as it was, where a map is not active: every tile of the
@@ -445,7 +432,7 @@ static void makePlainPersistent(OpBuilder &b, Specialized &s,
   });
   for (Operation *wait : waits)
     wait->erase();
-  eraseDeadScalars(tiles.getBody());
+  eraseDeadOps(tiles.getBody());
 }
 
 namespace {

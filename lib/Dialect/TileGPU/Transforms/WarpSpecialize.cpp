@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilegym/Dialect/TileGPU/Transforms/DeadOps.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -286,17 +287,7 @@ static void rewriteConsumerLoop(scf::ForOp loop, ArrayRef<Value> empties,
             gpu::BarrierOp>(op))
       op.erase();
   // The stages' addresses the copies used.
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    SmallVector<Operation *> dead;
-    for (Operation &op : loop.getBody()->without_terminator())
-      if (op.use_empty() && isMemoryEffectFree(&op) && !op.getNumRegions())
-        dead.push_back(&op);
-    for (Operation *op : dead)
-      op->erase();
-    erased = !dead.empty();
-  }
+  eraseDeadOps(loop.getBody());
 }
 
 /// The producer's loop: the ring loop's iterations, each waiting for the
