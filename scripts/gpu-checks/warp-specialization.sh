@@ -10,22 +10,8 @@
 #       --target=sm_90a --emit=bundle -o .gpukit/ws/mm_ws.tgb
 # then on the GPU machine: bash scripts/gpu-checks/warp-specialization.sh
 set -uo pipefail
-K=.gpukit/tools
-[ -x $K/bin/tilegym-run ] || { python3 -c 'import lzma, sys; open(sys.argv[2], "wb").write(lzma.open(sys.argv[1]).read())' $K/bin/tilegym-run.xz $K/bin/tilegym-run && chmod +x $K/bin/tilegym-run; }
-export LD_LIBRARY_PATH=$K/lib
-run=$K/bin/tilegym-run
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-mkdir -p $OUT/logs
-pass=0; fail=0; n=0
-t() { # label args...
-  local label=$1; shift; n=$((n+1))
-  timeout 60 $run "$@" --backend=gpu --seed $n > $OUT/logs/$n.log 2>&1
-  local rc=$?
-  local rel=$(grep -o ' rel_err=[^ ]*' $OUT/logs/$n.log | cut -d= -f2 | sort -g | tail -1)
-  if [ $rc = 0 ]; then pass=$((pass+1)); v=PASS; else fail=$((fail+1)); v="FAIL rc=$rc"; fi
-  printf '%-60s %-10s %s\n' "$label" "$v" "${rel:--}"
-  [ $rc = 0 ] || tail -2 $OUT/logs/$n.log | cut -c1-300
-}
+TIMEOUT=60 LOG_PREFIX=
+. "$(dirname "$0")/common.sh"
 for tile in "BM=256 -D BN=128" "BM=128 -D BN=256" "BM=128 -D BN=128"; do
 for s in M=300,N=200,K=136 M=129,N=77,K=65 M=8,N=8,K=8 M=1,N=1,K=1 M=1024,N=512,K=768 M=256,N=384,K=1000 M=130,N=136,K=64; do
   t "matmul WS bf16 $tile $s" examples/matmul.tile -D TMA=1 -D WS=1 -D $tile --size $s
