@@ -256,7 +256,6 @@ Status launchPacked(tgb_kernel &k, size_t variant, tg_dim3 grid,
     return status;
   LoadedVariant &v = k.variants[variant];
   const bundle::KernelInfo &info = *v.info;
-  grid = bundle::launchGridOf(info, grid, k.context->multiprocessors());
   // Built only for an error: a launch allocates nothing on the host.
   auto where = [&] { return "kernel '" + info.name + "'"; };
   if (info.sharedBytes > v.sharedLimit) {
@@ -269,6 +268,13 @@ Status launchPacked(tgb_kernel &k, size_t variant, tg_dim3 grid,
                                    " bytes)");
     v.sharedLimit = info.sharedBytes;
   }
+  // Asked once per variant, after the shared memory opt-in it depends on.
+  if (info.persistentBlocksPerSM > 0 && v.residentPerSM < 0)
+    v.residentPerSM = runtime::cuda::residentBlocksPerSM(
+        v.function, int(info.block.x * info.block.y * info.block.z),
+        info.sharedBytes);
+  grid = bundle::launchGridOf(info, grid, k.context->multiprocessors(),
+                              v.residentPerSM);
   if (CUresult result =
           api().cuLaunchKernel(v.function, grid.x, grid.y, grid.z, info.block.x,
                                info.block.y, info.block.z, info.sharedBytes,

@@ -26,6 +26,7 @@ struct LoadedVariant {
   std::string imagePath;
   bool isCubin = false;
   uint32_t sharedLimit = 0; // Opted into so far (see runtime::Kernel).
+  int residentPerSM = -1;   // Blocks an SM holds (the driver's); -1: not asked.
 };
 
 struct tgb_kernel {

@@ -266,14 +266,23 @@ int tilegym::bundle::runOnGpu(const Bundle &bundle, const KernelInfo &kernel,
     }
     a.data = ptr;
   }
+  int residentPerSM = 0;
+  if (kernel.persistentBlocksPerSM &&
+      !(st = gpuKernel->residentBlocksPerSM(kernel.block, kernel.sharedBytes,
+                                            residentPerSM))
+           .ok())
+    return failed(st);
   tg_dim3 gridDim = bundle::launchGridOf(
       kernel,
       {uint32_t(run.grid[0]), uint32_t(run.grid[1]), uint32_t(run.grid[2])},
-      ctx->multiprocessors());
+      ctx->multiprocessors(), residentPerSM);
   if (kernel.persistentBlocksPerSM)
     std::cout << "persistent: " << gridDim.x << " blocks ("
               << ctx->multiprocessors() << " SMs x "
-              << kernel.persistentBlocksPerSM << ") run the grid's tiles\n";
+              << bundle::persistentBlocksPerSM(kernel, residentPerSM)
+              << "; the compiler's estimate " << kernel.persistentBlocksPerSM
+              << ", the driver's " << residentPerSM
+              << ") run the grid's tiles\n";
   run.empty = run.grid[0] == 0 || run.grid[1] == 0 || run.grid[2] == 0;
   auto launch = [&]() {
     return gpuKernel->launch(gridDim, kernel.block, kernel.sharedBytes,

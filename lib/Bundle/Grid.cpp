@@ -244,13 +244,21 @@ bool bundle::evaluateGrid(const KernelInfo &kernel, const tg_arg *args,
   return true;
 }
 
-tg_dim3 bundle::launchGridOf(const KernelInfo &kernel, tg_dim3 grid,
-                             int multiprocessors) {
+int bundle::persistentBlocksPerSM(const KernelInfo &kernel, int residentPerSM) {
   if (kernel.persistentBlocksPerSM <= 0)
+    return 0;
+  if (residentPerSM <= 0)
+    return kernel.persistentBlocksPerSM;
+  return int(std::min<int64_t>(kernel.persistentBlocksPerSM, residentPerSM));
+}
+
+tg_dim3 bundle::launchGridOf(const KernelInfo &kernel, tg_dim3 grid,
+                             int multiprocessors, int residentPerSM) {
+  int perSM = persistentBlocksPerSM(kernel, residentPerSM);
+  if (perSM <= 0)
     return grid;
   uint64_t tiles = uint64_t(grid.x) * grid.y * grid.z;
-  uint64_t resident =
-      uint64_t(std::max(multiprocessors, 1)) * kernel.persistentBlocksPerSM;
+  uint64_t resident = uint64_t(std::max(multiprocessors, 1)) * perSM;
   return {uint32_t(std::min(tiles, resident)), 1, 1};
 }
 

@@ -113,6 +113,16 @@ const Driver *resolvedDriver() {
   return loaded().resolved ? &loaded().api : nullptr;
 }
 
+int residentBlocksPerSM(CUfunction function, int threads, size_t sharedBytes) {
+  const Driver *api = resolvedDriver();
+  int blocks = 0;
+  if (!api || !api->cuOccupancyMaxActiveBlocksPerMultiprocessor ||
+      api->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function,
+                                                       threads, sharedBytes))
+    return 0;
+  return blocks;
+}
+
 Status callError(CUresult result, const std::string &what) {
   std::string message = what + ": " + describe(loaded().api, result);
   if (result == CUDA_ERROR_ASSERT)

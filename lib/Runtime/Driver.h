@@ -97,13 +97,18 @@ constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
 // Entry points a launch needs only for some kernels, which older drivers
 // lack: null there, and such a launch fails saying so.
 // cuTensorMapEncodeTiled (CUDA 12.0) encodes the TMA's tensor maps; its enum
-// parameters are passed as ints.
+// parameters are passed as ints. cuOccupancyMaxActiveBlocksPerMultiprocessor
+// says how many blocks of a kernel an SM holds (persistent launches; without
+// it, the compiler's estimate is taken).
 #define TILEGYM_CUDA_DRIVER_OPTIONAL_FUNCTIONS(X)                              \
   X(cuTensorMapEncodeTiled,                                                    \
     CUresult(void *, int, uint32_t, void *, const uint64_t *,                  \
              const uint64_t *, const uint32_t *, const uint32_t *, int, int,   \
              int, int),                                                        \
-    "cuTensorMapEncodeTiled")
+    "cuTensorMapEncodeTiled")                                                  \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                               \
+    CUresult(int *, CUfunction, int, size_t),                                  \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor")
 
 struct Driver {
 #define TILEGYM_DECLARE(field, type, ...)                                      \
@@ -120,6 +125,12 @@ const Driver &driver(Status &status);
 /// The entry points when the library loaded and exports them all, even if
 /// cuInit then failed (cuDriverGetVersion still works); null otherwise.
 const Driver *resolvedDriver();
+
+/// How many blocks of `function`, with `threads` threads and `sharedBytes`
+/// of dynamic shared memory (already opted into), one SM holds at once, by
+/// the driver's occupancy calculator (its registers, shared memory and
+/// threads); 0 where the driver lacks it or fails.
+int residentBlocksPerSM(CUfunction function, int threads, size_t sharedBytes);
 
 /// "cuLaunchKernel(kernel 'k'): CUDA_ERROR_INVALID_VALUE (invalid argument)"
 /// for a failed call; `what` names the operation and its operands.

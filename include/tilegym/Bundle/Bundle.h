@@ -200,10 +200,17 @@ constexpr uint64_t kMaxPersistentTiles = uint64_t(1) << 30;
 
 /// The grid a launch of `kernel` starts for its grid `grid` on a GPU of
 /// `multiprocessors` SMs: `grid` itself, or for a persistent kernel
-/// min(tiles, multiprocessors x its blocks per SM) blocks along x, which
-/// run the grid's tiles in turn.
+/// min(tiles, multiprocessors x blocks per SM) blocks along x, which run the
+/// grid's tiles in turn. Blocks per SM: the kernel's (the compiler's
+/// estimate), or fewer where the driver found that fewer fit
+/// (`residentPerSM`, 0 when unknown): blocks beyond what the GPU holds would
+/// wait for a whole block's worth of tiles before they start theirs.
 tg_dim3 launchGridOf(const KernelInfo &kernel, tg_dim3 grid,
-                     int multiprocessors);
+                     int multiprocessors, int residentPerSM = 0);
+
+/// The blocks per SM a persistent launch of `kernel` counts on, as
+/// launchGridOf takes it; 0 for a kernel that is not persistent.
+int persistentBlocksPerSM(const KernelInfo &kernel, int residentPerSM);
 
 /// The program in readable form:
 ///   "%0 = dim arg2[0]; %1 = const 1024; %2 = cdiv %0, %1 -> (%2, %3, %3)".

@@ -283,6 +283,11 @@ public:
   Status launch(tg_dim3 grid, tg_dim3 block, uint32_t sharedBytes,
                 const tg_arg *args, size_t numArgs);
 
+  /// How many blocks of `block` threads with `sharedBytes` of dynamic
+  /// shared memory one SM holds at once (the driver's occupancy
+  /// calculator); 0 where the driver cannot say.
+  Status residentBlocksPerSM(tg_dim3 block, uint32_t sharedBytes, int &blocks);
+
   const std::string &name() const { return kernelName; }
   const std::vector<Param> &params() const { return signature; }
 
@@ -301,6 +306,7 @@ private:
   // without opting in, a block may take 48 KiB less its static shared
   // memory, which the launch does not know.
   uint32_t sharedLimit = 0;
+  Status optIntoSharedBytes(uint32_t sharedBytes);
 };
 
 class Event {

@@ -112,6 +112,14 @@ if "tma" in steps:
                       ("misaligned", View("f32", 0xc004, [3000]))):
         attempt(f"tma launch {label}", lambda: k(a, bb, cv, stream=0))
 
+if "persistent" in steps:
+    # pp.tgb: va.tgb whose manifest says persistent, 4 blocks per SM. The
+    # driver is asked once how many an SM holds; both launches use it.
+    k = tilegym.Bundle(os.path.join(d, "pp.tgb")).load("vector_add")
+    big = [View("f32", base, [1000000]) for base in (0xa000, 0xb000, 0xc000)]
+    attempt("persistent launch", lambda: k(*big, stream=0))
+    attempt("persistent launch again", lambda: k(*big, stream=0))
+
 if "program" in steps:
     # fs.tgb: examples/fullsum.tile, whose `program fullsum` runs
     # partial_sums then total on (x, p, s).

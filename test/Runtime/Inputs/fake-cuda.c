@@ -199,6 +199,18 @@ int cuFuncSetAttribute(struct kernel *function, int attribute, int value) {
   return SUCCESS;
 }
 
+/* Blocks an SM holds: FAKE_CUDA_RESIDENT_BLOCKS (8 by default; -1 fails). */
+int cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, struct kernel *f,
+                                                int threads, size_t shared) {
+  int n = env_int("FAKE_CUDA_RESIDENT_BLOCKS", 8);
+  TRACE("cuOccupancyMaxActiveBlocksPerMultiprocessor %s threads %d shared %zu",
+        f->name, threads, shared);
+  if (n < 0)
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  *blocks = n;
+  return SUCCESS;
+}
+
 int cuLaunchKernel(struct kernel *f, unsigned gx, unsigned gy, unsigned gz,
                    unsigned bx, unsigned by, unsigned bz, unsigned shared,
                    void *stream, void **params, void **extra) {
