@@ -17,7 +17,7 @@ flush also keeps host launch overhead out of the numbers: it is queued
 before the start event, so the GPU is still busy with it while the host
 launches the kernel.
 
-    python3 run.py --kit DIR --out results/h200 [--only softmax] [--budget 240] > results/h200.log
+    python3 run.py --kit DIR --out results/NAME [--only softmax] [--budget 240] > results/NAME.log
 
 Prints one table (time, GB/s or TFLOP/s, TileGym's speed relative to each
 peer = peer time / TileGym time, > 1 means TileGym is faster; relative error
