@@ -131,10 +131,6 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   specialize.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUWarpSpecializePass(specialize));
-  tilegpu::TileGPUPingPongPassOptions pingPong;
-  pingPong.chip = chip.str();
-  pingPong.remarks = remarks;
-  pm.addNestedPass<func::FuncOp>(tilegpu::createTileGPUPingPongPass(pingPong));
   tilegpu::TileGPUPersistentPassOptions persistent;
   persistent.chip = chip.str();
   persistent.remarks = remarks;

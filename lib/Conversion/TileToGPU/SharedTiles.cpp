@@ -28,8 +28,6 @@ SharedGeometry tilegym::detail::geometryOf(tilegpu::MemDescType type) {
 }
 
 LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
-  if (isa<tilegpu::TurnWaitOp, tilegpu::TurnPassOp>(op))
-    return emitTurnOp(op);
   if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op)) {
     Value base =
         sharedScratch(op, tilegpu::getSharedTileBytes(alloc.getType()));
@@ -551,12 +549,11 @@ static void addSharedTilePatterns(KernelEmitter &emitter,
 
 void tilegym::detail::populateSharedTilePatterns(KernelEmitter &emitter,
                                                  RewritePatternSet &patterns) {
-  addSharedTilePatterns<
-      tilegpu::LocalAllocOp, tilegpu::MBarrierAllocOp, tilegpu::MBarrierInitOp,
-      tilegpu::MBarrierWaitOp, tilegpu::MBarrierArriveOp,
-      tilegpu::TensorMapActiveOp, tilegpu::MemDescIndexOp,
-      tilegpu::MemDescTransOp, tilegpu::AsyncCopyOp,
-      tilegpu::AsyncCommitGroupOp, tilegpu::AsyncWaitOp, tilegpu::LocalLoadOp,
-      tilegpu::FenceAsyncSharedOp, tilegpu::TurnWaitOp, tilegpu::TurnPassOp>(
-      emitter, patterns);
+  addSharedTilePatterns<tilegpu::LocalAllocOp, tilegpu::MBarrierAllocOp,
+                        tilegpu::MBarrierInitOp, tilegpu::MBarrierWaitOp,
+                        tilegpu::MBarrierArriveOp, tilegpu::TensorMapActiveOp,
+                        tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp,
+                        tilegpu::AsyncCopyOp, tilegpu::AsyncCommitGroupOp,
+                        tilegpu::AsyncWaitOp, tilegpu::LocalLoadOp,
+                        tilegpu::FenceAsyncSharedOp>(emitter, patterns);
 }

@@ -101,58 +101,6 @@ LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
   return success();
 }
 
-/// Barriers 0 and 1 are every thread's and the consumers'; warpgroup g's
-/// turn is barrier kFirstTurnBarrier + g, completed by its own 128 threads
-/// waiting and the 128 of the warpgroup passing it the turn.
-static constexpr int64_t kFirstTurnBarrier = 2;
-
-LogicalResult KernelEmitter::emitTurnOp(Operation *op) {
-  if (roleOf(op) != WarpRole::Consumer)
-    return fail(op) << "is outside the consumer warps of a split kernel";
-  int64_t groups = numWarps / 4;
-  if (groups < 2 || numWarps % 4 || kFirstTurnBarrier + groups > 16)
-    return fail(op) << "needs two or more whole consumer warpgroups (at most "
-                    << 16 - kFirstTurnBarrier << "), the kernel has "
-                    << numWarps << " consumer warps";
-  Location l = op->getLoc();
-  Type i32Type = b.getI32Type();
-  Value group = arith::IndexCastOp::create(
-      b, l, i32Type, arith::DivUIOp::create(b, l, warpId, idx(4)));
-  Value threads = i32(2 * 4 * kWarpSize);
-  if (auto wait = dyn_cast<tilegpu::TurnWaitOp>(op)) {
-    auto sync = [&] {
-      Value id = arith::AddIOp::create(b, l, group, i32(kFirstTurnBarrier));
-      NVVM::BarrierOp::create(b, l, /*res=*/Type(), id, threads,
-                              /*reductionOp=*/nullptr,
-                              /*reductionPredicate=*/Value());
-    };
-    if (wait.getExceptFirst())
-      emitIf(
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, group, i32(0)),
-          sync);
-    else
-      sync();
-    return success();
-  }
-  auto pass = cast<tilegpu::TurnPassOp>(op);
-  Value last = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, group,
-                                     i32(groups - 1));
-  auto arrive = [&] {
-    Value next = arith::SelectOp::create(
-        b, l, last, i32(0), arith::AddIOp::create(b, l, group, i32(1)));
-    Value id = arith::AddIOp::create(b, l, next, i32(kFirstTurnBarrier));
-    NVVM::BarrierArriveOp::create(b, l, id, threads);
-  };
-  if (pass.getExceptLast())
-    emitIf(
-        arith::XOrIOp::create(
-            b, l, last, arith::ConstantIntOp::create(b, l, b.getI1Type(), 1)),
-        arrive);
-  else
-    arrive();
-  return success();
-}
-
 KernelEmitter::WarpRole KernelEmitter::roleOf(Operation *op) {
   for (Operation *p = op->getParentOp(); p && p != kernelFunc;
        p = p->getParentOp())

@@ -56,9 +56,6 @@ constexpr llvm::StringLiteral kSpecializeAttr = "tile.specialize";
 /// for a persistent kernel, whose blocks (as many as the GPU runs at once)
 /// each run tile after tile of the grid; 0 or absent: one block per tile.
 constexpr llvm::StringLiteral kPersistentAttr = "tile.persistent";
-/// Optional: 0 keeps tilegpu-ping-pong from making a split kernel's
-/// consumer warpgroups take turns on the tensor cores.
-constexpr llvm::StringLiteral kPingPongAttr = "tile.ping_pong";
 
 /// The most elements a tile may hold (2^20, Triton's limit too): a tile is
 /// one block's working set, in registers on the GPU; past this, compiling

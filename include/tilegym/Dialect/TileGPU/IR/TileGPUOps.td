@@ -243,46 +243,6 @@ def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive", [
   }];
 }
 
-def TileGPU_TurnWaitOp : TileGPU_Op<"turn_wait", [
-    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
-  let summary = "wait for this consumer warpgroup's turn on the tensor cores";
-  let description = [{
-    The consumer warpgroups of a warp-specialized kernel take turns issuing
-    their mma groups (FA3's ping-pong): warpgroup `g` waits here until the
-    warpgroup before it (`g - 1`, the last for the first) has passed it the
-    turn (`tilegpu.turn_pass`), so that one warpgroup's tensor-core work
-    runs while the others do their own arithmetic (a softmax). A named
-    barrier of warpgroup `g` and the one passing to it (`bar.sync 2 + g,
-    256`). With `except_first`, the first warpgroup goes on: it starts
-    holding the turn.
-
-    ```mlir
-    tilegpu.turn_wait except_first
-    ```
-  }];
-  let arguments = (ins UnitAttr:$except_first);
-  let assemblyFormat = "(`except_first` $except_first^)? attr-dict";
-  let hasVerifier = 1;
-}
-
-def TileGPU_TurnPassOp : TileGPU_Op<"turn_pass", [
-    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
-  let summary = "pass the turn on the tensor cores to the next warpgroup";
-  let description = [{
-    Consumer warpgroup `g` hands the turn to warpgroup `g + 1` (the first
-    after the last): it arrives at that warpgroup's named barrier without
-    waiting (`bar.arrive 2 + (g + 1) % n, 256`). With `except_last`, the
-    last warpgroup does not: after its final turn nobody waits for one.
-
-    ```mlir
-    tilegpu.turn_pass except_last
-    ```
-  }];
-  let arguments = (ins UnitAttr:$except_last);
-  let assemblyFormat = "(`except_last` $except_last^)? attr-dict";
-  let hasVerifier = 1;
-}
-
 def TileGPU_TensorMapActiveOp : TileGPU_Op<"tensor_map_active", [Pure]> {
   let summary = "whether the launch encoded a tensor map";
   let description = [{

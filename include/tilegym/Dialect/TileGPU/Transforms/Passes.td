@@ -497,50 +497,6 @@ def TileGPUWarpSpecializePass
                            "::mlir::gpu::GPUDialect"];
 }
 
-def TileGPUPingPongPass
-    : Pass<"tilegpu-ping-pong", "::mlir::func::FuncOp"> {
-  let summary = "Let a split kernel's consumer warpgroups take turns on the "
-                "tensor cores";
-  let description = [{
-    After `tilegpu-warp-specialize`, in a kernel whose consumers are two or
-    more warpgroups and whose ring loop issues two or more mma groups with
-    the warpgroup's own arithmetic between them (attention: S = Q K^T, the
-    softmax, O += P V). FA3's ping-pong: each warpgroup's turn covers its
-    last mma of one iteration and its first of the next (P V, then the
-    next Q K^T); it passes the turn on right after issuing the first, and
-    runs its softmax while the next warpgroup's mmas run. The first
-    warpgroup starts holding the turn (the others wait before the loop);
-    after the loop each passes it on but the last, so every named barrier
-    completes as often as it is waited at.
-
-    ```mlir
-    } consumer registers 240 {
-      tilegpu.turn_wait except_first
-      scf.for ... {
-        %s = tilegpu.mma wgmma %q, %k, %zero ...
-        tilegpu.turn_pass
-        ...                          // the softmax
-        tilegpu.turn_wait
-        %o = tilegpu.mma wgmma %p, %v, %acc ...
-        ...
-      }
-      tilegpu.turn_pass except_last
-    ```
-
-    Not done, with `--remarks` saying why: one consumer warpgroup, no ring
-    loop with two mma groups, `tile.ping_pong = 0` on the kernel.
-  }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target GPU architecture">,
-    Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Say whether each split kernel's warpgroups take turns, or why "
-           "not">,
-  ];
-  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect",
-                           "::mlir::scf::SCFDialect"];
-}
-
 def TileGPUPersistentPass
     : Pass<"tilegpu-persistent", "::mlir::func::FuncOp"> {
   let summary = "Run a warp-specialized kernel's tiles in turn on as many "
