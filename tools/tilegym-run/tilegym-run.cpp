@@ -13,6 +13,7 @@
 #include "UserKernel.h"
 
 #include "tilegym/Bundle/GpuVerify.h"
+#include "tilegym/Conversion/Pipelines.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Frontend/Diagnostics.h"
 #include "tilegym/Frontend/Frontend.h"
@@ -27,6 +28,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -170,10 +172,25 @@ static cl::opt<bool>
           cl::desc("GPU: copy staged dot operands with cp.async only, never "
                    "the TMA (as tilegym-cc --no-tma)"),
           cl::cat(category));
+static cl::opt<bool> remarks(
+    "remarks",
+    cl::desc("Say what the GPU backend chose for each kernel and why (as "
+             "tilegym-cc --remarks): before a GPU run or --compile-only"),
+    cl::cat(category));
 static cl::opt<bool>
     listReferences("list-references",
                    cl::desc("List the reference programs and exit"),
                    cl::cat(category));
+
+/// --remarks: the GPU passes with remarks on, run on a copy of the module,
+/// so that what the backend chooses for `chip` is said once, before the
+/// run compiles the module for itself.
+static LogicalResult remarkGpuChoices(ModuleOp module, llvm::StringRef chip) {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  PassManager pm(module.getContext());
+  tilegym::buildTileToGpuPasses(pm, chip, /*remarks=*/true);
+  return pm.run(*copy);
+}
 
 /// The kernel's element types and ranks, in parameter order.
 static LogicalResult signatureOf(func::FuncOp kernel,
@@ -429,8 +446,17 @@ int main(int argc, char **argv) {
                 1);
       chip = targetChip;
     }
+    if (remarks && failed(remarkGpuChoices(*module, chip)))
+      return 1;
     return compileForGpu(*module, chip, bundleOut);
   }
+  if (remarks && !gpu)
+    return (llvm::errs() << "error: --remarks says what the GPU backend "
+                            "chose; this run is on the CPU (use "
+                            "--backend=gpu or --compile-only)\n",
+            1);
+  if (remarks && failed(remarkGpuChoices(*module, chip)))
+    return 1;
   unsigned nthreads = cpuThreads
                           ? unsigned(cpuThreads)
                           : std::max(1u, std::thread::hardware_concurrency());
