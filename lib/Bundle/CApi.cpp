@@ -258,16 +258,10 @@ Status launchPacked(tgb_kernel &k, size_t variant, tg_dim3 grid,
   const bundle::KernelInfo &info = *v.info;
   // Built only for an error: a launch allocates nothing on the host.
   auto where = [&] { return "kernel '" + info.name + "'"; };
-  if (info.sharedBytes > v.sharedLimit) {
-    if (CUresult result = api().cuFuncSetAttribute(
-            v.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            int(info.sharedBytes)))
-      return callError(result, "cuFuncSetAttribute(" + where() +
-                                   ", max dynamic shared memory " +
-                                   std::to_string(info.sharedBytes) +
-                                   " bytes)");
-    v.sharedLimit = info.sharedBytes;
-  }
+  status = optIntoSharedBytes(v.function, info.name, info.sharedBytes,
+                              v.sharedLimit);
+  if (!status.ok())
+    return status;
   // Asked once per variant, after the shared memory opt-in it depends on.
   if (info.persistentBlocksPerSM > 0 && v.residentPerSM < 0)
     v.residentPerSM = runtime::cuda::residentBlocksPerSM(

@@ -25,7 +25,7 @@ struct LoadedVariant {
   tilegym::runtime::cuda::CUfunction function = nullptr;
   std::string imagePath;
   bool isCubin = false;
-  uint32_t sharedLimit = 0; // Opted into so far (see runtime::Kernel).
+  uint32_t sharedLimit = 0; // Opted into so far (cuda::optIntoSharedBytes).
   int residentPerSM = -1;   // Blocks an SM holds (the driver's); -1: not asked.
 };
 

@@ -152,6 +152,14 @@ void tilegym::buildTileToGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   pm.addPass(createConvertTileToGPUPass(options));
 }
 
+LogicalResult tilegym::remarkTileToGpuChoices(ModuleOp module,
+                                              llvm::StringRef chip) {
+  OwningOpRef<ModuleOp> copy(module.clone());
+  PassManager pm(module.getContext());
+  buildTileToGpuPasses(pm, chip, /*remarks=*/true);
+  return pm.run(*copy);
+}
+
 void tilegym::buildTileGpuPipeline(OpPassManager &pm, llvm::StringRef chip) {
   buildTileToGpuPasses(pm, chip);
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();

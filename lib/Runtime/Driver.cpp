@@ -113,6 +113,20 @@ const Driver *resolvedDriver() {
   return loaded().resolved ? &loaded().api : nullptr;
 }
 
+Status optIntoSharedBytes(CUfunction function, const std::string &name,
+                          uint32_t bytes, uint32_t &limit) {
+  if (bytes <= limit)
+    return Status::success();
+  if (CUresult result = loaded().api.cuFuncSetAttribute(
+          function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+          int(bytes)))
+    return callError(result, "cuFuncSetAttribute(kernel '" + name +
+                                 "', max dynamic shared memory " +
+                                 std::to_string(bytes) + " bytes)");
+  limit = bytes;
+  return Status::success();
+}
+
 int residentBlocksPerSM(CUfunction function, int threads, size_t sharedBytes) {
   const Driver *api = resolvedDriver();
   int blocks = 0;

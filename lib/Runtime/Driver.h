@@ -126,6 +126,13 @@ const Driver &driver(Status &status);
 /// cuInit then failed (cuDriverGetVersion still works); null otherwise.
 const Driver *resolvedDriver();
 
+/// Opts `function` (kernel `name`) into `bytes` of dynamic shared memory
+/// where that is more than `limit`, the most it was opted into so far,
+/// which then becomes `bytes`: without, a block may only take 48 KiB less
+/// its static shared memory.
+Status optIntoSharedBytes(CUfunction function, const std::string &name,
+                          uint32_t bytes, uint32_t &limit);
+
 /// How many blocks of `function`, with `threads` threads and `sharedBytes`
 /// of dynamic shared memory (already opted into), one SM holds at once, by
 /// the driver's occupancy calculator (its registers, shared memory and

@@ -201,26 +201,12 @@ Status Module::getKernel(const std::string &name, std::vector<Param> params,
   return Status::success();
 }
 
-/// Dynamic shared memory is opted into: without, a block may only take
-/// 48 KiB less its static shared memory.
-Status Kernel::optIntoSharedBytes(uint32_t sharedBytes) {
-  if (sharedBytes <= sharedLimit)
-    return Status::success();
-  if (CUresult result = api().cuFuncSetAttribute(
-          static_cast<CUfunction>(handle),
-          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(sharedBytes)))
-    return callError(result, "cuFuncSetAttribute(kernel '" + kernelName +
-                                 "', max dynamic shared memory " +
-                                 std::to_string(sharedBytes) + " bytes)");
-  sharedLimit = sharedBytes;
-  return Status::success();
-}
-
 Status Kernel::residentBlocksPerSM(tg_dim3 block, uint32_t sharedBytes,
                                    int &blocks) {
   blocks = 0;
   TILEGYM_RETURN_IF_ERROR(module.context().makeCurrent());
-  TILEGYM_RETURN_IF_ERROR(optIntoSharedBytes(sharedBytes));
+  TILEGYM_RETURN_IF_ERROR(cuda::optIntoSharedBytes(
+      static_cast<CUfunction>(handle), kernelName, sharedBytes, sharedLimit));
   blocks =
       cuda::residentBlocksPerSM(static_cast<CUfunction>(handle),
                                 int(block.x * block.y * block.z), sharedBytes);
@@ -242,7 +228,8 @@ Status Kernel::launch(tg_dim3 grid, tg_dim3 block, uint32_t sharedBytes,
   Context &context = module.context();
   TILEGYM_RETURN_IF_ERROR(context.makeCurrent());
   CUfunction function = static_cast<CUfunction>(handle);
-  TILEGYM_RETURN_IF_ERROR(optIntoSharedBytes(sharedBytes));
+  TILEGYM_RETURN_IF_ERROR(
+      optIntoSharedBytes(function, kernelName, sharedBytes, sharedLimit));
 
   PackedArgs packed(args, numArgs);
   if (!tensorMaps.empty()) {

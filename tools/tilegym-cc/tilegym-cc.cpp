@@ -291,13 +291,8 @@ static mlir::LogicalResult emitBundle(mlir::ModuleOp module,
 static mlir::LogicalResult remarkGpuChoices(mlir::ModuleOp module,
                                             llvm::StringRef chip,
                                             std::optional<std::string> &ptx) {
-  {
-    mlir::OwningOpRef<mlir::ModuleOp> copy(module.clone());
-    mlir::PassManager pm(module.getContext());
-    tilegym::buildTileToGpuPasses(pm, chip, /*remarks=*/true);
-    if (mlir::failed(pm.run(*copy)))
-      return mlir::failure();
-  }
+  if (mlir::failed(tilegym::remarkTileToGpuChoices(module, chip)))
+    return mlir::failure();
   std::string ptxas = tilegym::runtime::findPtxas();
   if (ptxas.empty()) {
     mlir::emitRemark(module.getLoc())

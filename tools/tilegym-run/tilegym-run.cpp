@@ -28,7 +28,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -181,16 +180,6 @@ static cl::opt<bool>
     listReferences("list-references",
                    cl::desc("List the reference programs and exit"),
                    cl::cat(category));
-
-/// --remarks: the GPU passes with remarks on, run on a copy of the module,
-/// so that what the backend chooses for `chip` is said once, before the
-/// run compiles the module for itself.
-static LogicalResult remarkGpuChoices(ModuleOp module, llvm::StringRef chip) {
-  OwningOpRef<ModuleOp> copy(module.clone());
-  PassManager pm(module.getContext());
-  tilegym::buildTileToGpuPasses(pm, chip, /*remarks=*/true);
-  return pm.run(*copy);
-}
 
 /// The kernel's element types and ranks, in parameter order.
 static LogicalResult signatureOf(func::FuncOp kernel,
@@ -446,7 +435,7 @@ int main(int argc, char **argv) {
                 1);
       chip = targetChip;
     }
-    if (remarks && failed(remarkGpuChoices(*module, chip)))
+    if (remarks && failed(tilegym::remarkTileToGpuChoices(*module, chip)))
       return 1;
     return compileForGpu(*module, chip, bundleOut);
   }
@@ -455,7 +444,7 @@ int main(int argc, char **argv) {
                             "chose; this run is on the CPU (use "
                             "--backend=gpu or --compile-only)\n",
             1);
-  if (remarks && failed(remarkGpuChoices(*module, chip)))
+  if (remarks && failed(tilegym::remarkTileToGpuChoices(*module, chip)))
     return 1;
   unsigned nthreads = cpuThreads
                           ? unsigned(cpuThreads)

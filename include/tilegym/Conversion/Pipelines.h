@@ -47,6 +47,12 @@ void buildTileToTileGpuPasses(mlir::OpPassManager &pm, llvm::StringRef chip,
 void buildTileToGpuPasses(mlir::OpPassManager &pm, llvm::StringRef chip,
                           bool remarks = false);
 
+/// `--remarks` of the tools: buildTileToGpuPasses with remarks on, run on a
+/// copy of `module`, so that what the GPU backend chooses for `chip` is
+/// said (to the context's diagnostic handler) whatever is then compiled.
+mlir::LogicalResult remarkTileToGpuChoices(mlir::ModuleOp module,
+                                           llvm::StringRef chip);
+
 /// Lowers tile kernels to a `gpu.module` of NVVM-dialect kernels for `chip`
 /// (e.g. "sm_90a"): buildTileToGpuPasses, then canonicalization and
 /// convert-gpu-to-nvvm inside the GPU module. Registered as

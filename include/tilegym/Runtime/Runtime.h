@@ -306,7 +306,6 @@ private:
   // without opting in, a block may take 48 KiB less its static shared
   // memory, which the launch does not know.
   uint32_t sharedLimit = 0;
-  Status optIntoSharedBytes(uint32_t sharedBytes);
 };
 
 class Event {

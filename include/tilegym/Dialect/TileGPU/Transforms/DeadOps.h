@@ -1,5 +1,4 @@
-//===- DeadOps.h - what a rewrite of a block leaves behind -------*- C++
-//-*-===//
+//===- DeadOps.h - what a rewrite of a block leaves behind ---*- C++ -*-===//
 //
 // The rewrites that split and re-loop a kernel (warp specialization,
 // persistence) move the ops that use an index or an address and leave
