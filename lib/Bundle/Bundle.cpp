@@ -355,7 +355,9 @@ bool ManifestReader::readKernel(const Value &v, const std::string &where,
   if (!intMember(v, where, "producer_warps", 0, 32 - k.numWarps,
                  k.producerWarps, /*optional=*/true) ||
       !intMember(v, where, "persistent_blocks_per_sm", 0, 32,
-                 k.persistentBlocksPerSM, /*optional=*/true))
+                 k.persistentBlocksPerSM, /*optional=*/true) ||
+      !intMember(v, where, "cluster_blocks", 1, 8, k.clusterBlocks,
+                 /*optional=*/true))
     return false;
   if (!isSymbolName(k.name) || !isSymbolName(k.entry))
     return fail(where, "kernel name and entry must be identifiers "

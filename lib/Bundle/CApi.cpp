@@ -182,11 +182,6 @@ Status checkProgramArgs(const bundle::Bundle &manifest,
   return Status::success();
 }
 
-std::string dim3Text(tg_dim3 d) {
-  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" +
-         std::to_string(d.z);
-}
-
 /// The last launch on this thread, as a plan: a launch with the very same
 /// arguments (the same bytes: a loop over the same tensors) reuses its
 /// checks, its variant, its grid and its packed parameters, and costs the
@@ -267,17 +262,18 @@ Status launchPacked(tgb_kernel &k, size_t variant, tg_dim3 grid,
     v.residentPerSM = runtime::cuda::residentBlocksPerSM(
         v.function, int(info.block.x * info.block.y * info.block.z),
         info.sharedBytes);
-  grid = bundle::launchGridOf(info, grid, k.context->multiprocessors(),
-                              v.residentPerSM);
-  if (CUresult result =
-          api().cuLaunchKernel(v.function, grid.x, grid.y, grid.z, info.block.x,
-                               info.block.y, info.block.z, info.sharedBytes,
-                               reinterpret_cast<CUstream>(uintptr_t(stream)),
-                               packed.params(), nullptr))
-    return callError(result, "cuLaunchKernel(" + where() + ", grid " +
-                                 dim3Text(grid) + ", block " +
-                                 dim3Text(info.block) + ", shared " +
-                                 std::to_string(info.sharedBytes) + " bytes)");
+  if (info.clusterBlocks > 1 && v.activeClusters < 0)
+    v.activeClusters = runtime::cuda::activeClusters(
+        v.function, info.block, info.sharedBytes, unsigned(info.clusterBlocks));
+  bundle::LaunchShape shape =
+      bundle::launchShapeOf(info, grid, k.context->multiprocessors(),
+                            v.residentPerSM, v.activeClusters);
+  status = launchKernel(v.function, where(), shape.grid, info.block,
+                        shape.cluster, info.sharedBytes,
+                        reinterpret_cast<CUstream>(uintptr_t(stream)),
+                        packed.params());
+  if (!status.ok())
+    return status;
   lastKernelName = info.name;
   return Status::success();
 }

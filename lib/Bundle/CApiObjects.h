@@ -27,6 +27,8 @@ struct LoadedVariant {
   bool isCubin = false;
   uint32_t sharedLimit = 0; // Opted into so far (cuda::optIntoSharedBytes).
   int residentPerSM = -1;   // Blocks an SM holds (the driver's); -1: not asked.
+  int activeClusters =
+      -1; // Clusters the GPU holds (the driver's); -1: not asked.
 };
 
 struct tgb_kernel {

@@ -272,10 +272,18 @@ int tilegym::bundle::runOnGpu(const Bundle &bundle, const KernelInfo &kernel,
                                             residentPerSM))
            .ok())
     return failed(st);
-  tg_dim3 gridDim = bundle::launchGridOf(
+  int activeClusters = 0;
+  if (kernel.clusterBlocks > 1 &&
+      !(st = gpuKernel->activeClusters(kernel.block, kernel.sharedBytes,
+                                       unsigned(kernel.clusterBlocks),
+                                       activeClusters))
+           .ok())
+    return failed(st);
+  bundle::LaunchShape shape = bundle::launchShapeOf(
       kernel,
       {uint32_t(run.grid[0]), uint32_t(run.grid[1]), uint32_t(run.grid[2])},
-      ctx->multiprocessors(), residentPerSM);
+      ctx->multiprocessors(), residentPerSM, activeClusters);
+  tg_dim3 gridDim = shape.grid;
   if (kernel.persistentBlocksPerSM)
     std::cout << "persistent: " << gridDim.x << " blocks ("
               << ctx->multiprocessors() << " SMs x "
@@ -283,10 +291,24 @@ int tilegym::bundle::runOnGpu(const Bundle &bundle, const KernelInfo &kernel,
               << "; the compiler's estimate " << kernel.persistentBlocksPerSM
               << ", the driver's " << residentPerSM
               << ") run the grid's tiles\n";
+  if (kernel.clusterBlocks > 1) {
+    if (shape.cluster.x * shape.cluster.y * shape.cluster.z > 1)
+      std::cout << "clusters: " << shape.cluster.x << "x" << shape.cluster.y
+                << "x" << shape.cluster.z << " blocks (the driver runs "
+                << activeClusters << " at once) share the tiles both load\n";
+    else
+      std::cout << "clusters: none ("
+                << (activeClusters > 0
+                        ? "the grid's y is not a multiple of " +
+                              std::to_string(kernel.clusterBlocks)
+                        : std::string("the driver cannot launch them"))
+                << "); every block loads its own tiles\n";
+  }
   run.empty = run.grid[0] == 0 || run.grid[1] == 0 || run.grid[2] == 0;
   auto launch = [&]() {
     return gpuKernel->launch(gridDim, kernel.block, kernel.sharedBytes,
-                             deviceArgs.data(), deviceArgs.size());
+                             deviceArgs.data(), deviceArgs.size(),
+                             shape.cluster);
   };
   std::unique_ptr<runtime::Event> start, end;
   if (!(st = runtime::Event::create(*ctx, start)).ok() ||

@@ -252,14 +252,24 @@ int bundle::persistentBlocksPerSM(const KernelInfo &kernel, int residentPerSM) {
   return int(std::min<int64_t>(kernel.persistentBlocksPerSM, residentPerSM));
 }
 
-tg_dim3 bundle::launchGridOf(const KernelInfo &kernel, tg_dim3 grid,
-                             int multiprocessors, int residentPerSM) {
+LaunchShape bundle::launchShapeOf(const KernelInfo &kernel, tg_dim3 grid,
+                                  int multiprocessors, int residentPerSM,
+                                  int activeClusters) {
+  uint32_t n = uint32_t(std::max<int64_t>(kernel.clusterBlocks, 1));
+  bool clustered = n > 1 && activeClusters > 0 && grid.y % n == 0;
   int perSM = persistentBlocksPerSM(kernel, residentPerSM);
   if (perSM <= 0)
-    return grid;
+    return clustered ? LaunchShape{grid, {1, n, 1}} : LaunchShape{grid};
   uint64_t tiles = uint64_t(grid.x) * grid.y * grid.z;
   uint64_t resident = uint64_t(std::max(multiprocessors, 1)) * perSM;
-  return {uint32_t(std::min(tiles, resident)), 1, 1};
+  if (clustered) {
+    // Whole clusters, no more than run at once; the tiles are whole
+    // clusters' too (a multiple of n rows).
+    uint64_t blocks = std::min(resident, uint64_t(activeClusters) * n) / n * n;
+    if (blocks)
+      return {{uint32_t(std::min(tiles, blocks)), 1, 1}, {n, 1, 1}};
+  }
+  return {{uint32_t(std::min(tiles, resident)), 1, 1}};
 }
 
 std::string bundle::formatGridProgram(const GridProgram &program) {

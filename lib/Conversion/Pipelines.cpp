@@ -131,6 +131,11 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   specialize.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUWarpSpecializePass(specialize));
+  tilegpu::TileGPUMulticastPassOptions multicast;
+  multicast.chip = chip.str();
+  multicast.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPUMulticastPass(multicast));
   tilegpu::TileGPUPersistentPassOptions persistent;
   persistent.chip = chip.str();
   persistent.remarks = remarks;
@@ -254,6 +259,9 @@ FailureOr<std::string> tilegym::compileTileToGpuBinary(
       if (auto persistent =
               func->getAttrOfType<IntegerAttr>(tilegpu::kPersistentAttr))
         launch.persistentBlocksPerSM = persistent.getInt();
+      if (auto cluster =
+              func->getAttrOfType<IntegerAttr>(tilegpu::kClusterAttr))
+        launch.clusterBlocks = cluster.getInt();
       for (tilegpu::TensorMapAttr map : tilegpu::getTensorMaps(func)) {
         runtime::TensorMap t;
         t.param = size_t(map.getView());

@@ -203,6 +203,8 @@ private:
       dump(*specialize, "specialize");
     if (const ExprAST *persistent = kernel.getPersistent())
       dump(*persistent, "persistent");
+    if (const ExprAST *cluster = kernel.getCluster())
+      dump(*cluster, "cluster");
     dump(kernel.getBody(), "Body");
   }
 

@@ -280,6 +280,17 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
       "one block per tile");
   if (failed(persistent))
     return failure();
+  std::optional<int64_t> cluster;
+  if (const ExprAST *c = kernel.getCluster()) {
+    cluster = constInt(*c, "cluster");
+    if (!cluster)
+      return failure();
+    if (*cluster != 1 && *cluster != 2)
+      return error(c->getLoc())
+             << "cluster must be 2 (blocks paired along the grid's y share "
+                "the tiles both load) or 1 (none), got "
+             << *cluster;
+  }
 
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, loc, kernel.getName(),
@@ -300,6 +311,8 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
     func->setAttr(t::kSpecializeAttr, builder.getI64IntegerAttr(**specialize));
   if (*persistent)
     func->setAttr(t::kPersistentAttr, builder.getI64IntegerAttr(**persistent));
+  if (cluster)
+    func->setAttr(t::kClusterAttr, builder.getI64IntegerAttr(*cluster));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 

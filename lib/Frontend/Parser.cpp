@@ -217,13 +217,14 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
   };
   while (tok.is(Token::kw_grid) || tok.is(Token::kw_warps) ||
          tok.is(Token::kw_stages) || isName("tma") || isName("specialize") ||
-         isName("persistent")) {
+         isName("persistent") || isName("cluster")) {
     bool isGrid = tok.is(Token::kw_grid);
     std::unique_ptr<ExprAST> &count =
         tok.is(Token::kw_warps) ? clauses.warps
         : isName("tma")         ? clauses.tma
         : isName("specialize")  ? clauses.specialize
         : isName("persistent")  ? clauses.persistent
+        : isName("cluster")     ? clauses.cluster
                                 : clauses.stages;
     if (isGrid ? hasGrid : count != nullptr) {
       error(getLoc(), "duplicate '" + tok.spelling + "' attribute on kernel '" +
@@ -245,8 +246,8 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
   }
 
   if (!tok.is(Token::l_brace)) {
-    expected("'grid', 'warps', 'stages', 'tma', 'specialize', 'persistent' "
-             "or '{' after kernel parameters");
+    expected("'grid', 'warps', 'stages', 'tma', 'specialize', 'persistent', "
+             "'cluster' or '{' after kernel parameters");
     return nullptr;
   }
   StmtList body;

@@ -137,6 +137,60 @@ int residentBlocksPerSM(CUfunction function, int threads, size_t sharedBytes) {
   return blocks;
 }
 
+std::string dim3Text(tg_dim3 d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" +
+         std::to_string(d.z);
+}
+
+int activeClusters(CUfunction function, tg_dim3 block, size_t sharedBytes,
+                   unsigned clusterBlocks) {
+  const Driver *api = resolvedDriver();
+  if (!api || !api->cuLaunchKernelEx || !api->cuOccupancyMaxActiveClusters)
+    return 0;
+  CUlaunchAttribute attribute = {};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim = {clusterBlocks, 1, 1};
+  CUlaunchConfig config = {
+      clusterBlocks,         1,       1,          block.x, block.y, block.z,
+      unsigned(sharedBytes), nullptr, &attribute, 1};
+  int clusters = 0;
+  if (api->cuOccupancyMaxActiveClusters(&clusters, function, &config))
+    return 0;
+  return clusters;
+}
+
+Status launchKernel(CUfunction function, const std::string &what, tg_dim3 grid,
+                    tg_dim3 block, tg_dim3 cluster, uint32_t sharedBytes,
+                    CUstream stream, void **params) {
+  const Driver &api = loaded().api;
+  bool clustered = cluster.x * cluster.y * cluster.z > 1;
+  CUresult result;
+  if (!clustered) {
+    result =
+        api.cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x, block.y,
+                           block.z, sharedBytes, stream, params, nullptr);
+  } else if (!api.cuLaunchKernelEx) {
+    return Status::error(TG_ERROR_CUDA,
+                         what + ": the driver has no cuLaunchKernelEx, which "
+                                "launches clusters (CUDA 12.0)");
+  } else {
+    CUlaunchAttribute attribute = {};
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim = {cluster.x, cluster.y, cluster.z};
+    CUlaunchConfig config = {grid.x,  grid.y,      grid.z, block.x,    block.y,
+                             block.z, sharedBytes, stream, &attribute, 1};
+    result = api.cuLaunchKernelEx(&config, function, params, nullptr);
+  }
+  if (result)
+    return callError(
+        result,
+        std::string(clustered ? "cuLaunchKernelEx(" : "cuLaunchKernel(") +
+            what + ", grid " + dim3Text(grid) + ", block " + dim3Text(block) +
+            (clustered ? ", cluster " + dim3Text(cluster) : "") + ", shared " +
+            std::to_string(sharedBytes) + " bytes)");
+  return Status::success();
+}
+
 Status callError(CUresult result, const std::string &what) {
   std::string message = what + ": " + describe(loaded().api, result);
   if (result == CUDA_ERROR_ASSERT)

@@ -48,6 +48,27 @@ constexpr int CU_TENSOR_MAP_INTERLEAVE_NONE = 0;
 constexpr int CU_TENSOR_MAP_SWIZZLE_128B = 3;
 constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3;
 constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
+// cuLaunchKernelEx's configuration (CUDA 12.0): the launch, and attributes
+// of which the runtime sets one, the cluster's shape.
+constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+struct CUlaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
 
 // X(field, function type, symbol names tried in order). Where the driver has
 // versioned a function, the versioned symbol is what cuda.h maps the plain
@@ -99,7 +120,9 @@ constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
 // cuTensorMapEncodeTiled (CUDA 12.0) encodes the TMA's tensor maps; its enum
 // parameters are passed as ints. cuOccupancyMaxActiveBlocksPerMultiprocessor
 // says how many blocks of a kernel an SM holds (persistent launches; without
-// it, the compiler's estimate is taken).
+// it, the compiler's estimate is taken). cuLaunchKernelEx and
+// cuOccupancyMaxActiveClusters (CUDA 12.0) launch clusters of blocks and say
+// how many fit the GPU at once (without them, no clusters).
 #define TILEGYM_CUDA_DRIVER_OPTIONAL_FUNCTIONS(X)                              \
   X(cuTensorMapEncodeTiled,                                                    \
     CUresult(void *, int, uint32_t, void *, const uint64_t *,                  \
@@ -108,7 +131,13 @@ constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
     "cuTensorMapEncodeTiled")                                                  \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                               \
     CUresult(int *, CUfunction, int, size_t),                                  \
-    "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor")                             \
+  X(cuLaunchKernelEx,                                                          \
+    CUresult(const CUlaunchConfig *, CUfunction, void **, void **),            \
+    "cuLaunchKernelEx")                                                        \
+  X(cuOccupancyMaxActiveClusters,                                              \
+    CUresult(int *, CUfunction, const CUlaunchConfig *),                       \
+    "cuOccupancyMaxActiveClusters")
 
 struct Driver {
 #define TILEGYM_DECLARE(field, type, ...)                                      \
@@ -138,6 +167,23 @@ Status optIntoSharedBytes(CUfunction function, const std::string &name,
 /// the driver's occupancy calculator (its registers, shared memory and
 /// threads); 0 where the driver lacks it or fails.
 int residentBlocksPerSM(CUfunction function, int threads, size_t sharedBytes);
+
+/// How many clusters of `clusterBlocks` blocks of `function` (as above) the
+/// GPU runs at once, by the driver's occupancy calculator; 0 where the
+/// driver lacks it (or cuLaunchKernelEx) or fails, or none fits.
+int activeClusters(CUfunction function, tg_dim3 block, size_t sharedBytes,
+                   unsigned clusterBlocks);
+
+/// Launches `function` on `stream`: with cuLaunchKernelEx where `cluster`
+/// has more than one block (a multiple of which `grid` has on each axis),
+/// else with cuLaunchKernel. A failure names `what` (the kernel) and the
+/// launch's shape.
+Status launchKernel(CUfunction function, const std::string &what, tg_dim3 grid,
+                    tg_dim3 block, tg_dim3 cluster, uint32_t sharedBytes,
+                    CUstream stream, void **params);
+
+/// "2x1x1".
+std::string dim3Text(tg_dim3 d);
 
 /// "cuLaunchKernel(kernel 'k'): CUDA_ERROR_INVALID_VALUE (invalid argument)"
 /// for a failed call; `what` names the operation and its operands.

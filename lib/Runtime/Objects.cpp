@@ -26,11 +26,6 @@ static Status released(const char *what) {
                        std::string(what) + " was already released");
 }
 
-static std::string dim3Text(tg_dim3 d) {
-  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" +
-         std::to_string(d.z);
-}
-
 //===----------------------------------------------------------------------===//
 // Context
 //===----------------------------------------------------------------------===//
@@ -213,8 +208,19 @@ Status Kernel::residentBlocksPerSM(tg_dim3 block, uint32_t sharedBytes,
   return Status::success();
 }
 
+Status Kernel::activeClusters(tg_dim3 block, uint32_t sharedBytes,
+                              unsigned clusterBlocks, int &clusters) {
+  clusters = 0;
+  TILEGYM_RETURN_IF_ERROR(module.context().makeCurrent());
+  TILEGYM_RETURN_IF_ERROR(cuda::optIntoSharedBytes(
+      static_cast<CUfunction>(handle), kernelName, sharedBytes, sharedLimit));
+  clusters = cuda::activeClusters(static_cast<CUfunction>(handle), block,
+                                  sharedBytes, clusterBlocks);
+  return Status::success();
+}
+
 Status Kernel::launch(tg_dim3 grid, tg_dim3 block, uint32_t sharedBytes,
-                      const tg_arg *args, size_t numArgs) {
+                      const tg_arg *args, size_t numArgs, tg_dim3 cluster) {
   std::string where = "kernel '" + kernelName + "'";
   Status status = checkArguments(signature, args, numArgs);
   if (!status.ok())
@@ -224,6 +230,12 @@ Status Kernel::launch(tg_dim3 grid, tg_dim3 block, uint32_t sharedBytes,
     return Status::error(TG_ERROR_INVALID_VALUE,
                          where + ": grid " + dim3Text(grid) + " and block " +
                              dim3Text(block) + " must not have a 0 dimension");
+  if (hasZero(cluster) || grid.x % cluster.x || grid.y % cluster.y ||
+      grid.z % cluster.z)
+    return Status::error(TG_ERROR_INVALID_VALUE,
+                         where + ": grid " + dim3Text(grid) +
+                             " is not a multiple of its clusters " +
+                             dim3Text(cluster));
 
   Context &context = module.context();
   TILEGYM_RETURN_IF_ERROR(context.makeCurrent());
@@ -237,13 +249,8 @@ Status Kernel::launch(tg_dim3 grid, tg_dim3 block, uint32_t sharedBytes,
     if (!status.ok())
       return Status::error(status.code, where + ": " + status.message);
   }
-  if (CUresult result = api().cuLaunchKernel(
-          function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-          sharedBytes, nullptr, packed.params(), nullptr))
-    return callError(result, "cuLaunchKernel(" + where + ", grid " +
-                                 dim3Text(grid) + ", block " + dim3Text(block) +
-                                 ", shared " + std::to_string(sharedBytes) +
-                                 " bytes)");
+  TILEGYM_RETURN_IF_ERROR(launchKernel(function, where, grid, block, cluster,
+                                       sharedBytes, nullptr, packed.params()));
   context.lastKernel = kernelName;
   return Status::success();
 }

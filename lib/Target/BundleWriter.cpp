@@ -421,6 +421,8 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
             j.attribute("producer_warps", producerWarps);
           if (int64_t blocks = e.binary->persistentBlocksPerSM)
             j.attribute("persistent_blocks_per_sm", blocks);
+          if (e.binary->clusterBlocks > 1)
+            j.attribute("cluster_blocks", e.binary->clusterBlocks);
           oneLine("block", "[" +
                                std::to_string((numWarps + producerWarps) * 32) +
                                ", 1, 1]");
@@ -523,7 +525,8 @@ llvm::Error tilegym::compileBundle(llvm::StringRef dir, mlir::ModuleOp module,
                 std::nullopt,
                 launches[name].tensorMaps,
                 launches[name].producerWarps,
-                launches[name].persistentBlocksPerSM};
+                launches[name].persistentBlocksPerSM,
+                launches[name].clusterBlocks};
       if (auto it = resources.find(name); it != resources.end())
         binary.resources = it->second;
     }

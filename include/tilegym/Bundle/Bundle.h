@@ -82,6 +82,10 @@ struct KernelInfo {
   /// runs min(tiles, SMs x this) blocks along x, each running tile after
   /// tile of the grid (tilegpu-persistent).
   int64_t persistentBlocksPerSM = 0;
+  /// The blocks of a cluster (tilegpu-multicast; 1: no clusters): paired
+  /// along the grid's y (a persistent launch's x), they share the tiles both
+  /// load, where the launch's grid allows (launchShapeOf).
+  int64_t clusterBlocks = 1;
   tg_dim3 block = {128, 1, 1};
   uint32_t sharedBytes = 0; // Dynamic shared memory per block.
   /// Names are empty unless the manifest gives them.
@@ -198,18 +202,32 @@ bool evaluateGrid(const KernelInfo &kernel, const tg_arg *args, size_t numArgs,
 /// launched count.
 constexpr uint64_t kMaxPersistentTiles = uint64_t(1) << 30;
 
-/// The grid a launch of `kernel` starts for its grid `grid` on a GPU of
-/// `multiprocessors` SMs: `grid` itself, or for a persistent kernel
-/// min(tiles, multiprocessors x blocks per SM) blocks along x, which run the
-/// grid's tiles in turn. Blocks per SM: the kernel's (the compiler's
-/// estimate), or fewer where the driver found that fewer fit
-/// (`residentPerSM`, 0 when unknown): blocks beyond what the GPU holds would
-/// wait for a whole block's worth of tiles before they start theirs.
-tg_dim3 launchGridOf(const KernelInfo &kernel, tg_dim3 grid,
-                     int multiprocessors, int residentPerSM = 0);
+/// What a launch starts: its grid, in clusters of `cluster` blocks.
+struct LaunchShape {
+  tg_dim3 grid;
+  tg_dim3 cluster = {1, 1, 1};
+};
+
+/// The launch of `kernel` for its grid `grid` on a GPU of `multiprocessors`
+/// SMs: `grid` itself, or for a persistent kernel min(tiles, multiprocessors
+/// x blocks per SM) blocks along x, which run the grid's tiles in turn.
+/// Blocks per SM: the kernel's (the compiler's estimate), or fewer where the
+/// driver found that fewer fit (`residentPerSM`, 0 when unknown): blocks
+/// beyond what the GPU holds would wait for a whole block's worth of tiles
+/// before they start theirs.
+///
+/// A kernel of clusters (clusterBlocks > 1) runs them where the grid's y is
+/// a multiple of them and the driver runs `activeClusters` > 0 of them at
+/// once (0: unknown, or the driver cannot launch clusters): along y, or for
+/// a persistent kernel along x, at most `activeClusters` of them, so that
+/// consecutive tiles (rows of one column) go to the blocks of one cluster.
+/// Elsewhere it runs without, as the same code allows.
+LaunchShape launchShapeOf(const KernelInfo &kernel, tg_dim3 grid,
+                          int multiprocessors, int residentPerSM = 0,
+                          int activeClusters = 0);
 
 /// The blocks per SM a persistent launch of `kernel` counts on, as
-/// launchGridOf takes it; 0 for a kernel that is not persistent.
+/// launchShapeOf takes it; 0 for a kernel that is not persistent.
 int persistentBlocksPerSM(const KernelInfo &kernel, int residentPerSM);
 
 /// The program in readable form:

@@ -14,12 +14,14 @@ namespace tilegym {
 /// dynamic shared memory per block, and the TMA's tensor maps it takes
 /// after its parameters (tilegpu.tensor_maps), the producer warps its
 /// block has beyond tile.num_warps (tilegpu.producer_warps), and, for a
-/// persistent kernel, the blocks per SM its grid holds (tilegpu.persistent).
+/// persistent kernel, the blocks per SM its grid holds (tilegpu.persistent),
+/// and the blocks of its clusters (tilegpu.cluster; 1: none).
 struct GpuKernelLaunch {
   int64_t sharedBytes = 0;
   std::vector<runtime::TensorMap> tensorMaps;
   int64_t producerWarps = 0;
   int64_t persistentBlocksPerSM = 0;
+  int64_t clusterBlocks = 1;
 };
 
 /// Lowers a module of tile kernels (and plain func/memref code beside them)

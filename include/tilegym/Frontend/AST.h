@@ -573,10 +573,13 @@ struct KernelClauses {
   /// The `persistent(...)` switch (1: as many blocks as fit the GPU at once,
   /// each running tile after tile of the grid; default 0).
   std::unique_ptr<ExprAST> persistent;
+  /// The `cluster(...)` blocks of a cluster (2: blocks paired along the
+  /// grid's y share the tiles both load; default 1).
+  std::unique_ptr<ExprAST> cluster;
 };
 
 /// `kernel name(params) grid(...) warps(...) stages(...) tma(...)
-/// specialize(...) persistent(...) { body }`.
+/// specialize(...) persistent(...) cluster(...) { body }`.
 class KernelAST : public DeclAST {
 public:
   KernelAST(std::string name, std::vector<ParamAST> params, ExprList grid,
@@ -593,6 +596,7 @@ public:
   const ExprAST *getTma() const { return clauses.tma.get(); }
   const ExprAST *getSpecialize() const { return clauses.specialize.get(); }
   const ExprAST *getPersistent() const { return clauses.persistent.get(); }
+  const ExprAST *getCluster() const { return clauses.cluster.get(); }
   const StmtList &getBody() const { return body; }
   static bool classof(const DeclAST *d) { return d->getKind() == Kind::Kernel; }
 

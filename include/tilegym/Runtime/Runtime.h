@@ -279,14 +279,22 @@ private:
 class Kernel {
 public:
   /// Checks the arguments against the signature before any driver call,
-  /// then launches on the default stream.
+  /// then launches on the default stream, in clusters of `cluster` blocks
+  /// where it has more than one (the grid a multiple of it).
   Status launch(tg_dim3 grid, tg_dim3 block, uint32_t sharedBytes,
-                const tg_arg *args, size_t numArgs);
+                const tg_arg *args, size_t numArgs,
+                tg_dim3 cluster = {1, 1, 1});
 
   /// How many blocks of `block` threads with `sharedBytes` of dynamic
   /// shared memory one SM holds at once (the driver's occupancy
   /// calculator); 0 where the driver cannot say.
   Status residentBlocksPerSM(tg_dim3 block, uint32_t sharedBytes, int &blocks);
+
+  /// How many clusters of `clusterBlocks` such blocks the GPU runs at once
+  /// (the driver's occupancy calculator); 0 where the driver cannot launch
+  /// clusters or say.
+  Status activeClusters(tg_dim3 block, uint32_t sharedBytes,
+                        unsigned clusterBlocks, int &clusters);
 
   const std::string &name() const { return kernelName; }
   const std::vector<Param> &params() const { return signature; }

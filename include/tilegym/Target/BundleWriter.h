@@ -39,6 +39,8 @@ struct GpuKernelBinary {
   int64_t producerWarps = 0;
   /// A persistent kernel's blocks per SM (0: one block per tile).
   int64_t persistentBlocksPerSM = 0;
+  /// The blocks of its clusters (1: none; tilegpu-multicast).
+  int64_t clusterBlocks = 1;
 };
 
 /// Writes the bundle of `tileModule` (tile dialect, before GPU lowering) into

@@ -78,13 +78,27 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
       return fail(op) << "needs sm_90 or later; the target is " << target.chip;
     int64_t count = init.getBarriers().getType().getCount();
     int64_t arrivals = init.getCount().value_or(1);
+    // With `cluster`, each block of the cluster arrives so many times (one
+    // block without clusters).
+    Value clusterArrivals =
+        init.getCluster() ? arith::MulIOp::create(b, loc(), i32(arrivals),
+                                                  NVVM::ClusterDim::create(
+                                                      b, loc(), b.getI32Type()))
+                                .getResult()
+                          : Value();
     emitIf(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
                                  idx(0)),
            [&] {
-             for (int64_t i = 0; i < count; ++i)
-               inlinePtx("mbarrier.init.shared::cta.b64 [$0], " +
-                             std::to_string(arrivals) + ";",
-                         "r", {mbarrierAddress(init.getBarriers(), i32(i))});
+             for (int64_t i = 0; i < count; ++i) {
+               Value address = mbarrierAddress(init.getBarriers(), i32(i));
+               if (clusterArrivals)
+                 inlinePtx("mbarrier.init.shared::cta.b64 [$0], $1;", "r,r",
+                           {address, clusterArrivals});
+               else
+                 inlinePtx("mbarrier.init.shared::cta.b64 [$0], " +
+                               std::to_string(arrivals) + ";",
+                           "r", {address});
+             }
              // The async proxy (the TMA's complete_tx) sees them initialized.
              inlinePtx("fence.mbarrier_init.release.cluster;", "", {});
            });
@@ -110,9 +124,35 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
   if (auto arrive = dyn_cast<tilegpu::MBarrierArriveOp>(op)) {
     if (!target.hopperOrLater)
       return fail(op) << "needs sm_90 or later; the target is " << target.chip;
-    inlinePtx("mbarrier.arrive.shared::cta.b64 _, [$0];", "r",
-              {mbarrierAddress(arrive.getBarriers(),
-                               scalars.lookup(arrive.getBarrier()))});
+    Value address = mbarrierAddress(arrive.getBarriers(),
+                                    scalars.lookup(arrive.getBarrier()));
+    if (!arrive.getCluster()) {
+      inlinePtx("mbarrier.arrive.shared::cta.b64 _, [$0];", "r", {address});
+      return success();
+    }
+    // The mbarrier at the same offset in each block of the cluster (block
+    // 0 alone without clusters), released at cluster scope.
+    Value blocks = NVVM::ClusterDim::create(b, loc(), b.getI32Type());
+    for (int64_t rank = 0; rank < tilegpu::kClusterBlocks; ++rank)
+      emitIf(rank ? arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
+                                          i32(rank), blocks)
+                        .getResult()
+                  : Value(),
+             [&] {
+               inlinePtx("{\n.reg .b32 remote;\n"
+                         "mapa.shared::cluster.u32 remote, $0, $1;\n"
+                         "mbarrier.arrive.release.cluster.shared::cluster.b64 "
+                         "_, [remote];\n}",
+                         "r,r", {address, i32(rank)});
+             });
+    return success();
+  }
+  if (isa<tilegpu::ClusterBarrierOp>(op)) {
+    if (!target.hopperOrLater)
+      return fail(op) << "needs sm_90 or later; the target is " << target.chip;
+    inlinePtx("barrier.cluster.arrive.release;\n"
+              "barrier.cluster.wait.acquire;",
+              "", {});
     return success();
   }
   if (auto active = dyn_cast<tilegpu::TensorMapActiveOp>(op)) {
@@ -555,5 +595,6 @@ void tilegym::detail::populateSharedTilePatterns(KernelEmitter &emitter,
                         tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp,
                         tilegpu::AsyncCopyOp, tilegpu::AsyncCommitGroupOp,
                         tilegpu::AsyncWaitOp, tilegpu::LocalLoadOp,
-                        tilegpu::FenceAsyncSharedOp>(emitter, patterns);
+                        tilegpu::FenceAsyncSharedOp, tilegpu::ClusterBarrierOp>(
+      emitter, patterns);
 }

@@ -166,6 +166,9 @@ LogicalResult KernelEmitter::emitEntry(gpu::GPUFuncOp &func,
   if (auto persistent =
           kernel->getAttrOfType<IntegerAttr>(tilegpu::kPersistentAttr))
     func->setAttr(tilegpu::kPersistentAttr, persistent);
+  // And its clusters' blocks (the launch's clusters).
+  if (auto cluster = kernel->getAttrOfType<IntegerAttr>(tilegpu::kClusterAttr))
+    func->setAttr(tilegpu::kClusterAttr, cluster);
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 

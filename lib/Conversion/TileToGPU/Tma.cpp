@@ -47,6 +47,10 @@ static std::string placeholders(int64_t first, int64_t count) {
 /// the tensor map at the block's element coordinates (innermost first, as
 /// the TMA counts them). Whatever of a box lies outside the view is filled
 /// with zeros, and counts towards the bytes, as cp.async's zero fill does.
+/// A multicast copy in a cluster of `n` blocks: block `r` copies the column
+/// blocks `j` with `j mod n = r` into every block's stage (the same
+/// offsets), completing every block's mbarrier; each block still announces
+/// the whole tile.
 void KernelEmitter::emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier,
                                 Value issuer) {
   auto type = cast<RankedTensorType>(copy.getLayout());
@@ -70,15 +74,48 @@ void KernelEmitter::emitTmaCopy(tilegpu::AsyncCopyOp copy, Value barrier,
     std::string constraints = "r,l";
     for (int64_t i = 0; i <= rank; ++i)
       constraints += ",r";
-    for (int64_t j = 0; j < blocks; ++j) {
+    auto copyBlock = [&](int64_t j, Value mask) {
       SmallVector<Value> operands{
           arith::AddIOp::create(b, loc(), dest, i32(j * rows * 128)),
           param.descriptor};
       llvm::append_range(operands,
                          boxCoordinates(b, loc(), origin, j, rowElements));
       operands.push_back(barrier);
-      inlinePtx(ptx, constraints, operands);
+      if (!mask)
+        return inlinePtx(ptx, constraints, operands);
+      operands.push_back(mask);
+      std::string multicast = ptx;
+      multicast.insert(multicast.find(" ["), ".multicast::cluster");
+      multicast.insert(multicast.rfind(';'), ", $" + std::to_string(3 + rank));
+      inlinePtx(multicast, constraints + ",h", operands);
+    };
+    if (!copy.getMulticast()) {
+      for (int64_t j = 0; j < blocks; ++j)
+        copyBlock(j, Value());
+      return;
     }
+    Value clusterBlocks = NVVM::ClusterDim::create(b, loc(), b.getI32Type());
+    Value inCluster = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ugt,
+                                            clusterBlocks, i32(1));
+    auto branch = scf::IfOp::create(b, loc(), TypeRange{}, inCluster, true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    Value clusterRank = NVVM::ClusterId::create(b, loc(), b.getI32Type());
+    // Every block of the cluster: bits 0 to n - 1.
+    Value mask = arith::TruncIOp::create(
+        b, loc(), b.getI16Type(),
+        arith::SubIOp::create(
+            b, loc(), arith::ShLIOp::create(b, loc(), i32(1), clusterBlocks),
+            i32(1)));
+    for (int64_t j = 0; j < blocks; ++j)
+      emitIf(arith::CmpIOp::create(
+                 b, loc(), arith::CmpIPredicate::eq,
+                 arith::RemUIOp::create(b, loc(), i32(j), clusterBlocks),
+                 clusterRank),
+             [&] { copyBlock(j, mask); });
+    b.setInsertionPointToStart(branch.elseBlock());
+    for (int64_t j = 0; j < blocks; ++j)
+      copyBlock(j, Value());
   });
 }
 

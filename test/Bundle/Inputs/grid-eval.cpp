@@ -3,10 +3,13 @@
 // included, without a GPU or a reference program:
 //
 //   tilegym-grid-eval BUNDLE KERNEL view:100x128 int:7 float:0.5 [sms:132]
+//       [clusters:66]
 //
 // Prints the grid program and "grid AxBxC", or the error; exit 1 on error.
 // With sms:N, also "launch AxBxC": the grid a launch starts on a GPU of N
-// SMs (a persistent kernel's is smaller).
+// SMs (a persistent kernel's is smaller), and " cluster XxYxZ" where it runs
+// clusters, of which the GPU holds clusters:M at once (0 by default: the
+// driver cannot launch them).
 #include "tilegym/Bundle/Bundle.h"
 
 #include <cstdio>
@@ -35,11 +38,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::vector<tg_arg> args;
-  int sms = 0;
+  int sms = 0, clusters = 0;
   for (int i = 3; i < argc; ++i) {
     const char *a = argv[i];
     if (!std::strncmp(a, "sms:", 4)) {
       sms = int(std::strtol(a + 4, nullptr, 10));
+    } else if (!std::strncmp(a, "clusters:", 9)) {
+      clusters = int(std::strtol(a + 9, nullptr, 10));
     } else if (!std::strncmp(a, "view:", 5)) {
       std::vector<int64_t> sizes;
       for (const char *p = a + 5; *p; p += *p == 'x') {
@@ -67,9 +72,14 @@ int main(int argc, char **argv) {
   std::printf("grid %lldx%lldx%lld\n", (long long)grid[0], (long long)grid[1],
               (long long)grid[2]);
   if (sms) {
-    tg_dim3 launch = bundle::launchGridOf(
-        *k, {uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2])}, sms);
-    std::printf("launch %ux%ux%u\n", launch.x, launch.y, launch.z);
+    bundle::LaunchShape launch = bundle::launchShapeOf(
+        *k, {uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2])}, sms,
+        /*residentPerSM=*/0, clusters);
+    std::printf("launch %ux%ux%u", launch.grid.x, launch.grid.y, launch.grid.z);
+    if (launch.cluster.x * launch.cluster.y * launch.cluster.z > 1)
+      std::printf(" cluster %ux%ux%u", launch.cluster.x, launch.cluster.y,
+                  launch.cluster.z);
+    std::printf("\n");
   }
   return 0;
 }

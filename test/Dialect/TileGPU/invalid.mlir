@@ -233,6 +233,13 @@ module attributes {tilegpu.persistent = 1 : i64} {
 
 // -----
 
+// expected-error @+1 {{'tilegpu.cluster' belongs on a kernel, as the blocks of its clusters (2)}}
+func.func @cluster_four() attributes {tilegpu.cluster = 4 : i64} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{shared-memory tile sizes must be powers of two (stages positive), got 100}}
 func.func @memdesc_size(%m: !tilegpu.memdesc<2x100x64xbf16, swizzle = 0>)
 
@@ -651,6 +658,14 @@ func.func @tma_copy_no_map(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<128x64
 func.func @tma_copy_partial(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 128>, %bars: !tilegpu.mbarriers<2>, %i: index) attributes {tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 0, box = [128, 64]>]} {
   // expected-error @+1 {{copies with the TMA given mbarriers, the index of one and a tensor map together}}
   "tilegpu.async_copy"(%v, %i, %i, %s, %bars) <{layout = tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>, operandSegmentSizes = array<i32: 1, 2, 1, 1, 0>}> : (!tile.view<?x?xbf16>, index, index, !tilegpu.memdesc<128x64xbf16, swizzle = 128>, !tilegpu.mbarriers<2>) -> ()
+  return
+}
+
+// -----
+
+func.func @multicast_no_tma(%v: !tile.view<?x?xbf16>, %s: !tilegpu.memdesc<128x64xbf16, swizzle = 128>, %i: index) {
+  // expected-error @+1 {{multicasts only the TMA's copies (tma(...))}}
+  tilegpu.async_copy %v[%i, %i], %s multicast : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 128> as tensor<128x64xbf16, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
   return
 }
 

@@ -211,13 +211,69 @@ int cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, struct kernel *f,
   return SUCCESS;
 }
 
+/* Clusters the GPU holds at once: FAKE_CUDA_ACTIVE_CLUSTERS (66 by default;
+   -1 fails). */
+struct launch_config {
+  unsigned gx, gy, gz, bx, by, bz, shared;
+  void *stream;
+  struct {
+    int id;
+    char pad[4];
+    union {
+      char bytes[64];
+      struct {
+        unsigned x, y, z;
+      } cluster;
+    } value;
+  } *attrs;
+  unsigned num_attrs;
+};
+
+int cuOccupancyMaxActiveClusters(int *clusters, struct kernel *f,
+                                 const struct launch_config *config) {
+  int n = env_int("FAKE_CUDA_ACTIVE_CLUSTERS", 66);
+  unsigned cx = config->num_attrs ? config->attrs[0].value.cluster.x : 1;
+  TRACE("cuOccupancyMaxActiveClusters %s cluster %u threads %u shared %u",
+        f->name, cx, config->bx * config->by * config->bz, config->shared);
+  if (n < 0)
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  *clusters = n;
+  return SUCCESS;
+}
+
+static int launch(const char *how, struct kernel *f, unsigned gx, unsigned gy,
+                  unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                  unsigned shared, void *stream, void **params,
+                  const char *cluster);
+
+int cuLaunchKernelEx(const struct launch_config *config, struct kernel *f,
+                     void **params, void **extra) {
+  char cluster[64] = "";
+  for (unsigned i = 0; i < config->num_attrs; ++i)
+    if (config->attrs[i].id == 4) /* CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION */
+      snprintf(cluster, sizeof(cluster), " cluster %ux%ux%u",
+               config->attrs[i].value.cluster.x,
+               config->attrs[i].value.cluster.y,
+               config->attrs[i].value.cluster.z);
+  return launch("cuLaunchKernelEx", f, config->gx, config->gy, config->gz,
+                config->bx, config->by, config->bz, config->shared,
+                config->stream, params, cluster);
+}
+
 int cuLaunchKernel(struct kernel *f, unsigned gx, unsigned gy, unsigned gz,
                    unsigned bx, unsigned by, unsigned bz, unsigned shared,
                    void *stream, void **params, void **extra) {
+  return launch("cuLaunchKernel", f, gx, gy, gz, bx, by, bz, shared, stream,
+                params, "");
+}
+
+static int launch(const char *how, struct kernel *f, unsigned gx, unsigned gy,
+                  unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                  unsigned shared, void *stream, void **params,
+                  const char *cluster) {
   /* Reads 8 bytes per parameter: the runtime gives each an 8-byte slot. */
-  printf("fake-cuda: cuLaunchKernel %s grid %ux%ux%u block %ux%ux%u shared %u "
-         "params",
-         f->name, gx, gy, gz, bx, by, bz, shared);
+  printf("fake-cuda: %s %s grid %ux%ux%u%s block %ux%ux%u shared %u params",
+         how, f->name, gx, gy, gz, cluster, bx, by, bz, shared);
   for (int i = 0; i < f->num_params; ++i) {
     uint64_t value;
     memcpy(&value, params[i], sizeof(value));

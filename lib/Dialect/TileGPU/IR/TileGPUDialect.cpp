@@ -625,6 +625,16 @@ LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
                 "launch runs (1 to 32)";
     return success();
   }
+  if (name == kClusterAttr) {
+    auto blocks = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !blocks ||
+        blocks.getInt() != kClusterBlocks)
+      return op->emitOpError()
+             << "'" << name
+             << "' belongs on a kernel, as the blocks of its clusters ("
+             << kClusterBlocks << ")";
+    return success();
+  }
   if (name == kWarpRoleAttr) {
     auto role = dyn_cast<StringAttr>(attr.getValue());
     if (opName != "scf.if" || !role ||

@@ -148,6 +148,8 @@ LogicalResult AsyncCopyOp::verify() {
       bool(getBarriers()) != getTensorMap().has_value())
     return emitOpError() << "copies with the TMA given mbarriers, the index "
                             "of one and a tensor map together";
+  if (getMulticast() && !getTensorMap())
+    return emitOpError() << "multicasts only the TMA's copies (tma(...))";
   if (!getTensorMap())
     return success();
   if (dest.getSwizzle() != 128 || dest.getTransposed())

@@ -384,13 +384,18 @@ static void makeConsumerPersistent(OpBuilder &b, Specialized &s,
           b, loc, s.ring.getResult(s.stageArg),
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), s.stages - 1)),
       stages);
-  SmallVector<Value> empties;
+  // One release per ring, as the loop's (at each block of a cluster
+  // where the ring is shared).
+  SmallVector<MBarrierArriveOp> releases;
   s.ring.walk([&](MBarrierArriveOp arrive) {
-    if (!llvm::is_contained(empties, arrive.getBarriers()))
-      empties.push_back(arrive.getBarriers());
+    if (llvm::none_of(releases, [&](MBarrierArriveOp r) {
+          return r.getBarriers() == arrive.getBarriers();
+        }))
+      releases.push_back(arrive);
   });
-  for (Value empty : empties)
-    MBarrierArriveOp::create(b, loc, empty, last);
+  for (MBarrierArriveOp release : releases)
+    MBarrierArriveOp::create(b, loc, release.getBarriers(), last,
+                             release.getCluster());
   // Every consumer past this tile's epilogue before any reuses its
   // scratch.
   b.setInsertionPointToEnd(tiles.getBody());

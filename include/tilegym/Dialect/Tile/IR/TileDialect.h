@@ -56,6 +56,10 @@ constexpr llvm::StringLiteral kSpecializeAttr = "tile.specialize";
 /// for a persistent kernel, whose blocks (as many as the GPU runs at once)
 /// each run tile after tile of the grid; 0 or absent: one block per tile.
 constexpr llvm::StringLiteral kPersistentAttr = "tile.persistent";
+/// Optional (`cluster(E)` in the source): 2 asks tilegpu-multicast to pair
+/// a warp-specialized kernel's blocks along the grid's y into clusters that
+/// share the tiles both load (the TMA's multicast); 1 or absent: none.
+constexpr llvm::StringLiteral kClusterAttr = "tile.cluster";
 
 /// The most elements a tile may hold (2^20, Triton's limit too): a tile is
 /// one block's working set, in registers on the GPU; past this, compiling

@@ -171,6 +171,12 @@ constexpr llvm::StringLiteral kProducerWarpsAttr = "tilegpu.producer_warps";
 /// launch starts min(tiles, SMs x this) blocks along x (the bundle's
 /// manifest says so).
 constexpr llvm::StringLiteral kPersistentAttr = "tilegpu.persistent";
+/// On a kernel tilegpu-multicast paired (i64): the blocks of a cluster,
+/// along the grid's y (a persistent launch's x), where the launch's grid
+/// has a multiple of them there (the bundle's manifest says so).
+constexpr llvm::StringLiteral kClusterAttr = "tilegpu.cluster";
+/// The blocks of a cluster tilegpu-multicast makes.
+constexpr int64_t kClusterBlocks = 2;
 /// On the branches the lowering of a tilegpu.warp_specialize builds:
 /// "producer" or "consumer", the warps that run it.
 constexpr llvm::StringLiteral kWarpRoleAttr = "tilegpu.warp_role";

@@ -131,6 +131,14 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [AttrSizedOperandSegments,
     strides: a tensor map of zeros), the threads copy with cp.async as
     without it; the commit group and waits are the same either way.
 
+    With `multicast` (tilegpu-multicast) the blocks of a cluster share the
+    tile: where the launch made clusters (`%cluster_nctarank` > 1), block
+    `r` of the cluster issues the column blocks `j` with `j mod n = r`, each
+    multicast into the same stage of every block of the cluster and
+    completing each block's mbarrier, which every block still expects the
+    whole tile's bytes on; without clusters, the block copies all of them.
+    Every block of the cluster must copy the same tile.
+
     ```mlir
     tilegpu.async_copy %a[%m, %k], %stage : !tile.view<?x?xbf16>,
         !tilegpu.memdesc<128x64xbf16, swizzle = 128>
@@ -138,6 +146,7 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [AttrSizedOperandSegments,
             threadsPerWarp = [4, 8], warpsPerBlock = [8, 1]}>>
     tilegpu.async_copy %a[%m, %k], %stage tma(%bars[%s], 0) : ...,
         !tilegpu.mbarriers<3>
+    tilegpu.async_copy %b[%k, %n], %stage tma(%bars[%s], 1) multicast : ...
     ```
   }];
   let arguments = (ins Tile_ViewType:$view, Variadic<Index>:$indices,
@@ -146,10 +155,12 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [AttrSizedOperandSegments,
                        Optional<I32>:$barrier,
                        TypeAttrOf<AnyRankedTensor>:$layout,
                        UnitAttr:$chained,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>>:$tensorMap);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>>:$tensorMap,
+                       UnitAttr:$multicast);
   let assemblyFormat = [{
     $view `[` $indices `]` `,` $dest (`chained` $chained^)?
-    (`tma` `(` $barriers^ `[` $barrier `]` `,` $tensorMap `)`)? attr-dict `:`
+    (`tma` `(` $barriers^ `[` $barrier `]` `,` $tensorMap `)`)?
+    (`multicast` $multicast^)? attr-dict `:`
     qualified(type($view)) `,` qualified(type($dest)) `as` $layout
     (`,` qualified(type($barriers))^)?
   }];
@@ -179,19 +190,26 @@ def TileGPU_MBarrierInitOp : TileGPU_Op<"mbarrier_init", [
     One thread initializes each mbarrier for `count` arrivals a phase (1
     when absent: the thread issuing a fill's copies; a warp-specialized
     kernel's empty barriers count every consumer thread), then fences the
-    initialization for the async proxy; a barrier after it makes it
-    visible to the block.
+    initialization for the async proxy and the cluster; a barrier after
+    it makes it visible to the block (a `tilegpu.cluster_barrier`, to the
+    cluster). With `cluster`, `count` arrivals from each block of the
+    cluster (`count` times `%cluster_nctarank`): every block's consumers
+    release the stages of a ring the cluster shares
+    (`tilegpu.mbarrier_arrive ... cluster`).
 
     ```mlir
     tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<3>
     tilegpu.mbarrier_init %empty count 256 : !tilegpu.mbarriers<3>
+    tilegpu.mbarrier_init %empty count 256 cluster : !tilegpu.mbarriers<3>
     ```
   }];
   let arguments = (ins TileGPU_MBarriersType:$barriers,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>,
-                                                IntMaxValue<1024>]>>:$count);
+                                                IntMaxValue<1024>]>>:$count,
+                       UnitAttr:$cluster);
   let assemblyFormat = [{
-    $barriers (`count` $count^)? attr-dict `:` qualified(type($barriers))
+    $barriers (`count` $count^)? (`cluster` $cluster^)? attr-dict `:`
+    qualified(type($barriers))
   }];
 }
 
@@ -231,16 +249,39 @@ def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive", [
     shared memory happen before the phase completes). A warp-specialized
     kernel's consumers release a stage so, once the mma reading it has
     completed; the phase completes at the count `tilegpu.mbarrier_init`
-    gave.
+    gave. With `cluster`, the thread arrives once at that mbarrier in each
+    block of its cluster (`mapa`, release at cluster scope): the stage of a
+    ring the cluster shares is free once every block has read it.
 
     ```mlir
     tilegpu.mbarrier_arrive %empty[%s] : !tilegpu.mbarriers<3>
+    tilegpu.mbarrier_arrive %empty[%s] cluster : !tilegpu.mbarriers<3>
     ```
   }];
-  let arguments = (ins TileGPU_MBarriersType:$barriers, I32:$barrier);
+  let arguments = (ins TileGPU_MBarriersType:$barriers, I32:$barrier,
+                       UnitAttr:$cluster);
   let assemblyFormat = [{
-    $barriers `[` $barrier `]` attr-dict `:` qualified(type($barriers))
+    $barriers `[` $barrier `]` (`cluster` $cluster^)? attr-dict `:`
+    qualified(type($barriers))
   }];
+}
+
+def TileGPU_ClusterBarrierOp : TileGPU_Op<"cluster_barrier"> {
+  let summary = "wait for every thread of the cluster's blocks";
+  let description = [{
+    Each thread arrives (release) and waits (acquire) until every thread
+    of every block of its cluster that has not exited has arrived
+    (`barrier.cluster`); without clusters, the block's threads. A kernel
+    whose blocks share rings (tilegpu-multicast) meets so after
+    initializing its mbarriers, before any block copies into another's
+    shared memory or arrives at its mbarriers, and before it exits, so
+    that no block leaves while another may still arrive at its mbarriers.
+
+    ```mlir
+    tilegpu.cluster_barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 def TileGPU_TensorMapActiveOp : TileGPU_Op<"tensor_map_active", [Pure]> {

@@ -497,6 +497,67 @@ def TileGPUWarpSpecializePass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def TileGPUMulticastPass
+    : Pass<"tilegpu-multicast", "::mlir::func::FuncOp"> {
+  let summary = "Pair a warp-specialized kernel's blocks into clusters that "
+                "share the tiles both load";
+  let description = [{
+    After `tilegpu-warp-specialize`, before `tilegpu-persistent`, in a
+    kernel that asks for it (`tile.cluster = 2`, from `cluster(2)` in the
+    source) and that pass split. The blocks that differ only in their
+    `block_id(1)` (the grid's y) pair into clusters of two where the launch
+    can (the grid's y even; a persistent launch's blocks along x, whose
+    walk gives consecutive tiles of a column, so the same pairs). A ring
+    whose every copy's tile indices are not a function of `block_id(1)`
+    (a matmul's B, its tiles along N, where y walks M) is one both blocks
+    load: its copies become `multicast`, each block issuing half of the
+    tile's column blocks into both blocks' stages; its empty mbarriers
+    count both blocks' consumers (`mbarrier_init ... cluster`), whose
+    releases arrive at both (`mbarrier_arrive ... cluster`), since a
+    block's fill now writes its pair's stage too. A
+    `tilegpu.cluster_barrier` after the mbarriers' initialization and one
+    before the kernel returns keep a block from touching its pair's
+    mbarriers before they exist or after it exits. The kernel gets
+    `tilegpu.cluster = 2`, which the bundle's manifest carries to the
+    launch; without clusters (an odd grid y, a driver without
+    cuLaunchKernelEx) the same code copies every column block itself.
+
+    Refused, with a remark: a kernel that is not warp-specialized, whose
+    loops' bounds depend on `block_id(1)` (the pair's fill counts would
+    differ: causal attention), or whose rings all depend on it.
+
+    ```mlir
+    tilegpu.mbarrier_init %empty count 256 : !tilegpu.mbarriers<3>
+    tilegpu.warp_specialize producer warps 4 registers 24 {
+      ... tilegpu.async_copy %b[%k2, %n], %stage tma(%full[%slot], 1) ...
+    } consumer registers 240 {
+      ... tilegpu.mbarrier_arrive %empty[%s2] ...
+    }
+    ```
+    becomes
+    ```mlir
+    tilegpu.mbarrier_init %empty count 256 cluster : !tilegpu.mbarriers<3>
+    gpu.barrier
+    tilegpu.cluster_barrier
+    tilegpu.warp_specialize producer warps 4 registers 24 {
+      ... tilegpu.async_copy %b[%k2, %n], %stage tma(%full[%slot], 1)
+              multicast ...
+    } consumer registers 240 {
+      ... tilegpu.mbarrier_arrive %empty[%s2] cluster ...
+    }
+    tilegpu.cluster_barrier
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU architecture">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say whether each kernel that asks is clustered, with the rings "
+           "its pairs share, or why not">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUPersistentPass
     : Pass<"tilegpu-persistent", "::mlir::func::FuncOp"> {
   let summary = "Run a warp-specialized kernel's tiles in turn on as many "
