@@ -130,21 +130,22 @@ LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
       inlinePtx("mbarrier.arrive.shared::cta.b64 _, [$0];", "r", {address});
       return success();
     }
-    // The mbarrier at the same offset in each block of the cluster (block
-    // 0 alone without clusters), released at cluster scope.
+    // Once per warp and block of the cluster: the warp's threads meet, then
+    // lane r arrives at the mbarrier at the same offset in block r (block
+    // 0 alone without clusters). Every thread arriving at every block
+    // costs a cluster-wide transaction per thread per stage, which holds
+    // the consumers back far more than the shared ring saves.
     Value blocks = NVVM::ClusterDim::create(b, loc(), b.getI32Type());
-    for (int64_t rank = 0; rank < tilegpu::kClusterBlocks; ++rank)
-      emitIf(rank ? arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult,
-                                          i32(rank), blocks)
-                        .getResult()
-                  : Value(),
-             [&] {
-               inlinePtx("{\n.reg .b32 remote;\n"
-                         "mapa.shared::cluster.u32 remote, $0, $1;\n"
-                         "mbarrier.arrive.release.cluster.shared::cluster.b64 "
-                         "_, [remote];\n}",
-                         "r,r", {address, i32(rank)});
-             });
+    Value lane = arith::IndexCastOp::create(b, loc(), b.getI32Type(), laneId);
+    inlinePtx("bar.warp.sync -1;", "", {});
+    emitIf(arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::ult, lane,
+                                 blocks),
+           [&] {
+             inlinePtx("{\n.reg .b32 remote;\n"
+                       "mapa.shared::cluster.u32 remote, $0, $1;\n"
+                       "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}",
+                       "r,r", {address, lane});
+           });
     return success();
   }
   if (isa<tilegpu::ClusterBarrierOp>(op)) {

@@ -17,7 +17,7 @@
 // CHECK-LABEL: func.func @pair(
 // CHECK-SAME: tilegpu.cluster = 2 : i64
 // CHECK: tilegpu.mbarrier_init %[[EA:[^ ]*]] count 128 : !tilegpu.mbarriers<3>
-// CHECK: tilegpu.mbarrier_init %[[EB:[^ ]*]] count 128 cluster : !tilegpu.mbarriers<3>
+// CHECK: tilegpu.mbarrier_init %[[EB:[^ ]*]] count 4 cluster : !tilegpu.mbarriers<3>
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: tilegpu.cluster_barrier
 // CHECK: tilegpu.warp_specialize

@@ -76,7 +76,7 @@ func.func @tma(%v: !tile.view<?x?xbf16>, %i: index, %s: !tilegpu.memdesc<128x64x
 // A cluster's: a copy multicast to the cluster's blocks, mbarriers counting
 // every block's arrivals, an arrival at each block's, the cluster barrier.
 // CHECK-LABEL: func.func @cluster
-// CHECK: tilegpu.mbarrier_init %[[E:.*]] count 256 cluster : !tilegpu.mbarriers<3>
+// CHECK: tilegpu.mbarrier_init %[[E:.*]] count 8 cluster : !tilegpu.mbarriers<3>
 // CHECK-NEXT: tilegpu.cluster_barrier
 // CHECK-NEXT: tilegpu.async_copy %arg0[%arg1, %arg1], %arg2 tma(%{{.*}}[%arg3], 0) multicast : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 128> as tensor<128x64xbf16, #blocked>, !tilegpu.mbarriers<3>
 // CHECK-NEXT: tilegpu.mbarrier_arrive %[[E]][%arg3] cluster : !tilegpu.mbarriers<3>
@@ -85,7 +85,7 @@ func.func @cluster(%v: !tile.view<?x?xbf16>, %i: index, %s: !tilegpu.memdesc<128
   %b = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<3>
   %e = tilegpu.mbarrier_alloc : !tilegpu.mbarriers<3>
   tilegpu.mbarrier_init %b : !tilegpu.mbarriers<3>
-  tilegpu.mbarrier_init %e count 256 cluster : !tilegpu.mbarriers<3>
+  tilegpu.mbarrier_init %e count 8 cluster : !tilegpu.mbarriers<3>
   tilegpu.cluster_barrier
   tilegpu.async_copy %v[%i, %i], %s tma(%b[%j], 0) multicast : !tile.view<?x?xbf16>, !tilegpu.memdesc<128x64xbf16, swizzle = 128> as tensor<128x64xbf16, #a>, !tilegpu.mbarriers<3>
   tilegpu.mbarrier_arrive %e[%j] cluster : !tilegpu.mbarriers<3>

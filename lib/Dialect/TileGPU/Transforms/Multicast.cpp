@@ -228,9 +228,11 @@ struct TileGPUMulticastPass
       for (AsyncCopyOp copy : ring->copies)
         copy.setMulticast(true);
       for (Operation *user : ring->empty.getUsers()) {
-        if (auto init = dyn_cast<MBarrierInitOp>(user))
+        // The consumer threads' arrivals become their warps'.
+        if (auto init = dyn_cast<MBarrierInitOp>(user)) {
+          init.setCount(init.getCount().value_or(1) / kWarpSize);
           init.setCluster(true);
-        else if (auto arrive = dyn_cast<MBarrierArriveOp>(user))
+        } else if (auto arrive = dyn_cast<MBarrierArriveOp>(user))
           arrive.setCluster(true);
       }
     }

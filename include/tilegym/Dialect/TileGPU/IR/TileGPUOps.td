@@ -193,14 +193,14 @@ def TileGPU_MBarrierInitOp : TileGPU_Op<"mbarrier_init", [
     initialization for the async proxy and the cluster; a barrier after
     it makes it visible to the block (a `tilegpu.cluster_barrier`, to the
     cluster). With `cluster`, `count` arrivals from each block of the
-    cluster (`count` times `%cluster_nctarank`): every block's consumers
-    release the stages of a ring the cluster shares
-    (`tilegpu.mbarrier_arrive ... cluster`).
+    cluster (`count` times `%cluster_nctarank`): every block's consumer
+    warps release the stages of a ring the cluster shares
+    (`tilegpu.mbarrier_arrive ... cluster`, once per warp).
 
     ```mlir
     tilegpu.mbarrier_init %bars : !tilegpu.mbarriers<3>
     tilegpu.mbarrier_init %empty count 256 : !tilegpu.mbarriers<3>
-    tilegpu.mbarrier_init %empty count 256 cluster : !tilegpu.mbarriers<3>
+    tilegpu.mbarrier_init %empty count 8 cluster : !tilegpu.mbarriers<3>
     ```
   }];
   let arguments = (ins TileGPU_MBarriersType:$barriers,
@@ -249,9 +249,10 @@ def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive", [
     shared memory happen before the phase completes). A warp-specialized
     kernel's consumers release a stage so, once the mma reading it has
     completed; the phase completes at the count `tilegpu.mbarrier_init`
-    gave. With `cluster`, the thread arrives once at that mbarrier in each
-    block of its cluster (`mapa`, release at cluster scope): the stage of a
-    ring the cluster shares is free once every block has read it.
+    gave. With `cluster`, each warp arrives once at that mbarrier in each
+    block of its cluster: its threads meet (`bar.warp.sync`), then lane
+    `r` arrives at block `r`'s (`mapa`); the stage of a ring the cluster
+    shares is free once every block's warps have read it.
 
     ```mlir
     tilegpu.mbarrier_arrive %empty[%s] : !tilegpu.mbarriers<3>

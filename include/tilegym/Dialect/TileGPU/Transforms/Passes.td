@@ -512,9 +512,10 @@ def TileGPUMulticastPass
     (a matmul's B, its tiles along N, where y walks M) is one both blocks
     load: its copies become `multicast`, each block issuing half of the
     tile's column blocks into both blocks' stages; its empty mbarriers
-    count both blocks' consumers (`mbarrier_init ... cluster`), whose
-    releases arrive at both (`mbarrier_arrive ... cluster`), since a
-    block's fill now writes its pair's stage too. A
+    count both blocks' consumer warps (`mbarrier_init ... cluster`, the
+    count in warps), each of which releases a stage at both
+    (`mbarrier_arrive ... cluster`), since a block's fill now writes its
+    pair's stage too. A
     `tilegpu.cluster_barrier` after the mbarriers' initialization and one
     before the kernel returns keep a block from touching its pair's
     mbarriers before they exist or after it exits. The kernel gets
@@ -536,7 +537,7 @@ def TileGPUMulticastPass
     ```
     becomes
     ```mlir
-    tilegpu.mbarrier_init %empty count 256 cluster : !tilegpu.mbarriers<3>
+    tilegpu.mbarrier_init %empty count 8 cluster : !tilegpu.mbarriers<3>
     gpu.barrier
     tilegpu.cluster_barrier
     tilegpu.warp_specialize producer warps 4 registers 24 {
