@@ -23,7 +23,7 @@ for s in M=300,N=200,K=136 M=129,N=77,K=65 M=8,N=8,K=8 M=4096,N=2304,K=192 M=250
 done
 done
 done
-t "matmul cluster f32 C (not persistent) M=300,N=200,K=136" $C --size M=300,N=200,K=136
+t "matmul cluster f32 C (not persistent) M=256,N=200,K=136" $C --size M=256,N=200,K=136
 grep -h '^clusters:' $OUT/logs/$LOG_PREFIX$n.log
 t "matmul cluster BN=128 M=2000,N=1500,K=300" $C -D OUT=bf16 -D BN=128 --size M=2000,N=1500,K=300
 t "matmul cluster cpu 600x700x96" $C -D OUT=bf16 --compare=cpu --shape a=600x96 --shape b=96x700 --shape c=600x700
@@ -32,7 +32,7 @@ echo "$pass passed, $fail failed"
 [ "${SANITIZE:-1}" = 0 ] && exit 0
 export PATH=/usr/local/cuda/bin:$PATH
 for tool in memcheck racecheck synccheck; do
-  for c in "$C -D OUT=bf16 --size M=260,N=136,K=200" "$C -D OUT=bf16 -D PERSISTENT=0 --size M=256,N=300,K=130"; do
+  for c in "$C -D OUT=bf16 --size M=256,N=520,K=200" "$C -D OUT=bf16 -D PERSISTENT=0 --size M=256,N=300,K=130"; do
     timeout 250 compute-sanitizer --tool $tool --error-exitcode 9 $run $c --backend=gpu --seed 1 > $OUT/logs/san.log 2>&1; rc=$?
     echo "$tool rc=$rc $(grep -o 'ERROR SUMMARY: [0-9]* errors\|RACECHECK SUMMARY: [0-9]* hazards[^)]*' $OUT/logs/san.log | head -1) $(grep -c PASS $OUT/logs/san.log)PASS :: $c"
   done
