@@ -145,12 +145,7 @@ static FailureOr<SmallVector<Ring>> findRings(WarpSpecializeOp ws,
 /// a pair: their bounds not a function of block_id(kClusterAxis).
 static bool sameTripCounts(WarpSpecializeOp ws) {
   bool same = true;
-  ws.getConsumer().walk([&](scf::ForOp loop) {
-    if (dependOnClusterAxis(
-            {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}))
-      same = false;
-  });
-  ws.getProducer().walk([&](scf::ForOp loop) {
+  ws->walk([&](scf::ForOp loop) {
     if (dependOnClusterAxis(
             {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}))
       same = false;
