@@ -136,6 +136,11 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   multicast.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUMulticastPass(multicast));
+  tilegpu::TileGPUOverlapDotsPassOptions overlap;
+  overlap.chip = chip.str();
+  overlap.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(
+      tilegpu::createTileGPUOverlapDotsPass(overlap));
   tilegpu::TileGPUPersistentPassOptions persistent;
   persistent.chip = chip.str();
   persistent.remarks = remarks;

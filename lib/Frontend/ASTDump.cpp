@@ -205,6 +205,8 @@ private:
       dump(*persistent, "persistent");
     if (const ExprAST *cluster = kernel.getCluster())
       dump(*cluster, "cluster");
+    if (const ExprAST *overlap = kernel.getOverlap())
+      dump(*overlap, "overlap");
     dump(kernel.getBody(), "Body");
   }
 

@@ -280,6 +280,12 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
       "one block per tile");
   if (failed(persistent))
     return failure();
+  FailureOr<std::optional<int64_t>> overlap = readSwitch(
+      kernel.getOverlap(), "overlap",
+      "a specialized loop's last dot runs under the next iteration's work",
+      "each iteration's dots waited for in it");
+  if (failed(overlap))
+    return failure();
   std::optional<int64_t> cluster;
   if (const ExprAST *c = kernel.getCluster()) {
     cluster = constInt(*c, "cluster");
@@ -313,6 +319,8 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
     func->setAttr(t::kPersistentAttr, builder.getI64IntegerAttr(**persistent));
   if (cluster)
     func->setAttr(t::kClusterAttr, builder.getI64IntegerAttr(*cluster));
+  if (*overlap)
+    func->setAttr(t::kOverlapAttr, builder.getI64IntegerAttr(**overlap));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 

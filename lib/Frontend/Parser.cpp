@@ -217,7 +217,7 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
   };
   while (tok.is(Token::kw_grid) || tok.is(Token::kw_warps) ||
          tok.is(Token::kw_stages) || isName("tma") || isName("specialize") ||
-         isName("persistent") || isName("cluster")) {
+         isName("persistent") || isName("cluster") || isName("overlap")) {
     bool isGrid = tok.is(Token::kw_grid);
     std::unique_ptr<ExprAST> &count =
         tok.is(Token::kw_warps) ? clauses.warps
@@ -225,6 +225,7 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
         : isName("specialize")  ? clauses.specialize
         : isName("persistent")  ? clauses.persistent
         : isName("cluster")     ? clauses.cluster
+        : isName("overlap")     ? clauses.overlap
                                 : clauses.stages;
     if (isGrid ? hasGrid : count != nullptr) {
       error(getLoc(), "duplicate '" + tok.spelling + "' attribute on kernel '" +
@@ -247,7 +248,7 @@ std::unique_ptr<KernelAST> Parser::parseKernel() {
 
   if (!tok.is(Token::l_brace)) {
     expected("'grid', 'warps', 'stages', 'tma', 'specialize', 'persistent', "
-             "'cluster' or '{' after kernel parameters");
+             "'cluster', 'overlap' or '{' after kernel parameters");
     return nullptr;
   }
   StmtList body;

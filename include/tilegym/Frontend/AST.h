@@ -576,10 +576,13 @@ struct KernelClauses {
   /// The `cluster(...)` blocks of a cluster (2: blocks paired along the
   /// grid's y share the tiles both load; default 1).
   std::unique_ptr<ExprAST> cluster;
+  /// The `overlap(...)` switch (1: a specialized loop's last dot runs under
+  /// the next iteration's work, tilegpu-overlap-dots; default 0).
+  std::unique_ptr<ExprAST> overlap;
 };
 
 /// `kernel name(params) grid(...) warps(...) stages(...) tma(...)
-/// specialize(...) persistent(...) cluster(...) { body }`.
+/// specialize(...) persistent(...) cluster(...) overlap(...) { body }`.
 class KernelAST : public DeclAST {
 public:
   KernelAST(std::string name, std::vector<ParamAST> params, ExprList grid,
@@ -597,6 +600,7 @@ public:
   const ExprAST *getSpecialize() const { return clauses.specialize.get(); }
   const ExprAST *getPersistent() const { return clauses.persistent.get(); }
   const ExprAST *getCluster() const { return clauses.cluster.get(); }
+  const ExprAST *getOverlap() const { return clauses.overlap.get(); }
   const StmtList &getBody() const { return body; }
   static bool classof(const DeclAST *d) { return d->getKind() == Kind::Kernel; }
 

@@ -457,8 +457,10 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
         for (int64_t r = 0; r < N / 2; ++r)
           operands.push_back(
               LLVM::ExtractValueOp::create(b, loc(), blocks[m], r));
-        for (Value pair : accumulatorAFragment(op.getLhs(), m, k))
+        for (Value pair : accumulatorAFragment(op.getLhs(), m, k)) {
           operands.push_back(LLVM::BitcastOp::create(b, loc(), i32Type, pair));
+          wgmmaRegisterOperands[op.getResult()].push_back(operands.back());
+        }
         operands.push_back(bDesc);
         blocks[m] = LLVM::InlineAsmOp::create(
                         b, loc(), structType, operands, registerA.first,
@@ -627,8 +629,15 @@ void tilegym::detail::populateDotPatterns(KernelEmitter &emitter,
                                "the target is "
                             << e.target.chip;
         NVVM::WgmmaWaitGroupSyncOp::create(e.b, e.loc(), op.getPending());
-        for (auto [from, to] : llvm::zip(op.getValues(), op.getResults()))
+        for (auto [from, to] : llvm::zip(op.getValues(), op.getResults())) {
           e.sameRegisters(to, from);
+          // The A fragments the retired group read, in use until here.
+          SmallVector<Value> read = e.wgmmaRegisterOperands.lookup(from);
+          if (!read.empty())
+            e.inlinePtx(
+                "", llvm::join(SmallVector<StringRef>(read.size(), "r"), ","),
+                read);
+        }
         return success();
       });
   addEmitPattern<DotOp>(

@@ -241,6 +241,12 @@ public:
     SmallVector<Value> regs = tiles.lookup(from);
     tiles[to] = std::move(regs);
   }
+  /// The registers each wgmma dot reads as its A fragments (a lhs in
+  /// registers), by the dot's result: the tensor cores read them until the
+  /// group completes, so the wait that retires it reads them too, which
+  /// keeps LLVM from reusing them for values computed in between (ptxas
+  /// would serialize every wgmma of the kernel to be safe).
+  DenseMap<Value, SmallVector<Value>> wgmmaRegisterOperands;
   /// Tiles in shared memory (tilegpu.memdesc values): where each starts.
   DenseMap<Value, Value> sharedTiles;
   /// And its offset in bytes into the kernel's buffer (index).

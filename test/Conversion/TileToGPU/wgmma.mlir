@@ -155,7 +155,9 @@ func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v
 // by descriptor only, so this one is inline asm, the accumulator tied in
 // and out. The scores' group is waited for at once (0), as the softmax
 // reads them; P V's result is only yielded, so its group is waited for
-// at the end of the body, what comes between running with it.
+// at the end of the body, what comes between running with it. The wait
+// reads P's fragments (an empty asm), so that nothing reuses their
+// registers while the group may still read them.
 // CHECK-LABEL: gpu.func @pv
 // CHECK: scf.for
 // CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>
@@ -166,6 +168,7 @@ func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: nvvm.wgmma.wait
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: llvm.inline_asm has_side_effects "", "r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r"
 // CHECK-NOT: llvm.inline_asm
 // CHECK: scf.yield
 func.func @pv(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !tile.view<?x?xbf16>, %o: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {

@@ -15,6 +15,7 @@
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilegym/Dialect/TileGPU/Transforms/SpecializedRings.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -35,14 +36,6 @@ namespace {
 /// such a pair too.
 constexpr int64_t kClusterAxis = 1;
 
-/// A ring the producer fills: its stages, the copies into them (the
-/// producer's and the consumers' before their loop) and the mbarriers its
-/// consumers release stages on.
-struct Ring {
-  LocalAllocOp alloc;
-  Value empty;
-  SmallVector<AsyncCopyOp> copies;
-};
 } // namespace
 
 /// Whether `values` derive from block_id(kClusterAxis): through the ops
@@ -82,65 +75,6 @@ static bool dependOnClusterAxis(ValueRange values) {
   return false;
 }
 
-/// The stages' allocation `copy` fills.
-static LocalAllocOp ringOf(AsyncCopyOp copy) {
-  auto index = copy.getDest().getDefiningOp<MemDescIndexOp>();
-  return index ? index.getSource().getDefiningOp<LocalAllocOp>()
-               : LocalAllocOp();
-}
-
-/// The rings of `ws`'s producer, in fill order, or why it has none this
-/// pass can share.
-static FailureOr<SmallVector<Ring>> findRings(WarpSpecializeOp ws,
-                                              std::string &why) {
-  auto produce = dyn_cast<scf::IfOp>(ws.getProducer().front().front());
-  auto choose = dyn_cast<scf::IfOp>(ws.getConsumer().front().front());
-  if (!produce || !choose) {
-    why = "its warp_specialize is not of the form tilegpu-warp-specialize "
-          "builds";
-    return failure();
-  }
-  SmallVector<Ring> rings;
-  // The producer waits for each stage's release before its copy (the
-  // stage's address and the tile's indices between them).
-  WalkResult walk = produce.getThenRegion().walk([&](AsyncCopyOp copy) {
-    MBarrierWaitOp wait;
-    for (Operation *op = copy->getPrevNode(); op && !wait;
-         op = op->getPrevNode()) {
-      if (isa<AsyncCopyOp>(op))
-        break;
-      wait = dyn_cast<MBarrierWaitOp>(op);
-    }
-    LocalAllocOp alloc = ringOf(copy);
-    if (!wait || !alloc)
-      return WalkResult::interrupt();
-    auto *ring =
-        llvm::find_if(rings, [&](Ring &r) { return r.alloc == alloc; });
-    if (ring == rings.end()) {
-      rings.push_back({alloc, wait.getBarriers(), {}});
-      ring = std::prev(rings.end());
-    }
-    if (ring->empty != wait.getBarriers())
-      return WalkResult::interrupt();
-    ring->copies.push_back(copy);
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted() || rings.empty()) {
-    why = "its producer's copies do not each follow the wait for their "
-          "stage's release";
-    return failure();
-  }
-  // The consumers' own fills (before their loop), on the mbarriers only:
-  // the kernel as it was (the else branch) runs where a map is inactive,
-  // in both blocks of a pair alike, and shares nothing.
-  choose.getThenRegion().walk([&](AsyncCopyOp copy) {
-    for (Ring &ring : rings)
-      if (ringOf(copy) == ring.alloc)
-        ring.copies.push_back(copy);
-  });
-  return rings;
-}
-
 /// Whether the consumers' loops run the same iterations in both blocks of
 /// a pair: their bounds not a function of block_id(kClusterAxis).
 static bool sameTripCounts(WarpSpecializeOp ws) {
@@ -171,7 +105,7 @@ struct TileGPUMulticastPass
     for (Operation &op : kernel.getBody().front())
       if (auto w = dyn_cast<WarpSpecializeOp>(op))
         ws = w;
-    FailureOr<SmallVector<Ring>> rings = failure();
+    FailureOr<SmallVector<SpecializedRing>> rings = failure();
     if (asked.getInt() != kClusterBlocks)
       why = "clusters of " + std::to_string(asked.getInt()) +
             " blocks are not supported (2)";
@@ -179,15 +113,15 @@ struct TileGPUMulticastPass
       why = "it is not warp-specialized (specialize(1)), whose producer "
             "multicasts";
     else
-      rings = findRings(ws, why);
+      rings = findSpecializedRings(ws, why);
     if (succeeded(rings) && !sameTripCounts(ws)) {
       why = "its loops' bounds depend on block_id(1), so the two blocks of a "
             "pair would fill their rings a different number of times";
       rings = failure();
     }
-    SmallVector<Ring *> shared;
+    SmallVector<SpecializedRing *> shared;
     if (succeeded(rings)) {
-      for (Ring &ring : *rings)
+      for (SpecializedRing &ring : *rings)
         if (llvm::none_of(ring.copies, [](AsyncCopyOp copy) {
               return dependOnClusterAxis(copy.getIndices());
             }))
@@ -217,9 +151,9 @@ struct TileGPUMulticastPass
   /// shared memory, both initialized them; before either exits, the other
   /// is done arriving at its mbarriers.
   void share(func::FuncOp kernel, WarpSpecializeOp ws,
-             ArrayRef<Ring *> shared) {
+             ArrayRef<SpecializedRing *> shared) {
     OpBuilder b(kernel.getContext());
-    for (Ring *ring : shared) {
+    for (SpecializedRing *ring : shared) {
       for (AsyncCopyOp copy : ring->copies)
         copy.setMulticast(true);
       for (Operation *user : ring->empty.getUsers()) {

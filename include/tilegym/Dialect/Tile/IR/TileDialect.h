@@ -60,6 +60,11 @@ constexpr llvm::StringLiteral kPersistentAttr = "tile.persistent";
 /// a warp-specialized kernel's blocks along the grid's y into clusters that
 /// share the tiles both load (the TMA's multicast); 1 or absent: none.
 constexpr llvm::StringLiteral kClusterAttr = "tile.cluster";
+/// Optional (`overlap(E)` in the source): 1 asks tilegpu-overlap-dots to
+/// issue a warp-specialized loop's last dot in the next iteration, under the
+/// work on its first dot's result (FlashAttention-3's intra-warpgroup
+/// overlap); 0 or absent: each iteration waits for its own dots.
+constexpr llvm::StringLiteral kOverlapAttr = "tile.overlap";
 
 /// The most elements a tile may hold (2^20, Triton's limit too): a tile is
 /// one block's working set, in registers on the GPU; past this, compiling

@@ -559,6 +559,77 @@ def TileGPUMulticastPass
   let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUOverlapDotsPass
+    : Pass<"tilegpu-overlap-dots", "::mlir::func::FuncOp"> {
+  let summary = "Defer a warp-specialized loop's last dot into the next "
+                "iteration, under the work on its first dot's result";
+  let description = [{
+    After `tilegpu-multicast`, before `tilegpu-persistent`, on the
+    consumers' loops of a `tilegpu.warp_specialize` (the branch on the
+    mbarriers). FlashAttention-3's intra-warpgroup overlap, for any loop
+    with two or more wgmma dots whose last one's result, waited for at the
+    end of the body, only goes round the loop as an accumulator
+    (attention's `acc = dot(p, v, acc * alpha)`): each iteration issues the
+    previous iteration's last dot right after its own first dot (the next
+    scores), waits for the first with one group still in flight, and waits
+    for the deferred dot only before the first op that reads the
+    accumulator (the rescale by `alpha`), so that the tensor cores run
+    `P V` while the warps compute the next softmax. The dot's inputs
+    computed in the body (`p`, the rescaled accumulator, the index of the
+    stage it reads) become iteration arguments; the releases of the stages
+    it reads move after its wait; the first iteration is peeled (no dot to
+    issue in it), the last deferred dot issued after the loop, all under a
+    test that the loop runs at least once.
+
+    Refused, with a remark: a loop whose wgmma dots are under control flow,
+    whose last dot's result is read in the body, whose accumulator is read
+    before its first dot, whose dots run on the transposed product (two
+    groups each), whose last dot reads shared memory that is not a ring the
+    producer fills, or a kernel that asks to be persistent.
+
+    ```mlir
+    scf.for %j = %lb to %ub step %c1 iter_args(%acc = %zero, ...) {
+      %s = tilegpu.mma wgmma %q, %kt, %zero_s : ...
+      %sw = tilegpu.mma_wait 0 %s : ...
+      ... softmax of %sw: %p, %alpha ...
+      %scaled = arith.mulf %acc, %alpha_b : ...
+      %o = tilegpu.mma wgmma %p, %v, %scaled : ...
+      %ow = tilegpu.mma_wait 0 %o : ...
+      scf.yield %ow, ...
+    }
+    ```
+    becomes
+    ```mlir
+    scf.if %runs -> (...) {
+      ... the first iteration without its P V: %p0, %scaled0, %vi0 ...
+      %r:... = scf.for %j = %lb1 to %ub step %c1
+          iter_args(%acc = %zero, ..., %p = %p0, %sc = %scaled0, %vi = %vi0) {
+        %s = tilegpu.mma wgmma %q, %kt, %zero_s : ...
+        %v = tilegpu.memdesc_index %ring[%vi] : ...
+        %o = tilegpu.mma wgmma %p, %v, %sc : ...
+        %sw = tilegpu.mma_wait 1 %s : ...
+        ... softmax of %sw: %p1, %alpha ...
+        %ow = tilegpu.mma_wait 0 %o : ...
+        ... the release of %v's stage ...
+        %scaled = arith.mulf %ow, %alpha_b : ...
+        scf.yield %acc, ..., %p1, %scaled, %vi1
+      }
+      ... the last P V on %r's carried inputs, waited for ...
+    } else { scf.yield %zero, ... }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU architecture">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say which loops with two or more wgmma dots have their last "
+           "dot deferred, or why not">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileGPUPersistentPass
     : Pass<"tilegpu-persistent", "::mlir::func::FuncOp"> {
   let summary = "Run a warp-specialized kernel's tiles in turn on as many "
