@@ -101,10 +101,7 @@ struct TileGPUMulticastPass
     if (!*isKernel || !asked || asked.getInt() <= 1)
       return;
     std::string why;
-    WarpSpecializeOp ws;
-    for (Operation &op : kernel.getBody().front())
-      if (auto w = dyn_cast<WarpSpecializeOp>(op))
-        ws = w;
+    WarpSpecializeOp ws = warpSpecializeOf(kernel);
     FailureOr<SmallVector<SpecializedRing>> rings = failure();
     if (asked.getInt() != kClusterBlocks)
       why = "clusters of " + std::to_string(asked.getInt()) +

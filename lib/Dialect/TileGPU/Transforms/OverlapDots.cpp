@@ -353,10 +353,7 @@ struct TileGPUOverlapDotsPass
     auto asked = kernel->getAttrOfType<IntegerAttr>(tile::kOverlapAttr);
     if (!*isKernel || !asked || asked.getInt() != 1)
       return;
-    WarpSpecializeOp ws;
-    for (Operation &op : kernel.getBody().front())
-      if (auto w = dyn_cast<WarpSpecializeOp>(op))
-        ws = w;
+    WarpSpecializeOp ws = warpSpecializeOf(kernel);
     auto choose = ws ? dyn_cast<scf::IfOp>(ws.getConsumer().front().front())
                      : scf::IfOp();
     if (!choose) {

@@ -14,6 +14,7 @@
 #include "tilegym/Dialect/TileGPU/Transforms/DeadOps.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
+#include "tilegym/Dialect/TileGPU/Transforms/SpecializedRings.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -455,10 +456,7 @@ struct TileGPUPersistentPass
       return;
     std::string why;
     FailureOr<Specialized> s = failure();
-    WarpSpecializeOp ws;
-    for (Operation &op : kernel.getBody().front())
-      if (auto w = dyn_cast<WarpSpecializeOp>(op))
-        ws = w;
+    WarpSpecializeOp ws = warpSpecializeOf(kernel);
     if (!ws)
       why = "it is not warp-specialized (specialize(1)), whose producer "
             "runs into the next tile";

@@ -6,6 +6,14 @@
 using namespace mlir;
 using namespace tilegym::tilegpu;
 
+WarpSpecializeOp tilegym::tilegpu::warpSpecializeOf(func::FuncOp kernel) {
+  WarpSpecializeOp ws;
+  for (Operation &op : kernel.getBody().front())
+    if (auto w = dyn_cast<WarpSpecializeOp>(op))
+      ws = w;
+  return ws;
+}
+
 LocalAllocOp tilegym::tilegpu::ringOf(AsyncCopyOp copy) {
   auto index = copy.getDest().getDefiningOp<MemDescIndexOp>();
   return index ? index.getSource().getDefiningOp<LocalAllocOp>()

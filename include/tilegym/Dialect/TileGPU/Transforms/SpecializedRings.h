@@ -10,6 +10,8 @@
 
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 #include <string>
 
 namespace tilegym::tilegpu {
@@ -22,6 +24,10 @@ struct SpecializedRing {
   mlir::Value empty;
   llvm::SmallVector<AsyncCopyOp> copies;
 };
+
+/// The kernel's `tilegpu.warp_specialize` (at the top of its body), or
+/// null where tilegpu-warp-specialize did not split it.
+WarpSpecializeOp warpSpecializeOf(mlir::func::FuncOp kernel);
 
 /// The stages' allocation `copy` fills, or null.
 LocalAllocOp ringOf(AsyncCopyOp copy);
