@@ -63,6 +63,8 @@ private:
   std::string whyNotWgmma(DotOp dot, Candidate *&lhs, Candidate *&rhs);
   std::string whyNotSwapped(DotOp dot, Candidate *lhs, Candidate *rhs);
   void accumulateInMma(DotOp dot);
+  void markSwizzled();
+  int64_t stagedBytes() const;
 };
 
 /// `tile` (loaded by `loads`) is a candidate if it reaches a dot of
@@ -204,6 +206,34 @@ std::string DotAccelerator::whyNotWgmma(DotOp dot, Candidate *&lhs,
   return "";
 }
 
+/// Marks the candidates the dots would read under the swizzle, as run()
+/// decides it but without changing the IR: a dot laid out for the
+/// transposed product that cannot run so counts as mma.sync (decided again
+/// after its conversion it may run as wgmma, whose stages are no larger).
+void DotAccelerator::markSwizzled() {
+  for (Candidate &c : candidates)
+    c.swizzled = false;
+  kernel.walk([&](DotOp dot) {
+    Candidate *lhs = nullptr, *rhs = nullptr;
+    if (!whyNotWgmma(dot, lhs, rhs).empty())
+      return;
+    if (lhs)
+      lhs->swizzled = true;
+    if (!isSwappedWgmmaLayout(getLayout(dot.getType())))
+      rhs->swizzled = true;
+  });
+}
+
+/// The bytes of the candidates' rings, as tilegpu-allocate-shared-memory
+/// places them; an fp8 tile not read by wgmma is not staged.
+int64_t DotAccelerator::stagedBytes() const {
+  int64_t bytes = 0;
+  for (const Candidate &c : candidates)
+    if (c.elementBytes != 1 || c.swizzled)
+      bytes += c.stages * c.stageBytes();
+  return bytes;
+}
+
 LogicalResult DotAccelerator::run(bool remarks) {
   // A decision made again replaces the old one.
   kernel.walk([](Operation *op) {
@@ -243,15 +273,18 @@ LogicalResult DotAccelerator::run(bool remarks) {
       return false;
     return ringOf.try_emplace(c.loop, c.stages).first->second != c.stages;
   });
-  // Drop candidates from the last until the stages fit.
-  auto need = [&]() {
-    int64_t bytes = 0;
-    for (const Candidate &c : candidates)
-      bytes += c.stages * c.stageBytes();
-    return bytes;
-  };
-  while (!candidates.empty() && need() > budget)
+  // Drop candidates from the last until the stages fit, each counted at
+  // the size it would take: a wgmma ring under the swizzle, unpadded. A
+  // dropped operand may move its dot to mma.sync and its other operand to
+  // padded rows, so the sizes are worked out again after each drop.
+  while (!candidates.empty()) {
+    markSwizzled();
+    if (stagedBytes() <= budget)
+      break;
     candidates.pop_back();
+  }
+  for (Candidate &c : candidates)
+    c.swizzled = false;
 
   MLIRContext *ctx = kernel.getContext();
   kernel.walk([&](DotOp dot) {

@@ -194,7 +194,10 @@ def TileGPUAccelerateDotsPass
     - a tile loaded once before the loop: a ring of one stage.
     A loop's windows share one ring size (the wait at each iteration counts
     the stages ahead); rings are dropped from the last until all fit in
-    `shared-memory-budget` bytes. Each staged load gets
+    `shared-memory-budget` bytes, each counted at the size it takes: rows
+    unpadded under the swizzle where its dot would run as wgmma with it,
+    padded otherwise (a drop that moves a dot to mma.sync pads its other
+    operand). Each staged load gets
     `tilegpu.stage = #tilegpu.stage<...>`.
 
     Instruction. On sm_90a a dot runs as wgmma when: the kernel's warps are
