@@ -26,6 +26,13 @@ t "attention WS d128 causal S=130" examples/attention.tile -D WS=1 -D D=128 -D C
 t "attention WS d128 S=1024" examples/attention.tile -D WS=1 -D D=128 --size B=1,H=4,S=1024,D=128
 t "attention WS d128 S=8" examples/attention.tile -D WS=1 -D D=128 --size B=1,H=1,S=8,D=128
 t "attention WS d64 cpu S=70" examples/attention.tile -D WS=1 --compare=cpu --size B=1,H=1,S=70
+# 128 queries x 128 keys at D128: Q and two stages of K and V fill the
+# staging budget exactly at their swizzled sizes.
+for s in S=1 S=128 S=129 S=1000; do
+  t "attention WS d128 128x128 $s" examples/attention.tile -D WS=1 -D D=128 -D BM=128 -D BN=128 --size B=1,H=2,$s,D=128
+done
+t "attention WS d128 128x128 causal S=333" examples/attention.tile -D WS=1 -D D=128 -D BM=128 -D BN=128 -D CAUSAL=1 --reference attention_causal --size B=2,H=1,S=333,D=128
+t "attention WS d128 128x128 cpu S=150" examples/attention.tile -D WS=1 -D D=128 -D BM=128 -D BN=128 --compare=cpu --size B=1,H=1,S=150
 echo "$pass passed, $fail failed"
 python3 scripts/gpu-checks/ws_misaligned.py .gpukit/ws/mm_ws.tgb 2>&1 | grep -v Warning
 export PATH=/usr/local/cuda/bin:$PATH
