@@ -40,6 +40,10 @@ struct Candidate {
   int64_t stageBytes() const {
     return getStageBytes(rows, cols, elementBytes, swizzled);
   }
+  /// Whether it is staged once its dot's instruction is known: an fp8 tile
+  /// only for wgmma (on mma.sync its dot takes it widened to f16 in
+  /// registers, tilegpu-legalize-dots).
+  bool staged() const { return elementBytes != 1 || swizzled; }
 };
 
 class DotAccelerator {
@@ -225,11 +229,11 @@ void DotAccelerator::markSwizzled() {
 }
 
 /// The bytes of the candidates' rings, as tilegpu-allocate-shared-memory
-/// places them; an fp8 tile not read by wgmma is not staged.
+/// places them.
 int64_t DotAccelerator::stagedBytes() const {
   int64_t bytes = 0;
   for (const Candidate &c : candidates)
-    if (c.elementBytes != 1 || c.swizzled)
+    if (c.staged())
       bytes += c.stages * c.stageBytes();
   return bytes;
 }
@@ -334,11 +338,7 @@ LogicalResult DotAccelerator::run(bool remarks) {
       rhs->swizzled = true;
     rhs->storedTransposed = transposeB;
   });
-  // fp8 tiles are staged for wgmma only: an fp8 dot on mma.sync takes its
-  // operands widened to f16 in registers (tilegpu-legalize-dots).
-  llvm::erase_if(candidates, [](const Candidate &c) {
-    return c.elementBytes == 1 && !c.swizzled;
-  });
+  llvm::erase_if(candidates, [](const Candidate &c) { return !c.staged(); });
 
   llvm::MapVector<Operation *, std::pair<int64_t, int64_t>> staged; // loop:
   // operands loaded in its body, their bytes
