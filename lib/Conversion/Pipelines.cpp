@@ -141,6 +141,10 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   overlap.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUOverlapDotsPass(overlap));
+  tilegpu::TileGPUPingPongPassOptions pingPong;
+  pingPong.chip = chip.str();
+  pingPong.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(tilegpu::createTileGPUPingPongPass(pingPong));
   tilegpu::TileGPUPersistentPassOptions persistent;
   persistent.chip = chip.str();
   persistent.remarks = remarks;

@@ -280,12 +280,20 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
       "one block per tile");
   if (failed(persistent))
     return failure();
-  FailureOr<std::optional<int64_t>> overlap = readSwitch(
-      kernel.getOverlap(), "overlap",
-      "a specialized loop's last dot runs under the next iteration's work",
-      "each iteration's dots waited for in it");
-  if (failed(overlap))
-    return failure();
+  // `overlap` has a third level: 2 adds the warpgroups' turns.
+  std::optional<int64_t> overlap;
+  if (const ExprAST *o = kernel.getOverlap()) {
+    overlap = constInt(*o, "overlap");
+    if (!overlap)
+      return failure();
+    if (*overlap < 0 || *overlap > 2)
+      return error(o->getLoc())
+             << "overlap must be 2 (as 1, and the consumer warpgroups take "
+                "turns issuing their dots), 1 (a specialized loop's last dot "
+                "runs under the next iteration's work) or 0 (each "
+                "iteration's dots waited for in it), got "
+             << *overlap;
+  }
   std::optional<int64_t> cluster;
   if (const ExprAST *c = kernel.getCluster()) {
     cluster = constInt(*c, "cluster");
@@ -319,8 +327,8 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
     func->setAttr(t::kPersistentAttr, builder.getI64IntegerAttr(**persistent));
   if (cluster)
     func->setAttr(t::kClusterAttr, builder.getI64IntegerAttr(*cluster));
-  if (*overlap)
-    func->setAttr(t::kOverlapAttr, builder.getI64IntegerAttr(**overlap));
+  if (overlap)
+    func->setAttr(t::kOverlapAttr, builder.getI64IntegerAttr(*overlap));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 

@@ -576,8 +576,9 @@ struct KernelClauses {
   /// The `cluster(...)` blocks of a cluster (2: blocks paired along the
   /// grid's y share the tiles both load; default 1).
   std::unique_ptr<ExprAST> cluster;
-  /// The `overlap(...)` switch (1: a specialized loop's last dot runs under
-  /// the next iteration's work, tilegpu-overlap-dots; default 0).
+  /// The `overlap(...)` level (1: a specialized loop's last dot runs under
+  /// the next iteration's work, tilegpu-overlap-dots; 2: also the consumer
+  /// warpgroups take turns issuing, tilegpu-ping-pong; default 0).
   std::unique_ptr<ExprAST> overlap;
 };
 

@@ -389,6 +389,9 @@ public:
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitLoad(LoadOp op);
   LogicalResult emitSharedTileOp(Operation *op);
+  /// tilegpu.turn_wait and tilegpu.turn_pass: the named barriers of the
+  /// consumer warpgroups' turns (WarpSpecialize.cpp).
+  LogicalResult emitTurnOp(Operation *op);
   LogicalResult emitLocalLoad(tilegpu::LocalLoadOp op);
   Value swizzledOffset(int64_t swizzledRows, Value row, Value col,
                        int64_t bytes);

@@ -28,6 +28,8 @@ SharedGeometry tilegym::detail::geometryOf(tilegpu::MemDescType type) {
 }
 
 LogicalResult KernelEmitter::emitSharedTileOp(Operation *op) {
+  if (isa<tilegpu::TurnWaitOp, tilegpu::TurnPassOp>(op))
+    return emitTurnOp(op);
   if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op)) {
     Value base =
         sharedScratch(op, tilegpu::getSharedTileBytes(alloc.getType()));
@@ -596,6 +598,7 @@ void tilegym::detail::populateSharedTilePatterns(KernelEmitter &emitter,
                         tilegpu::MemDescIndexOp, tilegpu::MemDescTransOp,
                         tilegpu::AsyncCopyOp, tilegpu::AsyncCommitGroupOp,
                         tilegpu::AsyncWaitOp, tilegpu::LocalLoadOp,
-                        tilegpu::FenceAsyncSharedOp, tilegpu::ClusterBarrierOp>(
-      emitter, patterns);
+                        tilegpu::FenceAsyncSharedOp, tilegpu::ClusterBarrierOp,
+                        tilegpu::TurnWaitOp, tilegpu::TurnPassOp>(emitter,
+                                                                  patterns);
 }

@@ -6,7 +6,8 @@
 // each side starts by resizing its warps' registers (setmaxnreg: the
 // producers give theirs back, then the consumers take them). The
 // consumers' barriers become a named barrier of their threads, as the
-// producers never reach them.
+// producers never reach them; their warpgroups' turns (tilegpu.turn_wait,
+// tilegpu.turn_pass) a named barrier per warpgroup.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"
@@ -98,6 +99,54 @@ LogicalResult KernelEmitter::expandWarpSpecialize(Operation *root) {
     ws.erase();
   }
   currentLoc.reset();
+  return success();
+}
+
+/// Barriers 0 and 1 are every thread's and the consumers'; warpgroup g's
+/// turn is barrier kFirstTurnBarrier + g, completed by its own 128 threads
+/// waiting and the 128 of the warpgroup passing it the turn arriving.
+static constexpr int64_t kFirstTurnBarrier = 2;
+
+LogicalResult KernelEmitter::emitTurnOp(Operation *op) {
+  // The verifier keeps the op in a warp_specialize's consumer region, so
+  // its warps are the kernel's first numWarps.
+  int64_t groups = numWarps / 4;
+  if (groups < 2 || numWarps % 4 || kFirstTurnBarrier + groups > 16)
+    return fail(op) << "needs two or more whole consumer warpgroups (at most "
+                    << 16 - kFirstTurnBarrier << "), the kernel has "
+                    << numWarps << " consumer warps";
+  Location l = op->getLoc();
+  Value group = arith::IndexCastOp::create(
+      b, l, b.getI32Type(), arith::DivUIOp::create(b, l, warpId, idx(4)));
+  Value threads = i32(2 * 4 * kWarpSize);
+  auto is = [&](int64_t g) {
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, group, i32(g));
+  };
+  if (auto wait = dyn_cast<tilegpu::TurnWaitOp>(op)) {
+    auto sync = [&] {
+      Value id = arith::AddIOp::create(b, l, group, i32(kFirstTurnBarrier));
+      NVVM::BarrierOp::create(b, l, /*res=*/Type(), id, threads,
+                              /*reductionOp=*/nullptr,
+                              /*reductionPredicate=*/Value());
+    };
+    if (wait.getOnlyFirst())
+      emitIf(is(0), sync);
+    else
+      sync();
+    return success();
+  }
+  auto pass = cast<tilegpu::TurnPassOp>(op);
+  Value last = is(groups - 1);
+  auto arrive = [&] {
+    Value next = arith::SelectOp::create(
+        b, l, last, i32(0), arith::AddIOp::create(b, l, group, i32(1)));
+    Value id = arith::AddIOp::create(b, l, next, i32(kFirstTurnBarrier));
+    NVVM::BarrierArriveOp::create(b, l, id, threads);
+  };
+  if (pass.getOnlyLast())
+    emitIf(last, arrive);
+  else
+    arrive();
   return success();
 }
 

@@ -732,3 +732,23 @@ func.func @ws_one_budget() {
   }) : () -> ()
   return
 }
+
+// -----
+
+func.func @turn_outside_consumers() {
+  // expected-error @+1 {{'tilegpu.turn_wait' op must be in the consumer region of a tilegpu.warp_specialize}}
+  tilegpu.turn_wait
+  return
+}
+
+// -----
+
+func.func @turn_in_producer() {
+  tilegpu.warp_specialize producer warps 1 {
+    // expected-error @+1 {{'tilegpu.turn_pass' op must be in the consumer region of a tilegpu.warp_specialize}}
+    tilegpu.turn_pass only_last
+  } consumer {
+    %c = arith.constant 0 : index
+  }
+  return
+}

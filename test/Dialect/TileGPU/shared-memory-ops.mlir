@@ -92,3 +92,22 @@ func.func @cluster(%v: !tile.view<?x?xbf16>, %i: index, %s: !tilegpu.memdesc<128
   tilegpu.cluster_barrier
   return
 }
+
+// The consumer warpgroups' turns: the start, a turn, the end.
+// CHECK-LABEL: func.func @turns
+// CHECK: } consumer {
+// CHECK-NEXT: tilegpu.turn_pass only_last
+// CHECK-NEXT: tilegpu.turn_wait
+// CHECK-NEXT: tilegpu.turn_pass
+// CHECK-NEXT: tilegpu.turn_wait only_first
+func.func @turns() {
+  tilegpu.warp_specialize producer warps 1 {
+    %p = arith.constant 0 : index
+  } consumer {
+    tilegpu.turn_pass only_last
+    tilegpu.turn_wait
+    tilegpu.turn_pass
+    tilegpu.turn_wait only_first
+  }
+  return
+}

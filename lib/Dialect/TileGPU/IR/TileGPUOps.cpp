@@ -195,6 +195,22 @@ LogicalResult WarpSpecializeOp::verify() {
   return success();
 }
 
+/// Turns are taken by the consumer warpgroups of a split kernel: the ops
+/// sit in the consumer region of a tilegpu.warp_specialize.
+static LogicalResult verifyInConsumers(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (auto ws = dyn_cast<WarpSpecializeOp>(p)) {
+      if (ws.getConsumer().isAncestor(op->getParentRegion()))
+        return success();
+      break;
+    }
+  return op->emitOpError()
+         << "must be in the consumer region of a tilegpu.warp_specialize";
+}
+
+LogicalResult TurnWaitOp::verify() { return verifyInConsumers(*this); }
+LogicalResult TurnPassOp::verify() { return verifyInConsumers(*this); }
+
 LogicalResult LocalLoadOp::verify() {
   MemDescType source = getSource().getType();
   if (getType().getShape() != source.getShape() ||

@@ -351,7 +351,7 @@ struct TileGPUOverlapDotsPass
     if (failed(isKernel))
       return signalPassFailure();
     auto asked = kernel->getAttrOfType<IntegerAttr>(tile::kOverlapAttr);
-    if (!*isKernel || !asked || asked.getInt() != 1)
+    if (!*isKernel || !asked || asked.getInt() < 1)
       return;
     WarpSpecializeOp ws = warpSpecializeOf(kernel);
     auto choose = ws ? dyn_cast<scf::IfOp>(ws.getConsumer().front().front())

@@ -63,7 +63,9 @@ constexpr llvm::StringLiteral kClusterAttr = "tile.cluster";
 /// Optional (`overlap(E)` in the source): 1 asks tilegpu-overlap-dots to
 /// issue a warp-specialized loop's last dot in the next iteration, under the
 /// work on its first dot's result (FlashAttention-3's intra-warpgroup
-/// overlap); 0 or absent: each iteration waits for its own dots.
+/// overlap); 2 as 1, and tilegpu-ping-pong makes the consumer warpgroups
+/// take turns issuing their dots (FA3's ping-pong); 0 or absent: each
+/// iteration waits for its own dots.
 constexpr llvm::StringLiteral kOverlapAttr = "tile.overlap";
 
 /// The most elements a tile may hold (2^20, Triton's limit too): a tile is

@@ -267,6 +267,49 @@ def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive", [
   }];
 }
 
+def TileGPU_TurnWaitOp : TileGPU_Op<"turn_wait", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "wait for this consumer warpgroup's turn to issue mmas";
+  let description = [{
+    The consumer warpgroups of a warp-specialized kernel take turns issuing
+    their mma groups (FA3's ping-pong): warpgroup `g` waits here until the
+    warpgroup before it (`g - 1`, the last one before the first) has passed
+    it the turn (`tilegpu.turn_pass`). Each warpgroup's turn is a named
+    barrier of 256 threads, its own 128 waiting and the 128 of the
+    warpgroup passing to it arriving (`bar.sync 2 + g, 256`). With
+    `only_first`, only warpgroup 0 waits: at the end, for the turn the last
+    warpgroup passed after its final one, so that every barrier completes
+    as often as it is arrived at.
+
+    ```mlir
+    tilegpu.turn_wait
+    tilegpu.turn_wait only_first
+    ```
+  }];
+  let arguments = (ins UnitAttr:$onlyFirst);
+  let assemblyFormat = "(`only_first` $onlyFirst^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def TileGPU_TurnPassOp : TileGPU_Op<"turn_pass", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "pass the turn to issue mmas to the next consumer warpgroup";
+  let description = [{
+    Consumer warpgroup `g` hands the turn to warpgroup `g + 1` (the first
+    after the last): it arrives at that warpgroup's named barrier without
+    waiting (`bar.arrive 2 + (g + 1) % n, 256`). With `only_last`, only the
+    last warpgroup passes: at the start, giving warpgroup 0 the first turn.
+
+    ```mlir
+    tilegpu.turn_pass only_last
+    tilegpu.turn_pass
+    ```
+  }];
+  let arguments = (ins UnitAttr:$onlyLast);
+  let assemblyFormat = "(`only_last` $onlyLast^)? attr-dict";
+  let hasVerifier = 1;
+}
+
 def TileGPU_ClusterBarrierOp : TileGPU_Op<"cluster_barrier"> {
   let summary = "wait for every thread of the cluster's blocks";
   let description = [{

@@ -633,6 +633,64 @@ def TileGPUOverlapDotsPass
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileGPUPingPongPass
+    : Pass<"tilegpu-ping-pong", "::mlir::func::FuncOp"> {
+  let summary = "Let a split kernel's consumer warpgroups take turns issuing "
+                "their wgmma dots";
+  let description = [{
+    After `tilegpu-overlap-dots`, in a kernel that asks for it
+    (`overlap(2)`, `tile.overlap = 2`) and whose consumers are two or more
+    warpgroups. FA3's ping-pong: in the consumers' branch on the
+    mbarriers, each run of wgmma issues with no wait between them (the
+    overlapped loop's Q K^T and deferred P V, the peeled first Q K^T, the
+    last P V) becomes a turn: the warpgroup waits for it before the first
+    issue (`tilegpu.turn_wait`) and passes it to the next warpgroup right
+    after the last (`tilegpu.turn_pass`). So the warpgroups issue in
+    alternation, and one warpgroup's dots run on the tensor cores while the
+    other computes its softmax, instead of both issuing together and then
+    both leaving the tensor cores idle. A turn never holds a wait for an
+    mma group: that would keep the other warpgroup out until the tensor
+    cores finish. The last warpgroup passes the first turn at the start of
+    the branch, and warpgroup 0 takes the turn passed after the last one at
+    its end, so each named barrier completes as often as it is arrived at.
+
+    ```mlir
+    } consumer registers 240 {
+      scf.if %tma {
+        tilegpu.turn_pass only_last
+        ...
+        scf.for ... {
+          tilegpu.mbarrier_wait ...
+          tilegpu.turn_wait
+          %s = tilegpu.mma wgmma %q, %kt, %zero : ...
+          %v = tilegpu.memdesc_index %ring[%vi] : ...
+          %o = tilegpu.mma wgmma %p, %v, %acc : ...
+          tilegpu.turn_pass
+          %sw = tilegpu.mma_wait 1 %s : ...
+          ...                      // the softmax
+        }
+        ...
+        tilegpu.turn_wait only_first
+      } else { ... }
+    ```
+
+    Not done, with `--remarks` saying why: a kernel that is not
+    warp-specialized, whose consumers are one warpgroup, or where no loop
+    issues two wgmma dots with no wait between (the overlap did not
+    apply). Every warpgroup takes the same turns, as the branches and trip
+    counts around them are the block's own.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU architecture">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say whether each split kernel's warpgroups take turns, or why "
+           "not">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileGPUPersistentPass
     : Pass<"tilegpu-persistent", "::mlir::func::FuncOp"> {
   let summary = "Run a warp-specialized kernel's tiles in turn on as many "
