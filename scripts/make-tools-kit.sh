@@ -98,27 +98,38 @@ fi
 export LD_LIBRARY_PATH="$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 run="$kit/bin/tilegym-run"
 mkdir -p "$kit/logs"
-pass=0; fail=0; n=0
+n=0
+# Each check appends its verdict here (one short line: atomic), so that
+# checks may run in the background; the counts are taken at the end.
+verdicts="$kit/logs/verdicts"
+: >"$verdicts"
 printf '%-34s %-8s %-10s %s\n' kernel check verdict rel_err
 check() { # label how want(PASS|FAIL) log command...
   local label=$1 how=$2 want=$3 log=$4; shift 4
-  "$@" >"$log" 2>&1
+  "$@" >"$log" 2>&1 </dev/null
   local rc=$? got
   case $rc in 0) got=PASS ;; 1) got=FAIL ;; *) got="rc=$rc" ;; esac
   rel=$(grep -o ' rel_err=[^ ]*' "$log" | cut -d= -f2 | sort -g | tail -1)
-  if [ "$got" = "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-  printf '%-34s %-8s %-10s %s\n' "$label" "$how" "$got$([ "$got" = "$want" ] || echo ' (!)')" "${rel:--}"
-  [ "$got" = "$want" ] || tail -6 "$log" | sed 's/^/    | /'
+  if [ "$got" = "$want" ]; then echo ok >>"$verdicts"; else echo bad >>"$verdicts"; fi
+  {
+    printf '%-34s %-8s %-10s %s\n' "$label" "$how" "$got$([ "$got" = "$want" ] || echo ' (!)')" "${rel:--}"
+    [ "$got" = "$want" ] || tail -6 "$log" | sed 's/^/    | /'
+  } | cat
 }
+# The user kernels' checks are independent: JOBS of them at once (each
+# compiles its kernel on the CPU, then runs it on the one GPU).
+JOBS=${JOBS:-$(nproc)}
 while IFS='|' read -r name file kernel defines args; do
   n=$((n + 1))
   # shellcheck disable=SC2086
   for how in ref cpu; do
     if [ $how = ref ]; then opt=(--ref "examples/reference/$file"); else opt=(--compare=cpu); fi
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
     check "$name" "$how" PASS "$kit/logs/$n.$how.log" "$run" "examples/$file" "${opt[@]}" \
-      --kernel "$kernel" $defines $args --backend=gpu --seed "$n"
+      --kernel "$kernel" $defines $args --backend=gpu --seed "$n" &
   done
 done <"$kit/cases.txt"
+wait
 for wrong in "layernorm|--size M=37,N=777" "colsum|--size M=300,N=130" \
     "matmul_nt|--size M=129,N=77,K=65"; do
   IFS='|' read -r k args <<<"$wrong"
@@ -249,6 +260,7 @@ check xent.debug fires PASS "$kit/logs/xent.bad.log" bash -c \
   '! "$1" examples/cross_entropy.tile --size M=37,N=777 --init "t=full(777)" \
      --debug --backend=gpu >"$2" 2>&1 && grep -q "label outside" "$2"' _ "$run" \
   "$kit/logs/xent.fired.log"
+pass=$(grep -c '^ok' "$verdicts"); fail=$(grep -c '^bad' "$verdicts")
 echo
 echo "user kernels: $pass passed, $fail failed"
 echo
