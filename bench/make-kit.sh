@@ -77,9 +77,9 @@ CONFIGS=(
   "matmul.f8e4m3|matmul_fp8.tile|-D T=f8e4m3|BK=128 TMA=1,0"
   "attention.bf16.d64.c0|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=0|BN=64,32,128 TMA=1,0 WS=0,1"
   "attention.bf16.d64.c1|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=1|BN=64,32,128 TMA=1,0 WS=0,1"
-  "attention.bf16.d128.c0|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=0 -D WS=1|BN=64,128 BM=128 OVERLAP=0,1 STAGES=2,3"
-  "attention.bf16.d128.c1|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=1 -D WS=1|BN=64,128 BM=128 OVERLAP=0,1 STAGES=2,3"
-  "attention.f16.d128.c0|attention.tile|-D T=f16 -D D=128 -D CAUSAL=0 -D WS=1|BN=64,128 BM=128 OVERLAP=0,1 STAGES=2,3"
+  "attention.bf16.d128.c0|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=0 -D WS=1|BN=64,128 BM=128 OVERLAP=0,1,2 STAGES=2,3"
+  "attention.bf16.d128.c1|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=1 -D WS=1|BN=64,128 BM=128 OVERLAP=0,1,2 STAGES=2,3"
+  "attention.f16.d128.c0|attention.tile|-D T=f16 -D D=128 -D CAUSAL=0 -D WS=1|BN=64,128 BM=128 OVERLAP=0,1,2 STAGES=2,3"
 )
 
 rm -rf "$OUT"
