@@ -354,8 +354,7 @@ struct TileGPUOverlapDotsPass
     if (!*isKernel || !asked || asked.getInt() < 1)
       return;
     WarpSpecializeOp ws = warpSpecializeOf(kernel);
-    auto choose = ws ? dyn_cast<scf::IfOp>(ws.getConsumer().front().front())
-                     : scf::IfOp();
+    scf::IfOp choose = consumerBranchOf(ws);
     if (!choose) {
       if (remarks)
         kernel.emitRemark() << "dots not overlapped: it is not "

@@ -81,8 +81,7 @@ struct TileGPUPingPongPass
         kernel.emitRemark() << "consumer warpgroups do not take turns: " << why;
     };
     WarpSpecializeOp ws = warpSpecializeOf(kernel);
-    auto choose = ws ? dyn_cast<scf::IfOp>(ws.getConsumer().front().front())
-                     : scf::IfOp();
+    scf::IfOp choose = consumerBranchOf(ws);
     if (!choose)
       return refuse("it is not warp-specialized (specialize(1))");
     auto warps = kernel->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr);

@@ -14,6 +14,11 @@ WarpSpecializeOp tilegym::tilegpu::warpSpecializeOf(func::FuncOp kernel) {
   return ws;
 }
 
+scf::IfOp tilegym::tilegpu::consumerBranchOf(WarpSpecializeOp ws) {
+  return ws ? dyn_cast<scf::IfOp>(ws.getConsumer().front().front())
+            : scf::IfOp();
+}
+
 LocalAllocOp tilegym::tilegpu::ringOf(AsyncCopyOp copy) {
   auto index = copy.getDest().getDefiningOp<MemDescIndexOp>();
   return index ? index.getSource().getDefiningOp<LocalAllocOp>()
@@ -23,7 +28,7 @@ LocalAllocOp tilegym::tilegpu::ringOf(AsyncCopyOp copy) {
 FailureOr<SmallVector<SpecializedRing>>
 tilegym::tilegpu::findSpecializedRings(WarpSpecializeOp ws, std::string &why) {
   auto produce = dyn_cast<scf::IfOp>(ws.getProducer().front().front());
-  auto choose = dyn_cast<scf::IfOp>(ws.getConsumer().front().front());
+  scf::IfOp choose = consumerBranchOf(ws);
   if (!produce || !choose) {
     why = "its warp_specialize is not of the form tilegpu-warp-specialize "
           "builds";

@@ -11,6 +11,7 @@
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <string>
 
@@ -28,6 +29,11 @@ struct SpecializedRing {
 /// The kernel's `tilegpu.warp_specialize` (at the top of its body), or
 /// null where tilegpu-warp-specialize did not split it.
 WarpSpecializeOp warpSpecializeOf(mlir::func::FuncOp kernel);
+
+/// The branch `ws`'s consumer region starts with: its then region runs on
+/// the mbarriers the producer fills, its else region is the kernel as it
+/// was, on cp.async. Null for a null `ws` or one of another form.
+mlir::scf::IfOp consumerBranchOf(WarpSpecializeOp ws);
 
 /// The stages' allocation `copy` fills, or null.
 LocalAllocOp ringOf(AsyncCopyOp copy);
