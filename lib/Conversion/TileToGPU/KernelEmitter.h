@@ -414,6 +414,16 @@ public:
   void emitPrefetch(PrefetchOp op);
   Value elementAt(const ViewInfo &view, ValueRange indices, Value mask,
                   int64_t i, SmallVector<Value> &coords);
+  /// The runs of `width` registers of a gather's or scatter's tile whose
+  /// coordinates `indices` are contiguous along the last dimension
+  /// (tile::areContiguousAlongLastDim): each run's first coordinates and
+  /// address, and whether every run is aligned, in bounds and masked in.
+  Runs windowRuns(const ViewInfo &view, const RegMap &map, int64_t width,
+                  ValueRange indices, Value mask);
+  /// The vector width of a gather's or scatter's accesses: 1 unless its
+  /// coordinates are contiguous along the last dimension.
+  int64_t elementAccessWidth(Operation *op, const RegMap &map, Type elem,
+                             ValueRange indices);
   LogicalResult emitGather(GatherOp op);
   LogicalResult emitScatter(ScatterOp op);
   LogicalResult emitReduce(ReduceOp op);
@@ -503,9 +513,12 @@ void addEmitPattern(RewritePatternSet &patterns, KernelEmitter &emitter) {
 /// broadcasts, and the grid's scalars (block ids, block counts, cdiv).
 void populateElementwisePatterns(KernelEmitter &emitter,
                                  RewritePatternSet &patterns);
-/// Loads, stores, gathers, scatters, prefetches and view sizes.
+/// Loads, stores, prefetches and view sizes.
 void populateMemoryPatterns(KernelEmitter &emitter,
                             RewritePatternSet &patterns);
+/// Gathers and scatters at element coordinates.
+void populateGatherScatterPatterns(KernelEmitter &emitter,
+                                   RewritePatternSet &patterns);
 /// Tiles in shared memory: buffers, stages, async copies, local loads.
 void populateSharedTilePatterns(KernelEmitter &emitter,
                                 RewritePatternSet &patterns);

@@ -1,8 +1,7 @@
 //===- Memory.cpp - tiles to and from global memory -----------------------===//
 //
-// Loads, stores, gathers, scatters and prefetches of tiles in views, the
-// views' sizes, and the kernel's shared buffer as ops ask for their bytes
-// of it.
+// Loads, stores and prefetches of tiles in views, the views' sizes, and the
+// kernel's shared buffer as ops ask for their bytes of it.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelEmitter.h"
@@ -560,47 +559,10 @@ Value KernelEmitter::elementAt(const ViewInfo &view, ValueRange indices,
   return ok;
 }
 
-LogicalResult KernelEmitter::emitGather(GatherOp op) {
-  RankedTensorType type = op.getType();
-  RegMap map = regMap(op.getResult());
-  const ViewInfo &view = views[op.getView()];
-  Type elem = type.getElementType();
-  Value pad = arith::ConstantOp::create(b, loc(),
-                                        op.getPaddingAttr()
-                                            ? op.getPaddingAttr()
-                                            : TypedAttr(b.getZeroAttr(elem)));
-  SmallVector<Value> regs;
-  for (int64_t i = 0; i < map.count; ++i) {
-    SmallVector<Value> coords;
-    Value ok = elementAt(view, op.getIndices(), op.getMask(), i, coords);
-    regs.push_back(guardedLoad(view, coords, ok, pad));
-  }
-  tiles[op.getResult()] = regs;
-  return success();
-}
-
-LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
-  RegMap map = regMap(op.getValue());
-  const ViewInfo &view = views[op.getView()];
-  // Each element's first copy only, as emitStore.
-  emitIf(ownsElements(map), [&] {
-    for (int64_t i = 0; i < map.count; ++i) {
-      if (map.isRegisterReplica(i))
-        continue;
-      SmallVector<Value> coords;
-      Value ok = elementAt(view, op.getIndices(), op.getMask(), i, coords);
-      guardedStore(view, coords, ok, tiles[op.getValue()][i]);
-    }
-  });
-  return success();
-}
-
 void tilegym::detail::populateMemoryPatterns(KernelEmitter &emitter,
                                              RewritePatternSet &patterns) {
   addEmitPattern<LoadOp, &KernelEmitter::emitLoad>(patterns, emitter);
   addEmitPattern<StoreOp, &KernelEmitter::emitStore>(patterns, emitter);
-  addEmitPattern<GatherOp, &KernelEmitter::emitGather>(patterns, emitter);
-  addEmitPattern<ScatterOp, &KernelEmitter::emitScatter>(patterns, emitter);
   addEmitPattern<PrefetchOp>(
       patterns, emitter,
       [](KernelEmitter &e, PrefetchOp op, ConversionPatternRewriter &) {

@@ -359,6 +359,7 @@ LogicalResult KernelEmitter::emit() {
   RewritePatternSet patterns(getContext());
   populateElementwisePatterns(*this, patterns);
   populateMemoryPatterns(*this, patterns);
+  populateGatherScatterPatterns(*this, patterns);
   populateAtomicPatterns(*this, patterns);
   populateDebugPatterns(*this, patterns);
   populateSharedTilePatterns(*this, patterns);
