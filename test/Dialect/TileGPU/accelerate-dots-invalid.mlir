@@ -1,8 +1,8 @@
 // RUN: tilegym-opt %s --split-input-file --tilegpu-accelerate-dots --verify-diagnostics
-// RUN: not tilegym-opt %s --split-input-file --tilegpu-accelerate-dots=shared-memory-budget=-1 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: not tilegym-opt %s --split-input-file --tilegpu-accelerate-dots=shared-memory-budget=-2 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not tilegym-opt %s --split-input-file --tilegpu-accelerate-dots=chip=gfx90a 2>&1 | FileCheck %s --check-prefix=CHIP
 
-// BUDGET: error: shared-memory-budget must not be negative, got -1
+// BUDGET: error: shared-memory-budget must be -1 (the chip's) or not negative, got -2
 // CHIP: error: invalid chip 'gfx90a'; expected sm_<N> or sm_<N>a
 
 // The decision reads the accumulator's layout: a kernel without layouts has

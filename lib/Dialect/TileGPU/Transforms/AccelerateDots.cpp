@@ -69,6 +69,7 @@ private:
   void accumulateInMma(DotOp dot);
   void markSwizzled();
   int64_t stagedBytes() const;
+  int64_t mmaSyncScratchBytes();
 };
 
 /// `tile` (loaded by `loads`) is a candidate if it reaches a dot of
@@ -238,6 +239,40 @@ int64_t DotAccelerator::stagedBytes() const {
   return bytes;
 }
 
+/// The shared memory that the mma.sync dots in loops take beside the
+/// rings, with the candidates as they stand: each operand not staged goes
+/// through shared memory, rows padded for ldmatrix, at every iteration
+/// (tilegpu-allocate-shared-memory's scratch for it), except a 16-bit lhs
+/// that is its own A fragments (in the accumulator's layout, all warps
+/// along M). fp8 operands run there widened to f16.
+int64_t DotAccelerator::mmaSyncScratchBytes() {
+  int64_t total = 0;
+  kernel.walk([&](DotOp dot) {
+    Candidate *lhs = nullptr, *rhs = nullptr;
+    if (!dot->getParentOfType<LoopLikeOpInterface>() ||
+        whyNotWgmma(dot, lhs, rhs).empty())
+      return;
+    auto stagedOperand = [&](Value operand) {
+      return llvm::any_of(candidates, [&](const Candidate &c) {
+        return c.operand == operand && c.staged();
+      });
+    };
+    auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
+    Type elem = lhsType.getElementType();
+    int64_t bytes = isFP8(elem) ? 2 : elementBytes(elem);
+    int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
+    int64_t N = dot.getType().getDimSize(1);
+    if (!stagedOperand(dot.getRhs()))
+      total += getStageBytes(K, N, bytes, /*swizzled=*/false);
+    auto acc = dyn_cast_or_null<MmaLayoutAttr>(getLayout(dot.getType()));
+    bool ownFragments = !elem.isF32() && acc && acc.getWarpsN() == 1 &&
+                        getLayout(lhsType) == acc;
+    if (!stagedOperand(dot.getLhs()) && !ownFragments)
+      total += getStageBytes(M, K, bytes, /*swizzled=*/false);
+  });
+  return total;
+}
+
 LogicalResult DotAccelerator::run(bool remarks) {
   // A decision made again replaces the old one.
   kernel.walk([](Operation *op) {
@@ -280,10 +315,12 @@ LogicalResult DotAccelerator::run(bool remarks) {
   // Drop candidates from the last until the stages fit, each counted at
   // the size it would take: a wgmma ring under the swizzle, unpadded. A
   // dropped operand may move its dot to mma.sync and its other operand to
-  // padded rows, so the sizes are worked out again after each drop.
+  // padded rows, so the sizes are worked out again after each drop; an
+  // mma.sync dot in a loop also takes shared memory beside the rings for
+  // its operands left in registers.
   while (!candidates.empty()) {
     markSwizzled();
-    if (stagedBytes() <= budget)
+    if (stagedBytes() + mmaSyncScratchBytes() <= budget)
       break;
     candidates.pop_back();
   }
@@ -369,6 +406,20 @@ LogicalResult DotAccelerator::run(bool remarks) {
   return success();
 }
 
+/// The scratch of the ops inside the kernel's loops (reductions, layout
+/// conversions, scans, sorts): tilegpu-allocate-shared-memory places it
+/// beside the rings, which live through their loops. Counted whole, as if
+/// all were live at once.
+static int64_t loopScratchBytes(func::FuncOp kernel) {
+  auto warps = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
+  int64_t numWarps = warps ? warps.getInt() : 4, bytes = 0;
+  kernel.walk([&](Operation *op) {
+    if (op->getParentOfType<LoopLikeOpInterface>())
+      bytes += llvm::alignTo(getScratch(op, numWarps).bytes, 16);
+  });
+  return bytes;
+}
+
 struct TileGPUAccelerateDotsPass
     : tilegpu::impl::TileGPUAccelerateDotsPassBase<TileGPUAccelerateDotsPass> {
   using TileGPUAccelerateDotsPassBase::TileGPUAccelerateDotsPassBase;
@@ -380,13 +431,17 @@ struct TileGPUAccelerateDotsPass
       return signalPassFailure();
     if (!*isKernel)
       return;
-    if (sharedMemoryBudget < 0) {
-      kernel.emitError() << "shared-memory-budget must not be negative, got "
-                         << int64_t(sharedMemoryBudget);
+    int64_t budget = sharedMemoryBudget;
+    if (budget == kChipStagingBudget) {
+      budget =
+          getStagingBudget(*parseChipVersion(chip)) - loopScratchBytes(kernel);
+    } else if (budget < 0) {
+      kernel.emitError() << "shared-memory-budget must be -1 (the chip's) or "
+                            "not negative, got "
+                         << budget;
       return signalPassFailure();
     }
-    DotAccelerator accelerator(kernel, chip == "sm_90a",
-                               int64_t(sharedMemoryBudget));
+    DotAccelerator accelerator(kernel, chip == "sm_90a", budget);
     if (failed(accelerator.run(remarks)))
       signalPassFailure();
   }

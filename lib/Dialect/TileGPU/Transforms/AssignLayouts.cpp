@@ -279,13 +279,13 @@ bool LayoutAssigner::mayRunSwapped(tile::DotOp dot, Value leader) {
   tile::DotOperandSource b = tile::traceDotOperand(dot.getRhs());
   int64_t stagesA = tile::getStageableLoads(a.tile, loop).size();
   int64_t stagesB = tile::getStageableLoads(b.tile, loop).size();
-  // Both rings within the staging budget: a dot left on mma.sync in this
+  // Both rings within sm_90's staging budget: a dot left on mma.sync in this
   // layout converts its accumulator each iteration.
   int64_t bytes = stagesA * getStageBytes(M, K, 4, /*swizzled=*/true) +
                   stagesB * getStageBytes(K, N, 4, /*swizzled=*/false);
   return fitsSwappedWgmmaShape(M, N, K, numWarps) && !a.transposed &&
          !b.transposed && a.tile != b.tile && stagesA && stagesB &&
-         bytes <= kDefaultStagingBudget;
+         bytes <= getStagingBudget(90);
 }
 
 Attribute LayoutAssigner::mmaLayoutOf(const ClassLeader &leader) {

@@ -194,7 +194,10 @@ def TileGPUAccelerateDotsPass
     - a tile loaded once before the loop: a ring of one stage.
     A loop's windows share one ring size (the wait at each iteration counts
     the stages ahead); rings are dropped from the last until all fit in
-    `shared-memory-budget` bytes, each counted at the size it takes: rows
+    `shared-memory-budget` bytes (by default the chip's block maximum less
+    3 KiB for mbarriers and alignment and less the scratch that the ops in
+    the kernel's loops keep beside the rings: 160 KiB on sm_80, 224 KiB on
+    sm_90 for a loop without scratch), each counted at the size it takes: rows
     unpadded under the swizzle where its dot would run as wgmma with it,
     padded otherwise (a drop that moves a dot to mma.sync pads its other
     operand). Each staged load gets
@@ -248,9 +251,10 @@ def TileGPUAccelerateDotsPass
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target GPU architecture (wgmma needs sm_90a)">,
     Option<"sharedMemoryBudget", "shared-memory-budget", "int64_t",
-           /*default=*/"::tilegym::tilegpu::kDefaultStagingBudget",
-           "Bytes of shared memory the rings of a kernel may take (sm_80 "
-           "gives a block 163 KiB, sm_90 227 KiB)">,
+           /*default=*/"::tilegym::tilegpu::kChipStagingBudget",
+           "Bytes of shared memory the rings of a kernel may take; -1 (the "
+           "default): the chip's block maximum (163 KiB on sm_80, 227 KiB on "
+           "sm_90) less 3 KiB and the scratch of the ops in its loops">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Say, as remarks, each dot's instruction and why, and what each "
            "loop stages">,

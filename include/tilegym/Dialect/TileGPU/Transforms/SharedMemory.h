@@ -23,9 +23,22 @@ int64_t getMaxSharedBytesPerBlock(unsigned version);
 /// the launch opts in to.
 constexpr int64_t kStaticSharedBytesLimit = 48 * 1024;
 
-/// The shared memory tilegpu-accelerate-dots stages dot operands in by
-/// default (`shared-memory-budget`): within what sm_80 gives a block too.
-constexpr int64_t kDefaultStagingBudget = 160 * 1024;
+/// What a block's shared memory keeps beside its rings, at least: the
+/// mbarriers and the slack of placing buffers on their alignments.
+constexpr int64_t kStagingReserveBytes = 3 * 1024;
+
+/// The shared memory tilegpu-accelerate-dots may stage dot operands in on
+/// compute capability `version`, before what the kernel's loops keep live
+/// beside the rings (their scratch): the block's maximum less
+/// kStagingReserveBytes. 160 KiB on sm_80, 224 KiB on sm_90 (where Q and
+/// three stages of K and V of a 128x128 attention tile at D = 128 fit).
+inline int64_t getStagingBudget(unsigned version) {
+  return getMaxSharedBytesPerBlock(version) - kStagingReserveBytes;
+}
+
+/// `shared-memory-budget`'s default: getStagingBudget of the pass's chip,
+/// less the scratch of the ops in the kernel's loops.
+constexpr int64_t kChipStagingBudget = -1;
 
 /// The 128-byte swizzle repeats every 8 rows of 128 bytes: a wgmma operand
 /// stage starts on such a boundary.
