@@ -91,28 +91,13 @@ LogicalResult KernelEmitter::emitGather(GatherOp op) {
 
   Runs runs = windowRuns(view, map, width, op.getIndices(), op.getMask());
   auto vecType = VectorType::get({width}, elem);
-  SmallVector<Type> types(runs.ptrs.size(), vecType);
-  auto branch = scf::IfOp::create(b, loc(), types, runs.allFast, true);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(branch.thenBlock());
-  SmallVector<Value> vecs;
-  for (Value ptr : runs.ptrs)
-    vecs.push_back(LLVM::LoadOp::create(b, loc(), vecType, ptr,
-                                        width * elementBytes(elem)));
-  scf::YieldOp::create(b, loc(), vecs);
-  b.setInsertionPointToStart(branch.elseBlock());
-  vecs.clear();
-  for (int64_t run = 0; run * width < map.count; ++run) {
+  loadRuns(op.getResult(), runs, vecType, [&](int64_t run) {
     Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
     for (int64_t k = 0; k < width; ++k)
       vec = LLVM::InsertElementOp::create(b, loc(), vec,
                                           loadElement(run * width + k), i32(k));
-    vecs.push_back(vec);
-  }
-  scf::YieldOp::create(b, loc(), vecs);
-  // Unpacked at the first use, as a load's runs (unpackLoad).
-  pendingLoads[op.getResult()] = SmallVector<Value>(branch.getResults().begin(),
-                                                    branch.getResults().end());
+    return vec;
+  });
   return success();
 }
 
@@ -138,23 +123,11 @@ LogicalResult KernelEmitter::emitScatter(ScatterOp op) {
       return;
     }
     Runs runs = windowRuns(view, map, width, op.getIndices(), op.getMask());
-    auto branch = scf::IfOp::create(b, loc(), TypeRange{}, runs.allFast, true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    auto vecType = VectorType::get({width}, elem);
-    for (auto [run, ptr] : llvm::enumerate(runs.ptrs)) {
-      if (map.isRegisterReplica(run * width))
-        continue;
-      Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
-      for (int64_t k = 0; k < width; ++k)
-        vec = LLVM::InsertElementOp::create(b, loc(), vec,
-                                            regs[run * width + k], i32(k));
-      LLVM::StoreOp::create(b, loc(), vec, ptr, width * elementBytes(elem));
-    }
-    b.setInsertionPointToStart(branch.elseBlock());
-    for (int64_t i = 0; i < map.count; ++i)
-      if (!map.isRegisterReplica(i))
-        storeElement(i);
+    storeRuns(runs, map, regs, VectorType::get({width}, elem), [&] {
+      for (int64_t i = 0; i < map.count; ++i)
+        if (!map.isRegisterReplica(i))
+          storeElement(i);
+    });
   });
   return success();
 }

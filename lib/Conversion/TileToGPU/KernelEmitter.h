@@ -385,6 +385,17 @@ public:
   };
   Runs tileRuns(const ViewInfo &view, const RegMap &map, int64_t width,
                 ArrayRef<Value> tileOrigin);
+  /// The runs of a load or gather as `vecType` vectors, left packed for
+  /// unpackLoad at `tile`'s first use: one branch loads every run as one
+  /// vector when all are fast (`runs.allFast`), the other builds each with
+  /// `slowRun(run)`.
+  void loadRuns(Value tile, const Runs &runs, VectorType vecType,
+                function_ref<Value(int64_t run)> slowRun);
+  /// The runs of a store or scatter from `regs`: one branch stores each run
+  /// not a register replica of `map` as one `vecType` vector when all are
+  /// fast, the other runs `slowPath`.
+  void storeRuns(const Runs &runs, const RegMap &map, ArrayRef<Value> regs,
+                 VectorType vecType, function_ref<void()> slowPath);
 
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitLoad(LoadOp op);

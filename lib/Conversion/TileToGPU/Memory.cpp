@@ -220,32 +220,57 @@ LogicalResult KernelEmitter::emitLoad(LoadOp op) {
   }
 
   auto vecType = VectorType::get({width}, elem);
+  loadRuns(op.getResult(), runs, vecType, [&](int64_t run) {
+    SmallVector<Value> coords = edgePathCoords(runs.coords[run]);
+    Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+    for (int64_t k = 0; k < width; ++k)
+      vec = LLVM::InsertElementOp::create(b, loc(), vec, loadElement(coords, k),
+                                          i32(k));
+    return vec;
+  });
+  return success();
+}
+
+void KernelEmitter::loadRuns(Value tile, const Runs &runs, VectorType vecType,
+                             function_ref<Value(int64_t run)> slowRun) {
+  int64_t bytes =
+      vecType.getNumElements() * elementBytes(vecType.getElementType());
   SmallVector<Type> types(runs.ptrs.size(), vecType);
   auto branch = scf::IfOp::create(b, loc(), types, runs.allFast, true);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    SmallVector<Value> vecs;
-    for (Value ptr : runs.ptrs)
-      vecs.push_back(
-          LLVM::LoadOp::create(b, loc(), vecType, ptr, width * bytes));
-    scf::YieldOp::create(b, loc(), vecs);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  SmallVector<Value> vecs;
+  for (Value ptr : runs.ptrs)
+    vecs.push_back(LLVM::LoadOp::create(b, loc(), vecType, ptr, bytes));
+  scf::YieldOp::create(b, loc(), vecs);
+  b.setInsertionPointToStart(branch.elseBlock());
+  vecs.clear();
+  for (int64_t run = 0, e = runs.ptrs.size(); run < e; ++run)
+    vecs.push_back(slowRun(run));
+  scf::YieldOp::create(b, loc(), vecs);
+  pendingLoads[tile] = SmallVector<Value>(branch.getResults().begin(),
+                                          branch.getResults().end());
+}
 
-    b.setInsertionPointToStart(branch.elseBlock());
-    vecs.clear();
-    for (ArrayRef<Value> runStart : runs.coords) {
-      SmallVector<Value> coords = edgePathCoords(runStart);
-      Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
-      for (int64_t k = 0; k < width; ++k)
-        vec = LLVM::InsertElementOp::create(b, loc(), vec,
-                                            loadElement(coords, k), i32(k));
-      vecs.push_back(vec);
-    }
-    scf::YieldOp::create(b, loc(), vecs);
+void KernelEmitter::storeRuns(const Runs &runs, const RegMap &map,
+                              ArrayRef<Value> regs, VectorType vecType,
+                              function_ref<void()> slowPath) {
+  int64_t width = vecType.getNumElements();
+  int64_t bytes = width * elementBytes(vecType.getElementType());
+  auto branch = scf::IfOp::create(b, loc(), TypeRange{}, runs.allFast, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  for (auto [run, ptr] : llvm::enumerate(runs.ptrs)) {
+    if (map.isRegisterReplica(run * width))
+      continue;
+    Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
+    for (int64_t k = 0; k < width; ++k)
+      vec = LLVM::InsertElementOp::create(b, loc(), vec, regs[run * width + k],
+                                          i32(k));
+    LLVM::StoreOp::create(b, loc(), vec, ptr, bytes);
   }
-  pendingLoads[op.getResult()] = SmallVector<Value>(branch.getResults().begin(),
-                                                    branch.getResults().end());
-  return success();
+  b.setInsertionPointToStart(branch.elseBlock());
+  slowPath();
 }
 
 /// Before the first op after the load that uses the tile (directly or in
@@ -451,21 +476,9 @@ LogicalResult KernelEmitter::emitRegisterStore(StoreOp op) {
       storeRunsByElement(view, &map, runs.coords, regs, width);
       return;
     }
-    auto branch = scf::IfOp::create(b, loc(), TypeRange{}, runs.allFast, true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(branch.thenBlock());
-    auto vecType = VectorType::get({width}, elem);
-    for (auto [run, ptr] : llvm::enumerate(runs.ptrs)) {
-      if (map.isRegisterReplica(run * width))
-        continue;
-      Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
-      for (int64_t k = 0; k < width; ++k)
-        vec = LLVM::InsertElementOp::create(b, loc(), vec,
-                                            regs[run * width + k], i32(k));
-      LLVM::StoreOp::create(b, loc(), vec, ptr, width * bytes);
-    }
-    b.setInsertionPointToStart(branch.elseBlock());
-    storeRunsByElement(view, &map, runs.coords, regs, width);
+    storeRuns(runs, map, regs, VectorType::get({width}, elem), [&] {
+      storeRunsByElement(view, &map, runs.coords, regs, width);
+    });
   });
   return success();
 }
