@@ -50,9 +50,9 @@ fi
 # of f32 rows); rows of 16384 f32 are given 6 MiB, bf16 rows 8 MiB: within
 # the 4-8 MiB of rows ahead that measured best (bench/NOTES.md, softmax).
 # Attention at D128 is tuned warp-specialized only (without it no variant
-# won there); its 128 keys a step fit two stages at most (a third drops Q
-# from shared memory and Q K^T to mma.sync: a slow variant the tuning passes
-# over).
+# won there); at 128 queries x 128 keys three stages of K and V fit sm_90's
+# staging budget beside Q (224 KiB). tf32 tries a fourth stage (192 KiB at
+# 256x128x32), faster at 2048^3 and 4096^3 on an H100, slower at 8192^3.
 CONFIGS=(
   "vector_add.f32|vector_add.tile|-D T=f32|BLOCK=1024,2048,4096"
   "vector_add.bf16|vector_add.tile|-D T=bf16|BLOCK=1024,2048,4096"
@@ -73,7 +73,7 @@ CONFIGS=(
   "matmul.bf16.cbf16|matmul.tile|-D T=bf16 -D OUT=bf16|BK=64 TMA=1,0 WS=0,1 PERSISTENT=0,1 BN=128,256 CLUSTER=1,2"
   "matmul.f16|matmul.tile|-D T=f16|BK=64 TMA=1,0 WS=0,1"
   "matmul.f16.cf16|matmul.tile|-D T=f16 -D OUT=f16|BK=64 TMA=1,0 WS=0,1 PERSISTENT=0,1 BN=128,256 CLUSTER=1,2"
-  "matmul.f32|matmul.tile|-D T=f32|BK=32,16 BM=128,256 TMA=1,0"
+  "matmul.f32|matmul.tile|-D T=f32|BK=32,16 BM=256,128 TMA=1,0 STAGES=3,4"
   "matmul.f8e4m3|matmul_fp8.tile|-D T=f8e4m3|BK=128 TMA=1,0"
   "attention.bf16.d64.c0|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=0|BN=64,32,128 TMA=1,0 WS=0,1"
   "attention.bf16.d64.c1|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=1|BN=64,32,128 TMA=1,0 WS=0,1"

@@ -497,12 +497,13 @@ LogicalResult KernelEmitter::emitWgmmaDot(tilegpu::MmaOp op) {
 }
 
 /// A tf32 dot as wgmma on its transpose, C^T = B^T A^T (sm_90a): wgmma
-/// reads tf32 only K-major, and B is stored [K][N], N-major, in a stage of
-/// padded rows. Its transpose is wgmma's A from registers, which have no
-/// such rule: per 8-deep K step each thread loads its four b32 fragments
-/// of B^T (rows n and n + 4 of its warpgroup's 64, K columns q and q + 4,
-/// q = lane % 4; the swapped layout's bit order puts the 32 lanes of each
-/// load in 32 banks), then each warpgroup runs one m64nMk8 per 64 rows of
+/// reads tf32 only K-major, and B is stored [K][N], N-major, in a stage
+/// under the 128-byte swizzle (which the TMA writes). Its transpose is
+/// wgmma's A from registers, which have no such rule: per 8-deep K step
+/// each thread loads its four b32 fragments of B^T (rows n and n + 4 of
+/// its warpgroup's 64, K columns q and q + 4, q = lane % 4; the swapped
+/// layout's bit order and the swizzle put the 32 lanes of each load in 32
+/// banks), then each warpgroup runs one m64nMk8 per 64 rows of
 /// N, reading the K-major lhs [M][K] as wgmma's B by descriptor. The
 /// accumulator is wgmma's D^T fragments, rows and columns swapped
 /// (tilegpu::getSwappedWgmmaLayout); the A registers are read until their
@@ -538,19 +539,39 @@ LogicalResult KernelEmitter::emitSwappedWgmmaDot(tilegpu::MmaOp op) {
     }
   SmallVector<Value> out(tiles[op.getAcc()].begin(), tiles[op.getAcc()].end());
 
-  // B^T's fragments: element (k, n) of the [K][N] stage at k * stride + n.
+  // B^T's fragments: element (k, n) of the [K][N] stage, under the 128-byte
+  // swizzle (column blocks of 32 elements, K rows each; a row's 16-byte
+  // unit xor the row's place in its group of 8). A thread reads rows
+  // q + k and q + k + 4 (q = lane % 4, k a multiple of 8) and columns
+  // n + c and n + c + 4 (n its base column, c a multiple of 64): k moves
+  // within a column block and c across them without changing the xor, so
+  // the four (row, column) pairs at k = c = 0 are the thread's only
+  // computed offsets, and every fragment is one of them plus a constant.
+  // A load's 32 lanes read 4 rows x 8 columns (2 units); the xor sends the
+  // 4 rows' units to 8 different units of their 128-byte lines: 32 banks.
   Type i32Type = b.getI32Type(), f32 = b.getF32Type();
   Value baseB = sharedTiles.lookup(op.getRhs());
-  int64_t stride = geometryOf(descB).stride;
+  int64_t rowsB = geometryOf(descB).swizzledRows;
+  constexpr int64_t perBlock = 32; // f32 columns in a 128-byte block
+  if (!rowsB || rowsB % 8 || (64 * groups) % perBlock)
+    return fail(op) << "internal error: the transposed product's rhs is not "
+                       "a swizzled stage of whole column blocks";
   Value quad = arith::RemUIOp::create(b, loc(), laneId, idx(4));
   Value nBase = baseCoords(*acc.layout)[1];
-  Value first = elementPtr(
-      baseB, f32,
-      arith::AddIOp::create(
-          b, loc(), arith::MulIOp::create(b, loc(), quad, idx(stride)), nBase),
-      kShared);
-  auto fragment = [&](int64_t k, int64_t n) {
-    Value ptr = elementPtr(first, f32, idx(k * stride + n), kShared);
+  Value firsts[2][2];
+  for (int64_t dk = 0; dk < 2; ++dk)
+    for (int64_t dn = 0; dn < 2; ++dn) {
+      Value row = arith::AddIOp::create(b, loc(), quad, idx(4 * dk));
+      Value col = arith::AddIOp::create(b, loc(), nBase, idx(4 * dn));
+      Value bytes = arith::AddIOp::create(
+          b, loc(), swizzledOffset(rowsB, row, col, 4),
+          arith::MulIOp::create(
+              b, loc(), arith::RemUIOp::create(b, loc(), col, idx(4)), idx(4)));
+      firsts[dk][dn] = elementPtr(baseB, b.getI8Type(), bytes, kShared);
+    }
+  auto fragment = [&](int64_t k, int64_t dk, int64_t c, int64_t dn) {
+    Value ptr = elementPtr(firsts[dk][dn], b.getI8Type(),
+                           idx((c / perBlock * rowsB + k) * 128), kShared);
     return Value(LLVM::LoadOp::create(b, loc(), i32Type, ptr, 4));
   };
 
@@ -584,9 +605,9 @@ LogicalResult KernelEmitter::emitSwappedWgmmaDot(tilegpu::MmaOp op) {
     }
     SmallVector<SmallVector<Value>> frags;
     for (int64_t nb = 0; nb < blocksN; ++nb) {
-      int64_t n = nb * 64 * groups;
-      frags.push_back({fragment(k, n), fragment(k, n + 4), fragment(k + 4, n),
-                       fragment(k + 4, n + 4)});
+      int64_t c = nb * 64 * groups;
+      frags.push_back({fragment(k, 0, c, 0), fragment(k, 0, c, 1),
+                       fragment(k, 1, c, 0), fragment(k, 1, c, 1)});
     }
     NVVM::WgmmaFenceAlignedOp::create(b, loc());
     Value bDesc = wgmmaDescriptor(low, kMajorStepBytes(k, 4, swizzledRows));

@@ -203,18 +203,23 @@ func.func @pv(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !t
 
 // A tf32 matmul whose B is stored [K][N] runs as wgmma on the transposed
 // product, C^T = B^T A^T (wgmma reads tf32 only K-major): A [128][32]
-// staged K-major under the swizzle, B [32][128] as loaded, rows padded,
-// both by 16-byte cp.async (8 runs a thread each, 128 threads). In the
-// loop the warpgroup first waits for all but the last iteration's second
-// group (its first still reads the first half's fragment registers), then
-// per 8-deep K step loads its 8 b32 fragments of B^T (4 for each 64-row
-// block of N) from B's stage, fences them and runs one m64n128k8 per block
-// with A from registers, A's stage read as wgmma's B; after two steps it
-// commits them and waits for all but them before the second half.
+// staged K-major under the swizzle, B [32][128] as loaded, under the
+// swizzle too, both by 16-byte cp.async (8 runs a thread each, 128
+// threads). In the loop the warpgroup first waits for all but the last
+// iteration's second group (its first still reads the first half's
+// fragment registers), then computes its four swizzled offsets into B's
+// stage (rows q and q + 4, columns n and n + 4: one xor each) and per
+// 8-deep K step loads its 8 b32 fragments of B^T (4 for each 64-row block
+// of N) at those offsets plus constants, fences them and runs one
+// m64n128k8 per block with A from registers, A's stage read as wgmma's B;
+// after two steps it commits them and waits for all but them before the
+// second half.
 // CHECK-LABEL: gpu.func @tf32
 // CHECK-COUNT-16: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK: scf.for
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-COUNT-4: arith.xori
+// CHECK-NOT: arith.xori
 // CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> i32
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32

@@ -204,15 +204,15 @@ func.func @tf32_wgmma(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !
 
 // The same dot with its accumulator in the swapped wgmma layout runs as
 // wgmma on the transposed product: A staged K-major under the swizzle, B
-// staged as loaded, [K][N], rows padded (32 x 132 f32), to be read into
-// registers as wgmma's A. Where it cannot run so (no sm_90a, or nothing
+// staged as loaded, [K][N], under the swizzle too (which the TMA writes),
+// to be read into registers as wgmma's A. Where it cannot run so (no sm_90a, or nothing
 // staged), it runs on mma.sync in an mma layout of its own, its
 // accumulator converted before it and its result back after it.
 // CHECK-LABEL: func.func @tf32_swapped
 // CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128, index = 0>}
-// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0, index = 0>}
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, index = 0>}
 // CHECK: scf.for
-// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0>}
+// CHECK: tile.load {{.*}} {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128>}
 // CHECK: tile.dot {{.*}} {tilegpu.dot = #tilegpu.dot<wgmma>} : {{.*}}, tensor<64x128xf32, #linear>
 // CHECK-NOT: convert_layout
 // SM80-LABEL: func.func @tf32_swapped
@@ -226,7 +226,7 @@ func.func @tf32_wgmma(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !
 // NOBUDGET: tile.dot {{.*}}#tilegpu.dot<mma_sync>
 // NOBUDGET: tilegpu.convert_layout
 // REMARK: remark: runs as wgmma on the transposed product (C^T = B^T A^T): its tf32 rhs [K][N] goes from shared memory to registers as wgmma's A
-// REMARK: remark: dot operands staged in shared memory by cp.async: 2 in 2 stages (50176 bytes)
+// REMARK: remark: dot operands staged in shared memory by cp.async: 2 in 2 stages (49152 bytes)
 func.func @tf32_swapped(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %n = tile.block_id 0
   %m = tile.block_id 1

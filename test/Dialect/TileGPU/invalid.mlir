@@ -483,18 +483,27 @@ func.func @wgmma_f32(%a: !tilegpu.memdesc<64x64xf32, swizzle = 128>, %b: !tilegp
 // -----
 
 #swapped = #tilegpu.linear<{register = [[1, 0], [0, 4]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 8], [0, 32]]}>
-func.func @wgmma_swapped_swizzled_b(%a: !tilegpu.memdesc<64x32xf32, swizzle = 128>, %b: !tilegpu.memdesc<32x128xf32, swizzle = 128>, %c: tensor<64x128xf32, #swapped>) {
-  // expected-error @+1 {{wgmma on the transposed product (the swapped accumulator layout) reads a tf32 lhs swizzled and its rhs [K][N] unswizzled, from shared memory}}
-  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x32xf32, swizzle = 128>, !tilegpu.memdesc<32x128xf32, swizzle = 128>, tensor<64x128xf32, #swapped>
+func.func @wgmma_swapped_padded_b(%a: !tilegpu.memdesc<64x32xf32, swizzle = 128>, %b: !tilegpu.memdesc<32x128xf32, swizzle = 0>, %c: tensor<64x128xf32, #swapped>) {
+  // expected-error @+1 {{wgmma reads shared-memory tiles under the 128-byte swizzle}}
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x32xf32, swizzle = 128>, !tilegpu.memdesc<32x128xf32, swizzle = 0>, tensor<64x128xf32, #swapped>
   return
 }
 
 // -----
 
 #swapped = #tilegpu.linear<{register = [[1, 0], [0, 4]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 8], [0, 32]]}>
-func.func @wgmma_swapped_narrow_n(%a: !tilegpu.memdesc<64x32xf32, swizzle = 128>, %b: !tilegpu.memdesc<32x32xf32, swizzle = 0>, %c: tensor<64x32xf32, #swapped>) {
+func.func @wgmma_swapped_lhs_in_registers(%a: tensor<64x32xf32, #swapped>, %b: !tilegpu.memdesc<32x128xf32, swizzle = 128>, %c: tensor<64x128xf32, #swapped>) {
+  // expected-error @+1 {{wgmma on the transposed product (the swapped accumulator layout) reads a tf32 lhs from shared memory}}
+  %d = tilegpu.mma wgmma %a, %b, %c : tensor<64x32xf32, #swapped>, !tilegpu.memdesc<32x128xf32, swizzle = 128>, tensor<64x128xf32, #swapped>
+  return
+}
+
+// -----
+
+#swapped = #tilegpu.linear<{register = [[1, 0], [0, 4]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 8], [0, 32]]}>
+func.func @wgmma_swapped_narrow_n(%a: !tilegpu.memdesc<64x32xf32, swizzle = 128>, %b: !tilegpu.memdesc<32x32xf32, swizzle = 128>, %c: tensor<64x32xf32, #swapped>) {
   // expected-error @+1 {{wgmma on the transposed product takes N a multiple of 64 (64 for each warpgroup), M a multiple of 8 up to 256 and K of 8, got M x N x K = 64x32x32}}
-  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x32xf32, swizzle = 128>, !tilegpu.memdesc<32x32xf32, swizzle = 0>, tensor<64x32xf32, #swapped>
+  %d = tilegpu.mma wgmma %a, %b, %c : !tilegpu.memdesc<64x32xf32, swizzle = 128>, !tilegpu.memdesc<32x32xf32, swizzle = 128>, tensor<64x32xf32, #swapped>
   return
 }
 

@@ -282,16 +282,16 @@ func.func @tf32_b_not_k_major(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>
 #b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerBlock = [4, 1]}>
 #swapped = #tilegpu.linear<{register = [[1, 0], [0, 4]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 16]], warp = [[0, 8], [0, 32]]}>
 
-// The transposed product reads its rhs [K][N] into registers by plain
-// loads: its stage is unswizzled, rows padded.
-func.func @tf32_swapped_swizzled_b(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
+// The transposed product reads its rhs [K][N] into registers from a stage
+// under the swizzle, as any wgmma operand's: not one of padded rows.
+func.func @tf32_swapped_padded_b(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %n: index) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %z = arith.constant dense<0.0> : tensor<64x128xf32, #swapped>
   %a = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
-  %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 128, index = 0>} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+  %b = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 1, swizzle = 0, index = 0>} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x128xf32, #swapped>) {
-    // expected-error @+1 {{is marked #tilegpu.dot<wgmma> but a wgmma on the transposed product (the swapped accumulator layout) needs tf32 operands, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256, K of 32, its lhs staged with swizzle = 128 and its rhs staged [K][N] with swizzle = 0}}
+    // expected-error @+1 {{is marked #tilegpu.dot<wgmma> but a wgmma on the transposed product (the swapped accumulator layout) needs tf32 operands, N a multiple of 64 per warpgroup, M a multiple of 8 up to 256, K of 32, its lhs and its rhs [K][N] staged with swizzle = 128}}
     %d = tile.dot %a, %b, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x32xf32, #a>, tensor<32x128xf32, #b>, tensor<64x128xf32, #swapped>
     scf.yield %d : tensor<64x128xf32, #swapped>
   }

@@ -271,14 +271,14 @@ func.func @tf32_transposed_b(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>,
 
 // CHECK-LABEL: func.func @tf32_swapped
 // CHECK: tilegpu.local_alloc : !tilegpu.memdesc<2x64x32xf32, swizzle = 128>
-// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<2x32x128xf32, swizzle = 0>
-// CHECK: tilegpu.async_copy %arg1{{.*}} : !tile.view<?x?xf32>, !tilegpu.memdesc<32x128xf32, swizzle = 0> as tensor<32x128xf32, #blocked1>
+// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<2x32x128xf32, swizzle = 128>
+// CHECK: tilegpu.async_copy %arg1{{.*}} : !tile.view<?x?xf32>, !tilegpu.memdesc<32x128xf32, swizzle = 128> as tensor<32x128xf32, #blocked1>
 // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %cst, %[[STAGE:.*]] = %c0_i32{{.*}})
 // CHECK: tilegpu.async_wait 0
 // CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: gpu.barrier
 // CHECK: tilegpu.mma_wait 1
-// CHECK-NEXT: %[[D:.*]] = tilegpu.mma wgmma %{{.*}}, %{{.*}}, %[[ACC]] : !tilegpu.memdesc<64x32xf32, swizzle = 128>, !tilegpu.memdesc<32x128xf32, swizzle = 0>, tensor<64x128xf32, #linear>
+// CHECK-NEXT: %[[D:.*]] = tilegpu.mma wgmma %{{.*}}, %{{.*}}, %[[ACC]] : !tilegpu.memdesc<64x32xf32, swizzle = 128>, !tilegpu.memdesc<32x128xf32, swizzle = 128>, tensor<64x128xf32, #linear>
 // CHECK-NEXT: gpu.barrier
 // CHECK-NOT: tilegpu.mma_wait
 // CHECK: tilegpu.async_copy %arg0
@@ -289,7 +289,7 @@ func.func @tf32_transposed_b(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>,
 // CHECK-NEXT: %[[R:.*]] = tilegpu.mma_wait 0 %{{.*}}#0 : tensor<64x128xf32, #linear>
 // CHECK-NEXT: tile.store %[[R]]
 // A tf32 wgmma on the transposed product (the accumulator in the swapped
-// layout): A staged under the swizzle, B as loaded, rows padded. Its
+// layout): A and B, as loaded, staged under the swizzle. Its
 // groups (two, each half of K) stay in flight into the next iteration, as
 // a matmul's group does: the next dot first waits for all but the last
 // (the first half's, whose A registers it loads again), and waits for the
@@ -301,11 +301,11 @@ func.func @tf32_swapped(%va: !tile.view<?x?xf32>, %vb: !tile.view<?x?xf32>, %vc:
   %kt = tile.dim %va[1] : !tile.view<?x?xf32>
   %z = arith.constant dense<0.0> : tensor<64x128xf32, #swapped>
   %a0 = tile.load %va[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128, index = 0>} : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
-  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0, index = 0>} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+  %b0 = tile.load %vb[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, index = 0>} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
   %r:3 = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %z, %ta = %a0, %tb = %b0) -> (tensor<64x128xf32, #swapped>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>) {
     %k1 = arith.addi %k, %c1 : index
     %an = tile.load %va[%c0, %k1] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128>} : !tile.view<?x?xf32> -> tensor<64x32xf32, #a>
-    %bn = tile.load %vb[%k1, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 0>} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
+    %bn = tile.load %vb[%k1, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128>} : !tile.view<?x?xf32> -> tensor<32x128xf32, #b>
     %d = tile.dot %ta, %tb, %acc {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x32xf32, #a>, tensor<32x128xf32, #b>, tensor<64x128xf32, #swapped>
     scf.yield %d, %an, %bn : tensor<64x128xf32, #swapped>, tensor<64x32xf32, #a>, tensor<32x128xf32, #b>
   }

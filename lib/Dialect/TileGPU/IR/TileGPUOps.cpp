@@ -283,14 +283,13 @@ LogicalResult MmaOp::verify() {
   if (fp8 && !wgmma)
     return emitOpError() << "mma_sync takes no fp8 operands: widen them to "
                             "f16 (tilegpu-legalize-dots)";
-  // The transposed product reads its rhs by plain loads, rows padded; N is
-  // wgmma's M (64 rows a warpgroup), M its N.
+  // The transposed product reads its rhs [K][N] by plain loads from a
+  // swizzled stage; N is wgmma's M (64 rows a warpgroup), M its N.
   bool swapped = isSwapped();
-  if (swapped && (!lhsDesc || rhsDesc.getSwizzle() != 0 ||
-                  getPrecision() != tile::Precision::TF32))
+  if (swapped && (!lhsDesc || getPrecision() != tile::Precision::TF32))
     return emitOpError() << "wgmma on the transposed product (the swapped "
-                            "accumulator layout) reads a tf32 lhs swizzled "
-                            "and its rhs [K][N] unswizzled, from shared memory";
+                            "accumulator layout) reads a tf32 lhs from shared "
+                            "memory";
   if (swapped) {
     auto layout = cast<LinearLayoutAttr>(getType().getEncoding());
     int64_t groups = (int64_t(1) << layout.getLinearBases().warp.size()) / 4;
@@ -302,8 +301,7 @@ LogicalResult MmaOp::verify() {
              << acc[1] << "x" << lhs[1];
   }
   for (MemDescType desc : {lhsDesc, rhsDesc})
-    if (desc && !(swapped && desc == rhsDesc) &&
-        (desc.getSwizzle() == 128) != wgmma)
+    if (desc && (desc.getSwizzle() == 128) != wgmma)
       return emitOpError() << (wgmma ? "wgmma reads" : "mma_sync reads")
                            << " shared-memory tiles "
                            << (wgmma ? "under the 128-byte swizzle"

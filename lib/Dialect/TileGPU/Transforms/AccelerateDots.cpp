@@ -224,8 +224,7 @@ void DotAccelerator::markSwizzled() {
       return;
     if (lhs)
       lhs->swizzled = true;
-    if (!isSwappedWgmmaLayout(getLayout(dot.getType())))
-      rhs->swizzled = true;
+    rhs->swizzled = true;
   });
 }
 
@@ -367,12 +366,12 @@ LogicalResult DotAccelerator::run(bool remarks) {
                                                 : DotInstruction::MmaSync));
     if (!why.empty())
       return;
-    // The transposed product reads its rhs by plain loads into registers
-    // (rows padded); wgmma's descriptor reads only the lhs.
+    // The transposed product reads its rhs by plain loads into registers,
+    // from a stage under the swizzle as any wgmma operand's (the TMA writes
+    // it; the swizzle keeps the loads free of bank conflicts).
     if (lhs)
       lhs->swizzled = true;
-    if (!swapped)
-      rhs->swizzled = true;
+    rhs->swizzled = true;
     rhs->storedTransposed = transposeB;
   });
   llvm::erase_if(candidates, [](const Candidate &c) { return !c.staged(); });

@@ -263,9 +263,9 @@ bool LayoutAssigner::mayRunAsWgmma(tile::DotOp dot, Value leader) {
 /// wgmma reads tf32 only K-major, and a B loaded [K][N] (N-major) is read
 /// as the transposed product's A, from registers, which have no such rule.
 /// Both operands must be tiles tilegpu-accelerate-dots can stage (loaded,
-/// or carried through a loop as loads ahead): A [M][K] under the 128-byte
-/// swizzle (K a multiple of 32), B as loaded; N takes wgmma's M (a multiple
-/// of 64 per warpgroup), M its N.
+/// or carried through a loop as loads ahead), under the 128-byte swizzle:
+/// A [M][K] (K a multiple of 32), B as loaded, [K][N]; N takes wgmma's M
+/// (a multiple of 64 per warpgroup), M its N.
 bool LayoutAssigner::mayRunSwapped(tile::DotOp dot, Value leader) {
   auto lhsType = cast<RankedTensorType>(dot.getLhs().getType());
   auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
@@ -282,7 +282,7 @@ bool LayoutAssigner::mayRunSwapped(tile::DotOp dot, Value leader) {
   // Both rings within sm_90's staging budget: a dot left on mma.sync in this
   // layout converts its accumulator each iteration.
   int64_t bytes = stagesA * getStageBytes(M, K, 4, /*swizzled=*/true) +
-                  stagesB * getStageBytes(K, N, 4, /*swizzled=*/false);
+                  stagesB * getStageBytes(K, N, 4, /*swizzled=*/true);
   return fitsSwappedWgmmaShape(M, N, K, numWarps) && !a.transposed &&
          !b.transposed && a.tile != b.tile && stagesA && stagesB &&
          bytes <= getStagingBudget(90);

@@ -176,10 +176,9 @@ LogicalResult Pipeliner::checkWgmmaDots() {
     bool fp8 = isFP8(lhsType.getElementType());
     bool lhsInRegisters = !operandRing.count(dot.getLhs()) && acc &&
                           lhsType.getEncoding() == dot.getType().getEncoding();
-    // The transposed product: a tf32 rhs [K][N] staged unswizzled, read
-    // into registers.
+    // The transposed product: a tf32 rhs [K][N] staged under the swizzle,
+    // read into registers.
     bool swapped = isSwappedWgmmaLayout(dot.getType().getEncoding());
-    auto plainRhs = operandRing.find(dot.getRhs());
     std::string why;
     if (!wgmmaChip)
       why = "wgmma needs sm_90a";
@@ -188,15 +187,12 @@ LogicalResult Pipeliner::checkWgmmaDots() {
           !fitsSwappedWgmmaShape(lhsType.getDimSize(0),
                                  dot.getType().getDimSize(1),
                                  lhsType.getDimSize(1), numWarps) ||
-          !lhs || plainRhs == operandRing.end() ||
-          plainRhs->second->stage.getSwizzle() != 0 ||
-          plainRhs->second->stage.getTransposed() ||
-          plainRhs->second->use.transposed)
+          !lhs || !rhs || lhs == rhs || rhs->stage.getTransposed() ||
+          rhs->use.transposed)
         why = "a wgmma on the transposed product (the swapped accumulator "
               "layout) needs tf32 operands, N a multiple of 64 per "
               "warpgroup, M a multiple of 8 up to 256, K of 32, its lhs "
-              "staged with swizzle = 128 and its rhs staged [K][N] with "
-              "swizzle = 0";
+              "and its rhs [K][N] staged with swizzle = 128";
     } else if (numWarps % 4 ||
                (elementBytes(lhsType.getElementType()) != 2 && !tf32 && !fp8) ||
                lhsType.getDimSize(0) % (16 * numWarps) ||

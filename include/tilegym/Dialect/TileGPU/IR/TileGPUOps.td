@@ -456,7 +456,7 @@ def TileGPU_MmaOp : TileGPU_Op<"mma", [
       through matrix descriptors from tiles under the 128-byte swizzle, then
       commit them as one group. The result's registers are being written
       until a `tilegpu.mma_wait` has waited for that group. A tf32 `rhs`
-      stored `[K][N]` (N-major, rows padded, unswizzled) with the
+      stored `[K][N]` (N-major, under the 128-byte swizzle) with the
       accumulator in the swapped layout (`getSwappedWgmmaLayout`) runs on
       the transposed product, C^T = B^T A^T: each warpgroup loads its rows
       of B^T from `rhs` into registers as wgmma's A, and reads `lhs`
