@@ -153,6 +153,13 @@ int64_t tilegym::tilegpu::getPaddedRowElements(int64_t cols, int64_t bytes) {
   return units % 2 ? cols : cols + 16 / bytes;
 }
 
+bool tilegym::tilegpu::isLhsItsOwnFragments(RankedTensorType lhsType,
+                                            Attribute accLayout) {
+  auto acc = dyn_cast_or_null<MmaLayoutAttr>(accLayout);
+  return !lhsType.getElementType().isF32() && acc && acc.getWarpsN() == 1 &&
+         lhsType.getEncoding() == acc;
+}
+
 std::optional<unsigned> tilegym::tilegpu::parseChipVersion(StringRef chip) {
   unsigned version;
   if (!chip.consume_front("sm_") ||

@@ -243,10 +243,8 @@ Type MmaOp::getOperandElementType() { return elementTypeOf(getLhs()); }
 
 bool MmaOp::isLhsItsOwnFragments() {
   auto lhs = dyn_cast<RankedTensorType>(getLhs().getType());
-  auto acc = dyn_cast_or_null<MmaLayoutAttr>(getType().getEncoding());
   return getInstruction() == DotInstruction::MmaSync && lhs &&
-         !lhs.getElementType().isF32() && acc && acc.getWarpsN() == 1 &&
-         lhs.getEncoding() == acc;
+         tilegpu::isLhsItsOwnFragments(lhs, getType().getEncoding());
 }
 
 bool MmaOp::isSwapped() {

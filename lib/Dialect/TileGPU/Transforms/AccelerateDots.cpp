@@ -239,11 +239,10 @@ int64_t DotAccelerator::stagedBytes() const {
 }
 
 /// The shared memory that the mma.sync dots in loops take beside the
-/// rings, with the candidates as they stand: each operand not staged goes
-/// through shared memory, rows padded for ldmatrix, at every iteration
-/// (tilegpu-allocate-shared-memory's scratch for it), except a 16-bit lhs
-/// that is its own A fragments (in the accumulator's layout, all warps
-/// along M). fp8 operands run there widened to f16.
+/// rings, with the candidates as they stand: tilegpu-allocate-shared-memory's
+/// scratch for the operands not staged (getMmaSyncOperandBytes; a 16-bit
+/// lhs that is its own A fragments takes none). fp8 operands run there
+/// widened to f16.
 int64_t DotAccelerator::mmaSyncScratchBytes() {
   int64_t total = 0;
   kernel.walk([&](DotOp dot) {
@@ -261,13 +260,11 @@ int64_t DotAccelerator::mmaSyncScratchBytes() {
     int64_t bytes = isFP8(elem) ? 2 : elementBytes(elem);
     int64_t M = lhsType.getDimSize(0), K = lhsType.getDimSize(1);
     int64_t N = dot.getType().getDimSize(1);
-    if (!stagedOperand(dot.getRhs()))
-      total += getStageBytes(K, N, bytes, /*swizzled=*/false);
-    auto acc = dyn_cast_or_null<MmaLayoutAttr>(getLayout(dot.getType()));
-    bool ownFragments = !elem.isF32() && acc && acc.getWarpsN() == 1 &&
-                        getLayout(lhsType) == acc;
-    if (!stagedOperand(dot.getLhs()) && !ownFragments)
-      total += getStageBytes(M, K, bytes, /*swizzled=*/false);
+    total += getMmaSyncOperandBytes(
+        M, N, K, bytes,
+        !stagedOperand(dot.getLhs()) &&
+            !isLhsItsOwnFragments(lhsType, dot.getType().getEncoding()),
+        !stagedOperand(dot.getRhs()));
   });
   return total;
 }

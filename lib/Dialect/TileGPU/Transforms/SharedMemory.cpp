@@ -61,6 +61,14 @@ int64_t tilegym::tilegpu::getStageBytes(int64_t rows, int64_t cols,
   return rows * rowElements * elementBytes;
 }
 
+int64_t tilegym::tilegpu::getMmaSyncOperandBytes(int64_t M, int64_t N,
+                                                 int64_t K,
+                                                 int64_t elementBytes, bool lhs,
+                                                 bool rhs) {
+  return (rhs ? getStageBytes(K, N, elementBytes, /*swizzled=*/false) : 0) +
+         (lhs ? getStageBytes(M, K, elementBytes, /*swizzled=*/false) : 0);
+}
+
 int64_t tilegym::tilegpu::getStageBytes(RankedTensorType type, bool swizzled) {
   int64_t rank = type.getRank();
   int64_t rows = rank >= 2 ? type.getDimSize(rank - 2) : 1;
@@ -133,15 +141,13 @@ static Scratch reductionScratch(ReduceOp op, int64_t numWarps) {
 static Scratch dotScratch(MmaOp op) {
   if (op.getInstruction() == DotInstruction::Wgmma)
     return {};
-  int64_t M = op.getM(), N = op.getN(), K = op.getK();
-  int64_t bytes = elementBytes(op.getOperandElementType());
   Scratch s;
   s.what = "the operands of an mma.sync dot";
-  if (isa<RankedTensorType>(op.getRhs().getType()))
-    s.bytes += K * getPaddedRowElements(N, bytes) * bytes;
-  if (isa<RankedTensorType>(op.getLhs().getType()) &&
-      !op.isLhsItsOwnFragments())
-    s.bytes += M * getPaddedRowElements(K, bytes) * bytes;
+  s.bytes = getMmaSyncOperandBytes(
+      op.getM(), op.getN(), op.getK(), elementBytes(op.getOperandElementType()),
+      isa<RankedTensorType>(op.getLhs().getType()) &&
+          !op.isLhsItsOwnFragments(),
+      isa<RankedTensorType>(op.getRhs().getType()));
   return s;
 }
 

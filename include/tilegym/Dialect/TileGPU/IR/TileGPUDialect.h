@@ -81,6 +81,13 @@ bool holdsSixteenByteRuns(mlir::RankedTensorType type);
 /// ldmatrix phase reads fall into 8 distinct bank groups.
 int64_t getPaddedRowElements(int64_t cols, int64_t bytes);
 
+/// Whether an mma.sync dot's lhs of `lhsType` is its own A fragments: a
+/// 16-bit tile in the accumulator's mma layout `accLayout` with all warps
+/// along M, which each thread holds as mma.sync reads it (no trip through
+/// shared memory).
+bool isLhsItsOwnFragments(mlir::RankedTensorType lhsType,
+                          mlir::Attribute accLayout);
+
 /// The layout of a tile of `fromShape` in `layout` reshaped (row-major) to
 /// `toShape` in which every element stays in the register, lane and warp
 /// that holds it, so that the reshape moves no data. Null when there is

@@ -92,6 +92,13 @@ int64_t getStageBytes(mlir::RankedTensorType type, bool swizzled);
 int64_t getStageBytes(int64_t rows, int64_t cols, int64_t elementBytes,
                       bool swizzled);
 
+/// The shared memory an mma.sync dot of `M` x `N` x `K` on operands of
+/// `elementBytes` takes for those it reads from registers (`lhs`, `rhs`;
+/// an lhs that is its own A fragments is not one): each goes through
+/// shared memory for ldmatrix, rows padded, at every run of the dot.
+int64_t getMmaSyncOperandBytes(int64_t M, int64_t N, int64_t K,
+                               int64_t elementBytes, bool lhs, bool rhs);
+
 /// The bytes of a tile (or ring of tiles) in shared memory: each stage's
 /// stored rows padded for ldmatrix, or unpadded under the 128-byte swizzle.
 int64_t getSharedTileBytes(MemDescType type);
