@@ -649,7 +649,17 @@ void tilegym::detail::populateDotPatterns(KernelEmitter &emitter,
           return e.fail(op) << "waits for wgmma groups, which need sm_90a; "
                                "the target is "
                             << e.target.chip;
-        NVVM::WgmmaWaitGroupSyncOp::create(e.b, e.loc(), op.getPending());
+        // Each wait is an asm of its own text (the op's number in the
+        // kernel): two branches ending alike (a warp-specialized kernel's
+        // TMA path and its cp.async fallback) would otherwise have their
+        // waits merged into the common successor by LLVM, the two
+        // accumulators joined by register copies while the group is in
+        // flight, and ptxas would serialize every wgmma of the kernel
+        // (C7515).
+        e.inlinePtx(("wgmma.wait_group.sync.aligned " + Twine(op.getPending()) +
+                     "; // wait " + Twine(e.mmaWaits++))
+                        .str(),
+                    "", {});
         for (auto [from, to] : llvm::zip(op.getValues(), op.getResults())) {
           e.sameRegisters(to, from);
           // The A fragments the retired group read, in use until here.

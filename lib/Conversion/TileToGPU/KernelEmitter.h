@@ -303,6 +303,8 @@ public:
   WarpRole roleOf(Operation *op);
   /// Warps beyond numWarps that run a tilegpu.warp_specialize's producer.
   int64_t producerWarps = 0;
+  /// tilegpu.mma_wait ops lowered so far (each wait's asm is numbered).
+  int64_t mmaWaits = 0;
   /// Each tilegpu.warp_specialize as two branches on the warp index, each
   /// setting its warps' registers first (setmaxnreg); the producer's body
   /// run by its first thread.

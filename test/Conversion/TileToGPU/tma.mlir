@@ -60,7 +60,7 @@
 // CHECK-NEXT: "{\0A.reg .pred done;
 // CHECK: nvvm.fence.proxy
 // CHECK-NEXT: gpu.barrier
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0; // wait
 // CHECK: llvm.mlir.addressof @mm__smem
 // CHECK: scf.if %{{.*}} {
 // CHECK-NEXT: gpu.barrier

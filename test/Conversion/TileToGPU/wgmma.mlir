@@ -26,7 +26,7 @@
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NOT: nvvm.cp.async
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1; // wait
 // CHECK-NEXT: gpu.barrier
 // CHECK: scf.if
 // CHECK: scf.if
@@ -39,7 +39,7 @@
 // CHECK: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0; // wait
 // CHECK-NOT: nvvm.mma.sync
 func.func @mm(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 8 : i64} {
   %n = tile.block_id 0
@@ -115,12 +115,12 @@ func.func @one_group(%a: !tile.view<?x?xf16>, %b: !tile.view<?x?xf16>, %c: !tile
 // CHECK: scf.if
 // CHECK: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0; // wait
 // CHECK: nvvm.mma.sync
 // CHECK: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
-// CHECK-NOT: nvvm.wgmma.wait.group
+// CHECK-NOT: wgmma.wait_group
 func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !tile.view<?x?xbf16>, %o: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -161,13 +161,13 @@ func.func @scores(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v
 // CHECK-LABEL: gpu.func @pv
 // CHECK: scf.for
 // CHECK: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0; // wait
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {$0, {{.*}}, $63}, {$128, $129, $130, $131}, $132, p, 1, 1, 1;\0A}\0A", "{{(=f,)+}}0,1,{{.*}},63,r,r,r,r,l"
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: nvvm.wgmma.wait
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0; // wait
 // CHECK-NEXT: llvm.inline_asm has_side_effects "", "r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r"
 // CHECK-NOT: llvm.inline_asm
 // CHECK: scf.yield
@@ -217,7 +217,7 @@ func.func @pv(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !t
 // CHECK-LABEL: gpu.func @tf32
 // CHECK-COUNT-16: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK: scf.for
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1; // wait
 // CHECK-COUNT-4: arith.xori
 // CHECK-NOT: arith.xori
 // CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> i32
@@ -237,7 +237,7 @@ func.func @pv(%q: !tile.view<?x?x?x?xbf16>, %k: !tile.view<?x?x?x?xbf16>, %v: !t
 // CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: scf.yield
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0; // wait
 
 // With N = 32 (not a multiple of 64, wgmma's M of the transposed product)
 // B is copied transposed instead, into [32][64] K-major stages, one
@@ -347,7 +347,7 @@ func.func @small(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.v
 // per 8 registers; 128 registers here) so that each lane stores 16 bytes of
 // one row; the edge path stores element by element.
 // CHECK-LABEL: gpu.func @bf16_c
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0; // wait
 // CHECK-COUNT-64: nvvm.convert.f32x2.to.bf16x2
 // CHECK: gpu.shuffle  xor %{{.+}}, %c1_i32{{[_0-9]*}}, %{{.+}} : i32
 // CHECK: gpu.shuffle  xor %{{.+}}, %c1_i32{{[_0-9]*}}, %{{.+}} : i32
