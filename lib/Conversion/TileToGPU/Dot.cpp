@@ -563,11 +563,9 @@ LogicalResult KernelEmitter::emitSwappedWgmmaDot(tilegpu::MmaOp op) {
     for (int64_t dn = 0; dn < 2; ++dn) {
       Value row = arith::AddIOp::create(b, loc(), quad, idx(4 * dk));
       Value col = arith::AddIOp::create(b, loc(), nBase, idx(4 * dn));
-      Value bytes = arith::AddIOp::create(
-          b, loc(), swizzledOffset(rowsB, row, col, 4),
-          arith::MulIOp::create(
-              b, loc(), arith::RemUIOp::create(b, loc(), col, idx(4)), idx(4)));
-      firsts[dk][dn] = elementPtr(baseB, b.getI8Type(), bytes, kShared);
+      firsts[dk][dn] =
+          elementPtr(baseB, b.getI8Type(),
+                     swizzledElementOffset(rowsB, row, col, 4), kShared);
     }
   auto fragment = [&](int64_t k, int64_t dk, int64_t c, int64_t dn) {
     Value ptr = elementPtr(firsts[dk][dn], b.getI8Type(),

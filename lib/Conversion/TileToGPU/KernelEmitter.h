@@ -408,6 +408,10 @@ public:
   LogicalResult emitLocalLoad(tilegpu::LocalLoadOp op);
   Value swizzledOffset(int64_t swizzledRows, Value row, Value col,
                        int64_t bytes);
+  /// The same, to element (row, col) itself: its unit's start plus its
+  /// place in the unit.
+  Value swizzledElementOffset(int64_t swizzledRows, Value row, Value col,
+                              int64_t bytes);
   void emitAsyncCopy(Value view, ValueRange indices, RankedTensorType type,
                      const RegMap &map, function_ref<Value()> makeBase,
                      SharedGeometry geometry, bool chained);

@@ -249,13 +249,8 @@ LogicalResult KernelEmitter::emitLocalLoad(tilegpu::LocalLoadOp op) {
   // The byte offset of element (row, col) of the stored tile; a run of
   // `width` starts at a multiple of `width`, so it stays in its unit.
   auto offsetOf = [&](Value row, Value col) -> Value {
-    if (geometry.swizzledRows) {
-      Value unitStart = swizzledOffset(geometry.swizzledRows, row, col, bytes);
-      Value inUnit = arith::RemUIOp::create(b, loc(), col, idx(16 / bytes));
-      return arith::AddIOp::create(
-          b, loc(), unitStart,
-          arith::MulIOp::create(b, loc(), inUnit, idx(bytes)));
-    }
+    if (geometry.swizzledRows)
+      return swizzledElementOffset(geometry.swizzledRows, row, col, bytes);
     Value lin = arith::AddIOp::create(
         b, loc(), arith::MulIOp::create(b, loc(), row, idx(geometry.stride)),
         col);
@@ -315,6 +310,15 @@ Value KernelEmitter::swizzledOffset(int64_t swizzledRows, Value row, Value col,
   return arith::AddIOp::create(
       b, loc(), arith::MulIOp::create(b, loc(), line, idx(128)),
       arith::MulIOp::create(b, loc(), swizzled, idx(16)));
+}
+
+Value KernelEmitter::swizzledElementOffset(int64_t swizzledRows, Value row,
+                                           Value col, int64_t bytes) {
+  return arith::AddIOp::create(
+      b, loc(), swizzledOffset(swizzledRows, row, col, bytes),
+      arith::MulIOp::create(
+          b, loc(), arith::RemUIOp::create(b, loc(), col, idx(16 / bytes)),
+          idx(bytes)));
 }
 
 /// Whether registers at static offsets `to` lie at a fixed distance from
@@ -523,12 +527,10 @@ void KernelEmitter::emitTransposingCopy(Value viewValue, ValueRange indices,
     }
     if (!dst) {
       Value row = local[last], col = local[last - 1];
-      Value offset = arith::AddIOp::create(
-          b, loc(), swizzledOffset(geometry.swizzledRows, row, col, bytes),
-          arith::MulIOp::create(
-              b, loc(), arith::RemUIOp::create(b, loc(), col, idx(16 / bytes)),
-              idx(bytes)));
-      dst = elementPtr(base, b.getI8Type(), offset, kShared);
+      dst = elementPtr(
+          base, b.getI8Type(),
+          swizzledElementOffset(geometry.swizzledRows, row, col, bytes),
+          kShared);
     }
     SmallVector<Value> global;
     for (auto [c, o] : llvm::zip(local, origin))

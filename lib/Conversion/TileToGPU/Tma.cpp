@@ -177,11 +177,7 @@ LogicalResult KernelEmitter::emitTmaStore(StoreOp op, int64_t m) {
           arith::MulIOp::create(b, loc(), row, idx(type.getDimSize(d))),
           coords[d]);
     Value col = coords[rank - 1];
-    Value offset = arith::AddIOp::create(
-        b, loc(), swizzledOffset(rows, row, col, bytes),
-        arith::MulIOp::create(
-            b, loc(), arith::RemUIOp::create(b, loc(), col, idx(16 / bytes)),
-            idx(bytes)));
+    Value offset = swizzledElementOffset(rows, row, col, bytes);
     Value vec = LLVM::PoisonOp::create(b, loc(), vecType);
     for (int64_t k = 0; k < width; ++k)
       vec = LLVM::InsertElementOp::create(b, loc(), vec, values[i + k], i32(k));
