@@ -52,7 +52,10 @@ fi
 # Attention at D128 is tuned warp-specialized only (without it no variant
 # won there); at 128 queries x 128 keys three stages of K and V fit sm_90's
 # staging budget beside Q (224 KiB). tf32 tries a fourth stage (192 KiB at
-# 256x128x32), faster at 2048^3 and 4096^3 on an H100, slower at 8192^3.
+# 256x128x32), faster at 2048^3 and 4096^3 on an H100, slower at 8192^3, and
+# warp specialization without persistence at 256x128 and 128x128 (its
+# wgmmas no longer serialized by ptxas); BK 16 is slower (bench/NOTES.md,
+# Experiments) and not tried.
 CONFIGS=(
   "vector_add.f32|vector_add.tile|-D T=f32|BLOCK=1024,2048,4096"
   "vector_add.bf16|vector_add.tile|-D T=bf16|BLOCK=1024,2048,4096"
@@ -73,7 +76,7 @@ CONFIGS=(
   "matmul.bf16.cbf16|matmul.tile|-D T=bf16 -D OUT=bf16|BK=64 TMA=1,0 WS=0,1 PERSISTENT=0,1 BN=128,256 CLUSTER=1,2"
   "matmul.f16|matmul.tile|-D T=f16|BK=64 TMA=1,0 WS=0,1"
   "matmul.f16.cf16|matmul.tile|-D T=f16 -D OUT=f16|BK=64 TMA=1,0 WS=0,1 PERSISTENT=0,1 BN=128,256 CLUSTER=1,2"
-  "matmul.f32|matmul.tile|-D T=f32|BK=32,16 BM=256,128 TMA=1,0 STAGES=3,4"
+  "matmul.f32|matmul.tile|-D T=f32|BK=32 BM=256,128 TMA=1,0 STAGES=3,4 WS=0,1 PERSISTENT=0 BN=128"
   "matmul.f8e4m3|matmul_fp8.tile|-D T=f8e4m3|BK=128 TMA=1,0"
   "attention.bf16.d64.c0|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=0|BN=64,32,128 TMA=1,0 WS=0,1"
   "attention.bf16.d64.c1|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=1|BN=64,32,128 TMA=1,0 WS=0,1"

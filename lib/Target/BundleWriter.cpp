@@ -5,6 +5,7 @@
 // Only for the format constants; the reader defines the format.
 #include "tilegym/Bundle/Bundle.h"
 #include "tilegym/Conversion/Pipelines.h"
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Runtime/Program.h"
 #include "tilegym/Target/Signature.h"
@@ -427,6 +428,13 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
                                std::to_string((numWarps + producerWarps) * 32) +
                                ", 1, 1]");
           j.attribute("shared_bytes", e.binary->sharedBytes);
+          // Dots that round more coarsely than their element types: a
+          // reader comparing the kernel's f32 outputs (a tuner checking
+          // variants against each other) allows tf32's error, not f32's.
+          if (tile::multipliesInTF32(e.kernel))
+            j.attribute("dot_rounding", "tf32");
+          else if (tile::multipliesFP8(e.kernel) && target == "sm_90a")
+            j.attribute("dot_rounding", "fp8-wgmma");
           j.attribute("ptx", (name + ".ptx").str());
           if (!e.binary->cubin.empty())
             j.attribute("cubin", (name + ".cubin").str());

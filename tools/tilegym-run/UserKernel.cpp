@@ -4,6 +4,7 @@
 
 #include "tilegym/Bundle/Bundle.h"
 #include "tilegym/Bundle/GpuVerify.h"
+#include "tilegym/Dialect/Tile/IR/DotOperands.h"
 #include "tilegym/Dialect/Tile/IR/TileDialect.h"
 #include "tilegym/Frontend/Frontend.h"
 #include "tilegym/JIT/CpuKernel.h"
@@ -205,30 +206,6 @@ bool matchSignatures(const std::vector<runtime::Param> &kernel,
     }
   }
   return true;
-}
-
-/// Whether the kernel multiplies f32 tiles in tf32 (the tensor cores'
-/// default, which the CPU emulates): its error is tf32's, not f32's.
-bool usesTF32(func::FuncOp kernel) {
-  bool found = false;
-  kernel.walk([&](tile::DotOp dot) {
-    found |=
-        dot.getPrecision() == tile::Precision::TF32 &&
-        cast<RankedTensorType>(dot.getLhs().getType()).getElementType().isF32();
-  });
-  return found;
-}
-
-/// Whether the kernel multiplies fp8 tiles: on sm_90a's fp8 wgmma the
-/// tensor cores add the products keeping about 13 mantissa bits (see
-/// emitWgmmaDot), coarser than f32.
-bool usesFP8Dot(func::FuncOp kernel) {
-  bool found = false;
-  kernel.walk([&](tile::DotOp dot) {
-    found |= tile::isFP8(
-        cast<RankedTensorType>(dot.getLhs().getType()).getElementType());
-  });
-  return found;
 }
 
 /// The least precise float type the kernel rounds to: its outputs' element
@@ -462,8 +439,8 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
   for (func::FuncOp kernel : kernels) {
     precision =
         ref::leastPreciseDType({precision, computePrecision(kernel, bound)});
-    tf32 = tf32 || usesTF32(kernel);
-    fp8Dot = fp8Dot || usesFP8Dot(kernel);
+    tf32 = tf32 || tile::multipliesInTF32(kernel);
+    fp8Dot = fp8Dot || tile::multipliesFP8(kernel);
   }
   ref::Tolerance refTolerance = ref::defaultTolerance(precision);
   // tf32 products, or fp8 products summed by sm_90a's fp8 wgmma with about

@@ -1,7 +1,9 @@
 # tilegym.tune.compile_variants without a GPU: every configuration of the
 # space compiled into one bundle of variants, those the compiler refuses
 # dropped with its reason; the bundle reads back as one kernel whose
-# variants the dispatch picks. Usage: variants.py SOURCE OUT
+# variants the dispatch picks; the tolerance tune compares variants at.
+# Usage: variants.py SOURCE OUT PROGRAM_SOURCE [MATMUL_SOURCE]
+import json
 import os
 import sys
 
@@ -18,7 +20,7 @@ print(f"variants {b.variants} kernels {b.kernels} consts {b.consts} "
       f"target {b.target}")
 for config, why in b.dropped:
     print(f"dropped {config}: {why}")
-print(f"rules {len(__import__('json').load(open(out + '/manifest.json'))['dispatch'])}")
+print(f"rules {len(json.load(open(out + '/manifest.json'))['dispatch'])}")
 try:
     tilegym.tune.compile_variants(source, out, {"BLOCK": [512]}, target="sm_80")
 except tilegym.TileGymError as e:
@@ -39,3 +41,19 @@ for label, call in (("program", lambda: tilegym.tune.tune(fs, "fullsum")),
         print(f"tune {label}: accepted")
     except tilegym.TileGymError as e:
         print(f"tune {label}: {e.message}")
+# The tolerance tune compares variants at: f32 outputs of tf32 dots (the
+# matmul in f32, on wgmma at BK 32 and mma.sync at BK 16) allow tf32's
+# rounding; bf16 dots and other types keep their own.
+if len(sys.argv) > 4:
+    for dtype in ("f32", "bf16"):
+        mm = tilegym.tune.compile_variants(
+            sys.argv[4], f"{out}-mm-{dtype}", {"BK": [32, 16]},
+            defines={"T": dtype, "BM": 128}, target="sm_90a", jobs=2)
+        top = json.load(open(f"{out}-mm-{dtype}/manifest.json"))
+        rounding = [tilegym.tune._dot_rounding(mm, top, v, "matmul")
+                    for v in range(len(mm.variants))]
+        print(f"matmul {dtype}: dot_rounding {rounding}")
+for dtype, coarse in (("f32", True), ("f32", False), ("bf16", True),
+                      ("i32", True)):
+    print(f"tolerance {dtype} coarse={coarse}: "
+          f"{tilegym.tune.output_tolerance(dtype, coarse):.0e}")

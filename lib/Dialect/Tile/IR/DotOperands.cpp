@@ -119,3 +119,22 @@ SmallVector<LoadOp> tilegym::tile::getStageableLoads(Value tile,
     return {load};
   return {};
 }
+
+bool tilegym::tile::multipliesInTF32(Operation *root) {
+  bool found = false;
+  root->walk([&](DotOp dot) {
+    found |=
+        dot.getPrecision() == Precision::TF32 &&
+        cast<RankedTensorType>(dot.getLhs().getType()).getElementType().isF32();
+  });
+  return found;
+}
+
+bool tilegym::tile::multipliesFP8(Operation *root) {
+  bool found = false;
+  root->walk([&](DotOp dot) {
+    found |=
+        isFP8(cast<RankedTensorType>(dot.getLhs().getType()).getElementType());
+  });
+  return found;
+}

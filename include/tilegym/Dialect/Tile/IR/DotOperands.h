@@ -67,6 +67,15 @@ std::optional<LoadWindow> getLoadWindow(mlir::scf::ForOp loop, unsigned arg);
 llvm::SmallVector<LoadOp> getStageableLoads(mlir::Value tile,
                                             mlir::scf::ForOp loop);
 
+/// Whether a dot under `root` multiplies f32 tiles in tf32 (the tensor
+/// cores' default, which the CPU JIT emulates): its products carry tf32's
+/// rounding (u = 2^-11), not f32's.
+bool multipliesInTF32(mlir::Operation *root);
+/// Whether a dot under `root` multiplies fp8 tiles. On sm_90a's fp8 wgmma
+/// the tensor cores add the products keeping about 13 mantissa bits, as
+/// coarse as tf32; elsewhere fp8 dots widen to f16 and sum in f32.
+bool multipliesFP8(mlir::Operation *root);
+
 } // namespace tilegym::tile
 
 #endif
