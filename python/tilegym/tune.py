@@ -11,9 +11,10 @@ caller's own tensors, the winner kept in the bundle's dispatch table.
 compile_variants compiles one variant per configuration of the space (the
 product of its values) with tilegym-cc, in parallel, into a bundle of
 variants (docs/gpu.md) with no rules; configurations the compiler refuses
-are dropped, their reasons in `bundle.dropped`. tune launches each variant
-once on the given arguments (in-out views restored before each), drops a
-variant whose outputs differ from the default variant's beyond the
+are dropped, their reasons in `bundle.dropped`, and so are those that
+compile to the same kernels as an earlier configuration. tune launches each
+variant once on the given arguments (in-out views restored before each),
+drops a variant whose outputs differ from the default variant's beyond the
 outputs' precision, times the rest with CUDA events (each warmed up, then
 `runs` launches each in five interleaved rounds whose order rotates, the L2
 flushed before each launch, the median), and sets the rule for
@@ -82,12 +83,30 @@ def _write(path, value):
     os.replace(tmp, path)
 
 
+def _config_text(config):
+    return " ".join(f"{k}={v}" for k, v in config.items())
+
+
+def _compiled_form(folder):
+    """What a variant compiled to: its manifest less the consts (which name
+    the configuration) and its kernels' PTX."""
+    manifest = _read(os.path.join(folder, "manifest.json"))
+    manifest.pop("consts", None)
+    ptx = []
+    for k in manifest.get("kernels", []):
+        with open(os.path.join(folder, k["ptx"]), "rb") as f:
+            ptx.append(f.read())
+    return json.dumps(manifest, sort_keys=True), tuple(ptx)
+
+
 def compile_variants(source, out, space, defines=None, target="auto",
                      jobs=None, compiler=None, cache_dir=None):
     """Every configuration of `space` ({"W": [2, 4], "BK": [32, 64]}) of
     `source` compiled into the bundle of variants `out` (a folder that must
     not exist yet); returns it opened, with `.dropped` the [(config,
-    reason)] that did not compile."""
+    reason)] that did not compile or compiled to the same kernels as an
+    earlier configuration (a hint that does not apply there: timing it
+    again would only cost tuning time)."""
     if os.path.exists(out):
         raise TileGymError(5, f"{out} exists: compile_variants writes a new "
                            f"folder")
@@ -115,6 +134,16 @@ def compile_variants(source, out, space, defines=None, target="auto",
 
     with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count()) as p:
         results = list(p.map(one, configs))
+    first = {}
+    for i, (config, why) in enumerate(results):
+        if why is not None:
+            continue
+        folder = os.path.join(out, _folder(config))
+        same = first.setdefault(_compiled_form(folder), config)
+        if same is not config:
+            shutil.rmtree(folder, ignore_errors=True)
+            results[i] = (config, f"compiles to the same kernels as "
+                                  f"{_config_text(same)}")
     kept = [c for c, why in results if why is None]
     if not kept:
         shutil.rmtree(out, ignore_errors=True)

@@ -43,12 +43,16 @@ for label, call in (("program", lambda: tilegym.tune.tune(fs, "fullsum")),
         print(f"tune {label}: {e.message}")
 # The tolerance tune compares variants at: f32 outputs of tf32 dots (the
 # matmul in f32, on wgmma at BK 32 and mma.sync at BK 16) allow tf32's
-# rounding; bf16 dots and other types keep their own.
+# rounding; bf16 dots and other types keep their own. WS=1 without the TMA
+# specializes no warps: the same kernels as WS=0, dropped.
 if len(sys.argv) > 4:
     for dtype in ("f32", "bf16"):
         mm = tilegym.tune.compile_variants(
-            sys.argv[4], f"{out}-mm-{dtype}", {"BK": [32, 16]},
-            defines={"T": dtype, "BM": 128}, target="sm_90a", jobs=2)
+            sys.argv[4], f"{out}-mm-{dtype}", {"BK": [32, 16], "WS": [0, 1]},
+            defines={"T": dtype, "BM": 128, "BN": 128, "PERSISTENT": 0},
+            target="sm_90a", jobs=2)
+        for config, why in mm.dropped:
+            print(f"matmul {dtype}: dropped {config}: {why}")
         top = json.load(open(f"{out}-mm-{dtype}/manifest.json"))
         rounding = [tilegym.tune._dot_rounding(mm, top, v, "matmul")
                     for v in range(len(mm.variants))]
