@@ -24,6 +24,7 @@ for v in "-D BM=256 -D BK=32 -D TMA=1" "-D BM=256 -D BK=32 -D TMA=0" \
     "-D BM=128 -D BN=128 -D BK=32 -D TMA=1 -D WS=1" \
     "-D BM=128 -D BN=128 -D BK=32 -D TMA=1 -D WS=1 -D PERSISTENT=0" \
     "-D BM=256 -D BN=128 -D BK=32 -D TMA=1 -D WS=1 -D PERSISTENT=0" \
+    "-D BM=256 -D BN=128 -D BK=32 -D TMA=1 -D WS=1 -D PERSISTENT=0 -D STAGES=4" \
     "-D BM=128 -D BN=128 -D BK=64 -D TMA=1 -D WS=1"; do
   for s in M=300,N=200,K=136 M=129,N=77,K=65 M=1,N=1,K=1 M=1024,N=512,K=768 M=130,N=136,K=64 M=2000,N=1000,K=96; do
     n=$((n+1)); tp "tf32 $v $s" $M $v --size $s
@@ -40,7 +41,8 @@ if [ -n "${1:-}" ] && [ -e .gpukit/ws/mm_tf32_ws.tgb ]; then
 fi
 export PATH=/usr/local/cuda/bin:$PATH
 for tool in memcheck racecheck synccheck; do
-  for c in "-D BM=128 -D BN=128 -D BK=32 -D TMA=1 -D WS=1 --size M=300,N=200,K=136" "-D BM=256 -D BK=32 -D TMA=1 --size M=300,N=200,K=136"; do
+  for c in "-D BM=128 -D BN=128 -D BK=32 -D TMA=1 -D WS=1 --size M=300,N=200,K=136" "-D BM=256 -D BK=32 -D TMA=1 --size M=300,N=200,K=136" \
+      "-D BM=256 -D BN=128 -D BK=32 -D TMA=1 -D WS=1 -D PERSISTENT=0 -D STAGES=4 --size M=600,N=300,K=200"; do
     timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 $run $M $c --backend=gpu --seed 1 > $OUT/logs/tf32-san.log 2>&1; rc=$?
     echo "$tool rc=$rc $(grep -o 'ERROR SUMMARY: [0-9]* errors\|RACECHECK SUMMARY: [0-9]* hazards[^)]*' $OUT/logs/tf32-san.log | head -1) $(grep -c PASS $OUT/logs/tf32-san.log)PASS :: $c"
   done
