@@ -223,6 +223,54 @@ func.func @persistent(%q: !tile.view<64x64xbf16>, %k: !tile.view<?x64xbf16>, %v:
 
 // -----
 
+// One asking to be persistent whose shared memory cannot fit apart from its
+// epilogue's (its rings beside a 256 KiB buffer of its own) will not be
+// (tilegpu-persistent refuses it): its dots are overlapped.
+// CHECK-LABEL: func.func @persistent_too_big
+// CHECK: tilegpu.mma_wait 1
+// REMARK: remark: dots overlapped
+
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerBlock = [4, 1]}>
+#linear = #tilegpu.linear<{register = [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32]], lane = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2]], warp = [[0, 4], [0, 8]]}>
+#mma = #tilegpu.mma<warps = [4, 1]>
+func.func @persistent_too_big(%q: !tile.view<64x64xbf16>, %k: !tile.view<?x64xbf16>, %v: !tile.view<?x64xbf16>, %o: !tile.view<64x64xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64, tile.specialize = 1 : i64, tile.overlap = 1 : i64, tile.persistent = 1 : i64, tilegpu.tensor_maps = [#tilegpu.tensor_map<view = 1, box = [64, 64]>, #tilegpu.tensor_map<view = 2, box = [64, 64]>, #tilegpu.tensor_map<view = 0, box = [64, 64]>]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %big = tilegpu.local_alloc : !tilegpu.memdesc<1x512x256xbf16, swizzle = 0>
+  %0 = tile.load %q[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 2, stages = 1, swizzle = 128, index = 0>, tilegpu.tma = 2 : i64} : !tile.view<64x64xbf16> -> tensor<64x64xbf16, #blocked>
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+  %half = arith.constant dense<5.000000e-01> : tensor<64x64xf32, #mma>
+  %1 = tile.dim %k[0] : !tile.view<?x64xbf16>
+  %2 = tile.cdiv %1, %c64 : index
+  %3 = tile.load %k[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128, index = 0>, tilegpu.tma = 0 : i64} : !tile.view<?x64xbf16> -> tensor<64x64xbf16, #blocked>
+  %4 = tile.load %v[%c0, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128, index = 0>, tilegpu.tma = 1 : i64} : !tile.view<?x64xbf16> -> tensor<64x64xbf16, #blocked>
+  %l0 = arith.constant dense<0.000000e+00> : tensor<64x1xf32, #mma>
+  %5:4 = scf.for %j = %c0 to %2 step %c1 iter_args(%acc = %cst, %l = %l0, %kt = %3, %vt = %4) -> (tensor<64x64xf32, #mma>, tensor<64x1xf32, #mma>, tensor<64x64xbf16, #blocked>, tensor<64x64xbf16, #blocked>) {
+    %6 = arith.addi %j, %c1 : index
+    %7 = tile.load %k[%6, %c0] {tilegpu.stage = #tilegpu.stage<ring = 0, stages = 2, swizzle = 128>, tilegpu.tma = 0 : i64} : !tile.view<?x64xbf16> -> tensor<64x64xbf16, #blocked>
+    %8 = tile.load %v[%6, %c0] {tilegpu.stage = #tilegpu.stage<ring = 1, stages = 2, swizzle = 128>, tilegpu.tma = 1 : i64} : !tile.view<?x64xbf16> -> tensor<64x64xbf16, #blocked>
+    %9 = tile.permute %kt [1, 0] : tensor<64x64xbf16, #blocked> -> tensor<64x64xbf16, #linear>
+    %10 = tile.dot %0, %9, %cst {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x64xbf16, #blocked>, tensor<64x64xbf16, #linear>, tensor<64x64xf32, #mma>
+    %11 = tile.reduce max %10 {axis = 1 : i64, keep_dims} : tensor<64x64xf32, #mma> -> tensor<64x1xf32, #mma>
+    %12 = tile.broadcast %11 : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+    %13 = arith.subf %10, %12 : tensor<64x64xf32, #mma>
+    %14 = math.exp2 %13 : tensor<64x64xf32, #mma>
+    %15 = arith.truncf %14 : tensor<64x64xf32, #mma> to tensor<64x64xbf16, #mma>
+    %17 = arith.mulf %acc, %half : tensor<64x64xf32, #mma>
+    %18 = tile.dot %15, %vt, %17 {tilegpu.dot = #tilegpu.dot<wgmma>} : tensor<64x64xbf16, #mma>, tensor<64x64xbf16, #blocked>, tensor<64x64xf32, #mma>
+    %sum = tile.reduce sum %14 {axis = 1 : i64, keep_dims} : tensor<64x64xf32, #mma> -> tensor<64x1xf32, #mma>
+    %lnext = arith.addf %l, %sum : tensor<64x1xf32, #mma>
+    scf.yield %18, %lnext, %7, %8 : tensor<64x64xf32, #mma>, tensor<64x1xf32, #mma>, tensor<64x64xbf16, #blocked>, tensor<64x64xbf16, #blocked>
+  }
+  %lb = tile.broadcast %5#1 : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+  %out = arith.divf %5#0, %lb : tensor<64x64xf32, #mma>
+  tile.store %out, %o[%c0, %c0] : tensor<64x64xf32, #mma>, !tile.view<64x64xf32>
+  return
+}
+
+// -----
+
 // Not asked (no tile.overlap): the loop stays as tilegpu-pipeline left it.
 // CHECK-LABEL: func.func @not_asked
 // CHECK-NOT: tilegpu.mma_wait 1

@@ -19,6 +19,7 @@
 #include "tilegym/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilegym/Dialect/TileGPU/Transforms/DeadOps.h"
 #include "tilegym/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilegym/Dialect/TileGPU/Transforms/SharedMemory.h"
 #include "tilegym/Dialect/TileGPU/Transforms/SpecializedRings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -369,13 +370,22 @@ struct TileGPUOverlapDotsPass
       loops.push_back(loop);
       return WalkResult::skip();
     });
+    // A kernel that will be persistent keeps each loop's last dot waited
+    // for inside it, as its tile loop expects. One whose rings and
+    // epilogue cannot fit apart will not be (tilegpu-persistent refuses
+    // it), so asking for both must not cost it the overlap.
     auto persistent = kernel->getAttrOfType<IntegerAttr>(tile::kPersistentAttr);
+    auto warps = kernel->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr);
+    bool persistenceFits =
+        persistent && persistent.getInt() == 1 &&
+        getPersistentSharedBytes(kernel, warps ? warps.getInt() : 4) <=
+            getMaxSharedBytesPerBlock(*parseChipVersion(chip));
     bool candidate = false;
     for (scf::ForOp loop : loops) {
       std::string why;
       FailureOr<Overlap> o = analyze(loop, ws, why);
       candidate |= succeeded(o) || !why.empty();
-      if (succeeded(o) && persistent && persistent.getInt() == 1) {
+      if (succeeded(o) && persistenceFits) {
         why = "it asks to be persistent, whose tile loop expects the "
               "loop's last dot waited for inside it";
         o = failure();

@@ -298,27 +298,6 @@ static scf::ForOp wrapInTileLoop(OpBuilder &b, Block *block, const Grid &grid,
   return loop;
 }
 
-/// Shared memory the kernel needs once its epilogue no longer reuses the
-/// rings' bytes (the producer fills them meanwhile): every allocation and
-/// mbarrier array, and the largest scratch.
-static int64_t persistentSharedBytes(func::FuncOp kernel, int64_t numWarps) {
-  int64_t fixed = 0, scratch = 0;
-  kernel.walk([&](Operation *op) {
-    // Each buffer on its own 1 KiB: the allocator places the swizzled
-    // ones on 1024-byte atoms around the small ones.
-    if (auto alloc = dyn_cast<LocalAllocOp>(op))
-      fixed +=
-          llvm::alignTo(getSharedTileBytes(alloc.getType()), kSwizzleAtomBytes);
-    else if (auto bars = dyn_cast<MBarrierAllocOp>(op))
-      fixed += llvm::alignTo(8 * bars.getType().getCount(), kSwizzleAtomBytes);
-    else
-      scratch = std::max<int64_t>(
-          scratch,
-          llvm::alignTo(getScratch(op, numWarps).bytes, kSwizzleAtomBytes));
-  });
-  return fixed + scratch;
-}
-
 /// The producer: its fills for every tile of the block, the fill count
 /// carried from tile to tile; each tile's fills start at its loop's first
 /// iteration (the fills before the loop were the consumers').
@@ -457,21 +436,22 @@ struct TileGPUPersistentPass
     std::string why;
     FailureOr<Specialized> s = failure();
     WarpSpecializeOp ws = warpSpecializeOf(kernel);
-    if (!ws)
-      why = "it is not warp-specialized (specialize(1)), whose producer "
-            "runs into the next tile";
-    else
-      s = match(ws, why);
     auto warps = kernel->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr);
     int64_t numWarps = warps ? warps.getInt() : 4;
     int64_t limit = getMaxSharedBytesPerBlock(*parseChipVersion(chip));
-    int64_t bytes = persistentSharedBytes(kernel, numWarps);
-    if (succeeded(s) && bytes > limit) {
+    int64_t bytes = getPersistentSharedBytes(kernel, numWarps);
+    // The shared memory first: tilegpu-overlap-dots overlaps the dots of a
+    // kernel that cannot fit (its loop then no longer matches), and this is
+    // the reason it is not persistent.
+    if (!ws)
+      why = "it is not warp-specialized (specialize(1)), whose producer "
+            "runs into the next tile";
+    else if (bytes > limit)
       why = "its rings and its epilogue's scratch, apart, need about " +
             std::to_string(bytes) + " bytes of shared memory, more than the " +
             std::to_string(limit) + " a block has";
-      s = failure();
-    }
+    else
+      s = match(ws, why);
     auto blocks = kernel->getAttrOfType<IntegerAttr>(tile::kMinBlocksPerSMAttr);
     if (succeeded(s) && (!blocks || blocks.getInt() < 1)) {
       why = "its blocks per SM are not fixed (tile.min_blocks_per_sm)";

@@ -231,3 +231,22 @@ Scratch tilegym::tilegpu::getScratch(Operation *op, int64_t numWarps) {
   }
   return {};
 }
+
+int64_t tilegym::tilegpu::getPersistentSharedBytes(Operation *kernel,
+                                                   int64_t numWarps) {
+  int64_t fixed = 0, scratch = 0;
+  kernel->walk([&](Operation *op) {
+    // Each buffer on its own 1 KiB: the allocator places the swizzled
+    // ones on 1024-byte atoms around the small ones.
+    if (auto alloc = dyn_cast<LocalAllocOp>(op))
+      fixed +=
+          llvm::alignTo(getSharedTileBytes(alloc.getType()), kSwizzleAtomBytes);
+    else if (auto bars = dyn_cast<MBarrierAllocOp>(op))
+      fixed += llvm::alignTo(8 * bars.getType().getCount(), kSwizzleAtomBytes);
+    else
+      scratch = std::max<int64_t>(
+          scratch,
+          llvm::alignTo(getScratch(op, numWarps).bytes, kSwizzleAtomBytes));
+  });
+  return fixed + scratch;
+}
