@@ -431,10 +431,10 @@ tilegym::writeBundle(llvm::StringRef dir, ModuleOp tileModule,
           // Dots that round more coarsely than their element types: a
           // reader comparing the kernel's f32 outputs (a tuner checking
           // variants against each other) allows tf32's error, not f32's.
-          if (tile::multipliesInTF32(e.kernel))
-            j.attribute("dot_rounding", "tf32");
-          else if (tile::multipliesFP8(e.kernel) && target == "sm_90a")
-            j.attribute("dot_rounding", "fp8-wgmma");
+          llvm::StringRef rounding =
+              tile::getCoarseDotRounding(e.kernel, target);
+          if (!rounding.empty())
+            j.attribute("dot_rounding", rounding);
           j.attribute("ptx", (name + ".ptx").str());
           if (!e.binary->cubin.empty())
             j.attribute("cubin", (name + ".cubin").str());

@@ -435,18 +435,18 @@ int tilegym::runUserKernels(ModuleOp module, ArrayRef<func::FuncOp> kernels,
   }
 
   ref::DType precision = ref::DType::I32;
-  bool tf32 = false, fp8Dot = false;
-  for (func::FuncOp kernel : kernels) {
-    precision =
-        ref::leastPreciseDType({precision, computePrecision(kernel, bound)});
-    tf32 = tf32 || tile::multipliesInTF32(kernel);
-    fp8Dot = fp8Dot || tile::multipliesFP8(kernel);
-  }
-  ref::Tolerance refTolerance = ref::defaultTolerance(precision);
   // tf32 products, or fp8 products summed by sm_90a's fp8 wgmma with about
   // 13 mantissa bits per add: errors of a few 2^-11, as tf32's. Elsewhere
   // fp8 dots widen to f16 and sum in f32, as the references do.
-  bool coarseDot = tf32 || (fp8Dot && opt.gpu && opt.chip == "sm_90a");
+  bool coarseDot = false;
+  for (func::FuncOp kernel : kernels) {
+    precision =
+        ref::leastPreciseDType({precision, computePrecision(kernel, bound)});
+    coarseDot =
+        coarseDot ||
+        !tile::getCoarseDotRounding(kernel, opt.gpu ? opt.chip : "").empty();
+  }
+  ref::Tolerance refTolerance = ref::defaultTolerance(precision);
   if (precision == ref::DType::F32 && coarseDot)
     refTolerance = {1e-5, 2e-3, 2e-3};
   // The CPU JIT is no float64 reference: both sides carry f32 rounding.

@@ -120,21 +120,17 @@ SmallVector<LoadOp> tilegym::tile::getStageableLoads(Value tile,
   return {};
 }
 
-bool tilegym::tile::multipliesInTF32(Operation *root) {
-  bool found = false;
+StringRef tilegym::tile::getCoarseDotRounding(Operation *root, StringRef chip) {
+  bool tf32 = false, fp8 = false;
   root->walk([&](DotOp dot) {
-    found |=
-        dot.getPrecision() == Precision::TF32 &&
-        cast<RankedTensorType>(dot.getLhs().getType()).getElementType().isF32();
+    Type element =
+        cast<RankedTensorType>(dot.getLhs().getType()).getElementType();
+    tf32 |= dot.getPrecision() == Precision::TF32 && element.isF32();
+    fp8 |= isFP8(element);
   });
-  return found;
-}
-
-bool tilegym::tile::multipliesFP8(Operation *root) {
-  bool found = false;
-  root->walk([&](DotOp dot) {
-    found |=
-        isFP8(cast<RankedTensorType>(dot.getLhs().getType()).getElementType());
-  });
-  return found;
+  if (tf32)
+    return "tf32";
+  if (fp8 && chip == "sm_90a")
+    return "fp8-wgmma";
+  return "";
 }

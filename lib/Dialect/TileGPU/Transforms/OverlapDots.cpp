@@ -375,10 +375,9 @@ struct TileGPUOverlapDotsPass
     // epilogue cannot fit apart will not be (tilegpu-persistent refuses
     // it), so asking for both must not cost it the overlap.
     auto persistent = kernel->getAttrOfType<IntegerAttr>(tile::kPersistentAttr);
-    auto warps = kernel->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr);
     bool persistenceFits =
         persistent && persistent.getInt() == 1 &&
-        getPersistentSharedBytes(kernel, warps ? warps.getInt() : 4) <=
+        getPersistentSharedBytes(kernel) <=
             getMaxSharedBytesPerBlock(*parseChipVersion(chip));
     bool candidate = false;
     for (scf::ForOp loop : loops) {

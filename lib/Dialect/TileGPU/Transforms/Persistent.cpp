@@ -436,10 +436,8 @@ struct TileGPUPersistentPass
     std::string why;
     FailureOr<Specialized> s = failure();
     WarpSpecializeOp ws = warpSpecializeOf(kernel);
-    auto warps = kernel->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttr);
-    int64_t numWarps = warps ? warps.getInt() : 4;
     int64_t limit = getMaxSharedBytesPerBlock(*parseChipVersion(chip));
-    int64_t bytes = getPersistentSharedBytes(kernel, numWarps);
+    int64_t bytes = getPersistentSharedBytes(kernel);
     // The shared memory first: tilegpu-overlap-dots overlaps the dots of a
     // kernel that cannot fit (its loop then no longer matches), and this is
     // the reason it is not persistent.

@@ -232,8 +232,9 @@ Scratch tilegym::tilegpu::getScratch(Operation *op, int64_t numWarps) {
   return {};
 }
 
-int64_t tilegym::tilegpu::getPersistentSharedBytes(Operation *kernel,
-                                                   int64_t numWarps) {
+int64_t tilegym::tilegpu::getPersistentSharedBytes(Operation *kernel) {
+  auto warps = kernel->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
+  int64_t numWarps = warps ? warps.getInt() : 4;
   int64_t fixed = 0, scratch = 0;
   kernel->walk([&](Operation *op) {
     // Each buffer on its own 1 KiB: the allocator places the swizzled

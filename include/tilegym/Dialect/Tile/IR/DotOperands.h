@@ -67,14 +67,15 @@ std::optional<LoadWindow> getLoadWindow(mlir::scf::ForOp loop, unsigned arg);
 llvm::SmallVector<LoadOp> getStageableLoads(mlir::Value tile,
                                             mlir::scf::ForOp loop);
 
-/// Whether a dot under `root` multiplies f32 tiles in tf32 (the tensor
-/// cores' default, which the CPU JIT emulates): its products carry tf32's
-/// rounding (u = 2^-11), not f32's.
-bool multipliesInTF32(mlir::Operation *root);
-/// Whether a dot under `root` multiplies fp8 tiles. On sm_90a's fp8 wgmma
-/// the tensor cores add the products keeping about 13 mantissa bits, as
-/// coarse as tf32; elsewhere fp8 dots widen to f16 and sum in f32.
-bool multipliesFP8(mlir::Operation *root);
+/// How much more coarsely than their element types the dots under `root`
+/// round when compiled for `chip` ("" for the CPU JIT): "tf32" when one
+/// multiplies f32 tiles in tf32 (the tensor cores' default, which the CPU
+/// JIT emulates: tf32's u = 2^-11 on every product); "fp8-wgmma" when one
+/// multiplies fp8 tiles on sm_90a, whose fp8 wgmma adds the products
+/// keeping about 13 mantissa bits; "" otherwise (fp8 dots elsewhere widen
+/// to f16 and sum in f32).
+llvm::StringRef getCoarseDotRounding(mlir::Operation *root,
+                                     llvm::StringRef chip);
 
 } // namespace tilegym::tile
 

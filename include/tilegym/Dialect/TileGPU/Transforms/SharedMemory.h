@@ -138,9 +138,10 @@ Scratch getScratch(mlir::Operation *op, int64_t numWarps);
 /// Shared memory `kernel` needs as a persistent kernel, whose epilogue no
 /// longer reuses the rings' bytes (the producer fills them for the next
 /// tile meanwhile): every allocation and mbarrier array, each on its own
-/// 1 KiB, and the largest scratch. tilegpu-persistent refuses a kernel
-/// where this exceeds the block's shared memory.
-int64_t getPersistentSharedBytes(mlir::Operation *kernel, int64_t numWarps);
+/// 1 KiB, and the largest scratch (on the kernel's tile.num_warps warps).
+/// tilegpu-persistent refuses a kernel where this exceeds the block's
+/// shared memory.
+int64_t getPersistentSharedBytes(mlir::Operation *kernel);
 
 } // namespace tilegym::tilegpu
 
