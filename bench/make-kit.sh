@@ -77,7 +77,7 @@ CONFIGS=(
   "matmul.f16|matmul.tile|-D T=f16|BK=64 TMA=1,0 WS=0,1"
   "matmul.f16.cf16|matmul.tile|-D T=f16 -D OUT=f16|BK=64 TMA=1,0 WS=0,1 PERSISTENT=0,1 BN=128,256 CLUSTER=1,2"
   "matmul.f32|matmul.tile|-D T=f32|BK=32 BM=256,128 TMA=1,0 STAGES=3,4 WS=0,1 PERSISTENT=0 BN=128"
-  "matmul.f8e4m3|matmul_fp8.tile|-D T=f8e4m3|BK=128 TMA=1,0"
+  "matmul.f8e4m3|matmul_fp8.tile|-D T=f8e4m3|BK=128 TMA=1,0 WS=0,1 PERSISTENT=0,1 BN=128,256 STAGES=3,4"
   "attention.bf16.d64.c0|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=0|BN=64,32,128 TMA=1,0 WS=0,1"
   "attention.bf16.d64.c1|attention.tile|-D T=bf16 -D D=64 -D CAUSAL=1|BN=64,32,128 TMA=1,0 WS=0,1"
   "attention.bf16.d128.c0|attention.tile|-D T=bf16 -D D=128 -D CAUSAL=0 -D WS=1|BN=64,128 BM=128 OVERLAP=0,1,2 STAGES=2,3"
