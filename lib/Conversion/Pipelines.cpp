@@ -150,6 +150,9 @@ void tilegym::buildTileToTileGpuPasses(OpPassManager &pm, llvm::StringRef chip,
   persistent.remarks = remarks;
   pm.addNestedPass<func::FuncOp>(
       tilegpu::createTileGPUPersistentPass(persistent));
+  tilegpu::TileGPUStreamKPassOptions streamK;
+  streamK.remarks = remarks;
+  pm.addNestedPass<func::FuncOp>(tilegpu::createTileGPUStreamKPass(streamK));
   tilegpu::TileGPUAllocateSharedMemoryPassOptions shared;
   shared.chip = chip.str();
   shared.remarks = remarks;

@@ -274,12 +274,20 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
       "every warp runs the whole body");
   if (failed(specialize))
     return failure();
-  FailureOr<std::optional<int64_t>> persistent = readSwitch(
-      kernel.getPersistent(), "persistent",
-      "as many blocks as the GPU holds at once run the grid's tiles in turn",
-      "one block per tile");
-  if (failed(persistent))
-    return failure();
+  // `persistent` has a third level: 2 also cuts the last waves along K.
+  std::optional<int64_t> persistent;
+  if (const ExprAST *p = kernel.getPersistent()) {
+    persistent = constInt(*p, "persistent");
+    if (!persistent)
+      return failure();
+    if (*persistent < 0 || *persistent > 2)
+      return error(p->getLoc())
+             << "persistent must be 2 (as 1, and the last waves' tiles are "
+                "cut along K between the blocks: stream-K), 1 (as many "
+                "blocks as the GPU holds at once run the grid's tiles in "
+                "turn) or 0 (one block per tile), got "
+             << *persistent;
+  }
   // `overlap` has a third level: 2 adds the warpgroups' turns.
   std::optional<int64_t> overlap;
   if (const ExprAST *o = kernel.getOverlap()) {
@@ -323,8 +331,8 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
     func->setAttr(t::kUseTmaAttr, builder.getI64IntegerAttr(**tma));
   if (*specialize)
     func->setAttr(t::kSpecializeAttr, builder.getI64IntegerAttr(**specialize));
-  if (*persistent)
-    func->setAttr(t::kPersistentAttr, builder.getI64IntegerAttr(**persistent));
+  if (persistent)
+    func->setAttr(t::kPersistentAttr, builder.getI64IntegerAttr(*persistent));
   if (cluster)
     func->setAttr(t::kClusterAttr, builder.getI64IntegerAttr(*cluster));
   if (overlap)

@@ -7,12 +7,12 @@
 // conversion, one pattern per op family, each file exposing its
 // populate...Patterns: Elementwise.cpp, Memory.cpp, Atomics.cpp, Debug.cpp,
 // SharedTiles.cpp, Reduce.cpp (reductions and layout conversions), Dot.cpp,
-// ControlFlow.cpp; Tma.cpp holds the TMA's copies and stores, which
-// Memory.cpp and SharedTiles.cpp call; WarpSpecialize.cpp splits a
-// tilegpu.warp_specialize into its branches before the conversion and names
-// the consumers' barriers after it. TileToGPU.cpp builds each kernel's
-// gpu.func and runs the conversion; Layouts.cpp reads the layouts;
-// ThreadTypes.cpp is the type converter.
+// Partials.cpp (stream-K's partial accumulators), ControlFlow.cpp; Tma.cpp
+// holds the TMA's copies and stores, which Memory.cpp and SharedTiles.cpp call;
+// WarpSpecialize.cpp splits a tilegpu.warp_specialize into its branches before
+// the conversion and names the consumers' barriers after it. TileToGPU.cpp
+// builds each kernel's gpu.func and runs the conversion; Layouts.cpp reads the
+// layouts; ThreadTypes.cpp is the type converter.
 //
 // Layouts come from the tiles' types (tilegpu's #blocked, #mma, #linear) as
 // their linear bases (Triton's linear layouts restricted to power-of-two
@@ -551,6 +551,9 @@ void populateAtomicPatterns(KernelEmitter &emitter,
                             RewritePatternSet &patterns);
 /// Prints (CUDA's vprintf) and asserts (__assertfail).
 void populateDebugPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
+/// Stream-K partial accumulators handed between blocks.
+void populatePartialPatterns(KernelEmitter &emitter,
+                             RewritePatternSet &patterns);
 /// Dots on mma.sync and wgmma, and wgmma's waits.
 void populateDotPatterns(KernelEmitter &emitter, RewritePatternSet &patterns);
 

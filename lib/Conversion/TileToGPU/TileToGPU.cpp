@@ -367,6 +367,7 @@ LogicalResult KernelEmitter::emit() {
   populateScanPatterns(*this, patterns);
   populateSortPatterns(*this, patterns);
   populateDotPatterns(*this, patterns);
+  populatePartialPatterns(*this, patterns);
   populateControlFlowPatterns(*this, patterns);
   ConversionConfig config;
   // The emitter's output is what it emits: nothing folded on the way.

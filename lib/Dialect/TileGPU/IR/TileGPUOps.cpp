@@ -211,6 +211,25 @@ static LogicalResult verifyInConsumers(Operation *op) {
 LogicalResult TurnWaitOp::verify() { return verifyInConsumers(*this); }
 LogicalResult TurnPassOp::verify() { return verifyInConsumers(*this); }
 
+/// A stream-K partial: an f32 tile with a distributed layout (its registers
+/// are what a slot holds), in the consumers of a warp-specialized kernel
+/// (whose threads are the block's first).
+static LogicalResult verifyPartial(Operation *op, Type type) {
+  auto tile = cast<RankedTensorType>(type);
+  if (!tile.getElementType().isF32())
+    return op->emitOpError() << "value must be an f32 tile, got " << type;
+  if (!getLayout(tile))
+    return op->emitOpError() << "value has no distributed layout: " << type;
+  return verifyInConsumers(op);
+}
+
+LogicalResult PartialStoreOp::verify() {
+  return verifyPartial(*this, getValue().getType());
+}
+LogicalResult PartialAccumulateOp::verify() {
+  return verifyPartial(*this, getValue().getType());
+}
+
 LogicalResult LocalLoadOp::verify() {
   MemDescType source = getSource().getType();
   if (getType().getShape() != source.getShape() ||

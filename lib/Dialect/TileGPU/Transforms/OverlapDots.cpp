@@ -376,7 +376,7 @@ struct TileGPUOverlapDotsPass
     // it), so asking for both must not cost it the overlap.
     auto persistent = kernel->getAttrOfType<IntegerAttr>(tile::kPersistentAttr);
     bool persistenceFits =
-        persistent && persistent.getInt() == 1 &&
+        persistent && persistent.getInt() >= 1 &&
         getPersistentSharedBytes(kernel) <=
             getMaxSharedBytesPerBlock(*parseChipVersion(chip));
     bool candidate = false;

@@ -52,9 +52,11 @@ constexpr llvm::StringLiteral kUseTmaAttr = "tile.tma";
 /// to give this kernel producer warps that issue the TMA's copies; 0 or
 /// absent keeps every warp on the whole body.
 constexpr llvm::StringLiteral kSpecializeAttr = "tile.specialize";
-/// Optional (`persistent(E)` in the source): 1 asks tilegpu-warp-specialize
-/// for a persistent kernel, whose blocks (as many as the GPU runs at once)
-/// each run tile after tile of the grid; 0 or absent: one block per tile.
+/// Optional (`persistent(E)` in the source): 1 asks tilegpu-persistent for
+/// a persistent kernel, whose blocks (as many as the GPU runs at once) each
+/// run tile after tile of the grid; 2 also asks tilegpu-stream-k to cut the
+/// last waves' tiles along K between the blocks; 0 or absent: one block per
+/// tile.
 constexpr llvm::StringLiteral kPersistentAttr = "tile.persistent";
 /// Optional (`cluster(E)` in the source): 2 asks tilegpu-multicast to pair
 /// a warp-specialized kernel's blocks along the grid's y into clusters that

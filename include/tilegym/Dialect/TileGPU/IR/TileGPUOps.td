@@ -523,6 +523,56 @@ def TileGPU_MmaWaitOp : TileGPU_Op<"mma_wait", [
   }];
 }
 
+def TileGPU_PartialStoreOp : TileGPU_Op<"partial_store", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "publish a block's part of a tile's accumulator (stream-K)";
+  let description = [{
+    A block that ran some of a tile's iterations hands its accumulator to
+    the block that finishes the tile: each thread stores its registers of
+    `value` into slot `slot` of the kernel's partials (a zero-initialized
+    global buffer of `slots` slots, each the tile's registers in thread
+    order, so that the finishing block, in the same layout, reads back
+    what each of its threads needs), and once every thread's stores are
+    visible (a GPU-scope fence, then a barrier of the threads), one thread
+    sets the slot's flag (release, GPU scope). A slot is written once per
+    launch: `tilegpu.partial_accumulate` clears its flag.
+
+    ```mlir
+    tilegpu.partial_store %acc, slot %b of 144 : tensor<128x256xf32, #mma>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$value, Index:$slot,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$slots);
+  let assemblyFormat = [{
+    $value `,` `slot` $slot `of` $slots attr-dict `:` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_PartialAccumulateOp : TileGPU_Op<"partial_accumulate", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "add another block's part of a tile's accumulator (stream-K)";
+  let description = [{
+    Waits until slot `slot` of the kernel's partials holds a block's part
+    (one thread spins on its flag with GPU-scope acquire loads, then
+    clears it for the next launch, and a barrier releases the others),
+    and yields `value` plus that part, each thread reading the registers
+    it holds (`tilegpu.partial_store`, in the same layout, wrote them).
+
+    ```mlir
+    %sum = tilegpu.partial_accumulate %acc, slot %p of 144 : tensor<128x256xf32, #mma>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$value, Index:$slot,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$slots);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $value `,` `slot` $slot `of` $slots attr-dict `:` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
 def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
   let summary = "make this thread's shared-memory writes visible to wgmma";
   let description = [{

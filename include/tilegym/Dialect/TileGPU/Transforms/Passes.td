@@ -771,6 +771,71 @@ def TileGPUPersistentPass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def TileGPUStreamKPass : Pass<"tilegpu-stream-k", "::mlir::func::FuncOp"> {
+  let summary = "Cut a persistent kernel's last waves of tiles along K "
+                "between its blocks (stream-K)";
+  let description = [{
+    After `tilegpu-persistent`, in a kernel that asks for it
+    (`tile.persistent = 2`, from `persistent(2)` in the source) and that
+    pass made persistent. Where the grid's tiles are not a whole number of
+    the launch's blocks, the last wave leaves SMs idle; the kernel instead
+    runs whole tiles but for the last two waves' worth (the partial wave and
+    the one before it), whose iterations, laid end to end, are cut into one
+    equal range per block, so that every block ends at about the same time.
+    A tile cut between blocks is finished by the block holding its first
+    iterations: the others hand it their accumulators
+    (`tilegpu.partial_store`, in their first unit of work), it adds them
+    (`tilegpu.partial_accumulate`, in its last) and runs the epilogue; only
+    it does. Blocks then run units of work (a tile and a range of its
+    iterations), both sides of the warp_specialize alike: the producer
+    fills, and the consumers run, each unit's iterations, their stage,
+    phase and fill count carried as before. The schedule is computed in
+    the kernel from the launch's blocks and the tiles; a launch whose
+    tiles are a whole number of waves, whose tiles have fewer than two
+    iterations, or that has more blocks than the partials' slots (one per
+    block of a launch on up to 144 SMs) runs every tile whole.
+
+    Refused, with `--remarks` saying why: a kernel not persistent, one with
+    clusters (a cluster's blocks share tiles, so they must run the same
+    iterations), a ring loop whose iterations depend on the tile or that
+    carries tiles other than one accumulator from zero that only mmas add
+    to (the sum of the parts is then the whole), an epilogue whose values
+    outlive the tile.
+
+    ```mlir
+    scf.for %t = %b to %tiles step %nb iter_args(...) {
+      %acc = scf.for %k = %c0 to %kt step %c1 iter_args(%a = %zero, ...) { ... }
+      %d = tilegpu.mma_wait 0 %acc
+      tile.store %d, %c[%m, %n]
+      gpu.barrier
+    }
+    ```
+    becomes, for unit `%u` of the block's share (tile `%t`, iterations
+    `[%kb, %ke)`):
+    ```mlir
+    scf.for %u = %c0 to %units step %c1 iter_args(...) {
+      %acc = scf.for %k = %from to %to step %c1 iter_args(...) { ... }
+      %d = tilegpu.mma_wait 0 %acc
+      %sum = scf.if %cut {
+        scf.if %first { partial_accumulate of each later block's slot }
+        else { tilegpu.partial_store %d, slot %b of 144 }
+      } else { scf.yield %d }
+      scf.if %first { tile.store %sum, %c[%m, %n] }
+      gpu.barrier
+    }
+    ```
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say whether each kernel that asks is cut, or why not">,
+  ];
+  let dependentDialects = ["::tilegym::tilegpu::TileGPUDialect",
+                           "::tilegym::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def TileGPUAllocateSharedMemoryPass
     : Pass<"tilegpu-allocate-shared-memory", "::mlir::func::FuncOp"> {
   let summary = "Place every user of shared memory in one buffer, reusing "
