@@ -43,9 +43,8 @@ struct PersistentLoops {
   scf::ForOp producerTiles, consumerTiles;
   /// In them: the producer's loop of fills and the consumers' ring loop.
   scf::ForOp fills, ring;
-  /// The ring's accumulator: its iteration argument, and the value the
-  /// epilogue reads (the wait for its last mma, or the loop's result).
-  unsigned accArg = 0;
+  /// The ring's accumulator as the epilogue reads it: the wait for its
+  /// last mma, or the loop's result.
   Value acc;
   /// The first op of the epilogue (after the release of the last stage) and
   /// the barrier that ends the tile.
@@ -60,9 +59,10 @@ struct Schedule {
   Value block, blocks, iters, dpTiles, dpUnits, lo, hi, base, extra, units;
 };
 
-/// One unit of work: a tile and its iterations [kb, ke).
+/// One unit of work: a tile and its iterations [kb, ke); for a unit past
+/// the whole tiles, `cutIndex` is its tile's index among the cut ones.
 struct Unit {
-  Value tile, kb, ke, itSK;
+  Value tile, kb, ke, cutIndex;
 };
 } // namespace
 
@@ -127,7 +127,6 @@ static FailureOr<PersistentLoops> match(WarpSpecializeOp ws, std::string &why) {
     why = "its ring loop carries no accumulator";
     return failure();
   }
-  p.accArg = *accArg;
   p.acc = p.ring.getResult(*accArg);
   Operation *done = p.ring;
   if (p.acc.hasOneUse())
@@ -300,10 +299,10 @@ static Unit unitAt(OpBuilder &b, Location loc, const Schedule &s, Value u) {
   // Past the whole tiles: the j-th tile the block's range meets.
   Value j = arith::SubIOp::create(b, loc, u, s.dpUnits);
   Unit unit;
-  unit.itSK = arith::AddIOp::create(
+  unit.cutIndex = arith::AddIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, s.lo, itersOr1), j);
-  Value start = arith::MulIOp::create(b, loc, unit.itSK, s.iters);
-  Value skTile = arith::AddIOp::create(b, loc, s.dpTiles, unit.itSK);
+  Value start = arith::MulIOp::create(b, loc, unit.cutIndex, s.iters);
+  Value skTile = arith::AddIOp::create(b, loc, s.dpTiles, unit.cutIndex);
   Value kb = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, s.lo, start), zero);
   Value ke = arith::MinSIOp::create(
@@ -419,7 +418,7 @@ static void finishUnits(OpBuilder &b, PersistentLoops &p, const Schedule &s,
     Value last = arith::SubIOp::create(
         b, loc,
         arith::MulIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, unit.itSK, one), s.iters),
+            b, loc, arith::AddIOp::create(b, loc, unit.cutIndex, one), s.iters),
         one);
     Value lastBlock = blockOf(b, loc, s, last);
     auto parts = scf::ForOp::create(
