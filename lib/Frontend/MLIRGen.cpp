@@ -248,60 +248,52 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
              << t::kMaxPipelineStages << ", got " << *stages;
   }
 
-  // A 0/1 clause (`tma`, `specialize`): its value, none when absent.
-  auto readSwitch = [&](const ExprAST *e, StringRef name, StringRef one,
-                        StringRef zero) -> FailureOr<std::optional<int64_t>> {
+  // A clause of levels 0..N (`tma`, `specialize`: 0 or 1; `persistent`,
+  // `overlap`: up to 2), `meanings[i]` saying what level i does: its value,
+  // none when absent.
+  auto readLevel =
+      [&](const ExprAST *e, StringRef name,
+          ArrayRef<StringRef> meanings) -> FailureOr<std::optional<int64_t>> {
     if (!e)
       return std::optional<int64_t>();
     std::optional<int64_t> v = constInt(*e, name);
     if (!v)
       return failure();
-    if (*v != 0 && *v != 1) {
-      error(e->getLoc()) << name << " must be 1 (" << one << ") or 0 (" << zero
-                         << "), got " << *v;
+    int64_t top = meanings.size() - 1;
+    if (*v < 0 || *v > top) {
+      InFlightDiagnostic d = error(e->getLoc());
+      d << name << " must be ";
+      for (int64_t level = top; level >= 0; --level)
+        d << (level == top ? ""
+              : level == 0 ? " or "
+                           : ", ")
+          << level << " (" << meanings[level] << ")";
+      d << ", got " << *v;
       return failure();
     }
     return v;
   };
-  FailureOr<std::optional<int64_t>> tma = readSwitch(
-      kernel.getTma(), "tma", "the TMA copies staged dot operands where it can",
-      "cp.async only");
-  if (failed(tma))
-    return failure();
-  FailureOr<std::optional<int64_t>> specialize = readSwitch(
+  FailureOr<std::optional<int64_t>> tma = readLevel(
+      kernel.getTma(), "tma",
+      {"cp.async only", "the TMA copies staged dot operands where it can"});
+  FailureOr<std::optional<int64_t>> specialize = readLevel(
       kernel.getSpecialize(), "specialize",
-      "producer warps issue the TMA's copies where the kernel allows",
-      "every warp runs the whole body");
-  if (failed(specialize))
+      {"every warp runs the whole body",
+       "producer warps issue the TMA's copies where the kernel allows"});
+  FailureOr<std::optional<int64_t>> persistent = readLevel(
+      kernel.getPersistent(), "persistent",
+      {"one block per tile",
+       "as many blocks as the GPU holds at once run the grid's tiles in turn",
+       "as 1, and the last waves' tiles are cut along K between the blocks: "
+       "stream-K"});
+  FailureOr<std::optional<int64_t>> overlap = readLevel(
+      kernel.getOverlap(), "overlap",
+      {"each iteration's dots waited for in it",
+       "a specialized loop's last dot runs under the next iteration's work",
+       "as 1, and the consumer warpgroups take turns issuing their dots"});
+  if (failed(tma) || failed(specialize) || failed(persistent) ||
+      failed(overlap))
     return failure();
-  // `persistent` has a third level: 2 also cuts the last waves along K.
-  std::optional<int64_t> persistent;
-  if (const ExprAST *p = kernel.getPersistent()) {
-    persistent = constInt(*p, "persistent");
-    if (!persistent)
-      return failure();
-    if (*persistent < 0 || *persistent > 2)
-      return error(p->getLoc())
-             << "persistent must be 2 (as 1, and the last waves' tiles are "
-                "cut along K between the blocks: stream-K), 1 (as many "
-                "blocks as the GPU holds at once run the grid's tiles in "
-                "turn) or 0 (one block per tile), got "
-             << *persistent;
-  }
-  // `overlap` has a third level: 2 adds the warpgroups' turns.
-  std::optional<int64_t> overlap;
-  if (const ExprAST *o = kernel.getOverlap()) {
-    overlap = constInt(*o, "overlap");
-    if (!overlap)
-      return failure();
-    if (*overlap < 0 || *overlap > 2)
-      return error(o->getLoc())
-             << "overlap must be 2 (as 1, and the consumer warpgroups take "
-                "turns issuing their dots), 1 (a specialized loop's last dot "
-                "runs under the next iteration's work) or 0 (each "
-                "iteration's dots waited for in it), got "
-             << *overlap;
-  }
   std::optional<int64_t> cluster;
   if (const ExprAST *c = kernel.getCluster()) {
     cluster = constInt(*c, "cluster");
@@ -331,12 +323,12 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
     func->setAttr(t::kUseTmaAttr, builder.getI64IntegerAttr(**tma));
   if (*specialize)
     func->setAttr(t::kSpecializeAttr, builder.getI64IntegerAttr(**specialize));
-  if (persistent)
-    func->setAttr(t::kPersistentAttr, builder.getI64IntegerAttr(*persistent));
+  if (*persistent)
+    func->setAttr(t::kPersistentAttr, builder.getI64IntegerAttr(**persistent));
   if (cluster)
     func->setAttr(t::kClusterAttr, builder.getI64IntegerAttr(*cluster));
-  if (overlap)
-    func->setAttr(t::kOverlapAttr, builder.getI64IntegerAttr(*overlap));
+  if (*overlap)
+    func->setAttr(t::kOverlapAttr, builder.getI64IntegerAttr(**overlap));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
 
