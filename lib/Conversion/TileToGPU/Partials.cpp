@@ -27,6 +27,8 @@ using namespace tilegym::detail;
 namespace {
 /// Bytes of one partial access: four f32 registers.
 constexpr int64_t kChunkBytes = 16;
+/// Chunks a reader loads before adding them: 32 registers in flight.
+constexpr int64_t kLoadBatch = 8;
 
 /// The kernel's partials and flags, and the bytes of one slot.
 struct Workspace {
@@ -162,19 +164,30 @@ static LogicalResult emitPartialAccumulate(KernelEmitter &e,
   Type f32 = e.b.getF32Type();
   auto four =
       LLVM::LLVMStructType::getLiteral(e.getContext(), {f32, f32, f32, f32});
-  for (int64_t c = 0; c * 4 < (int64_t)regs.size(); ++c) {
-    auto load = LLVM::InlineAsmOp::create(
-        e.b, e.loc(), four, ValueRange{chunkPtr(e, *w, slot, c)},
-        "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-        ArrayAttr());
-    for (int64_t i = 0; i < 4 && 4 * c + i < (int64_t)regs.size(); ++i) {
-      Value part = LLVM::ExtractValueOp::create(e.b, e.loc(), load.getResult(0),
-                                                ArrayRef<int64_t>{i});
-      regs[4 * c + i] =
-          arith::AddFOp::create(e.b, e.loc(), regs[4 * c + i], part);
-    }
+  // Loads in batches ahead of their adds: one load's L2 latency (hundreds
+  // of cycles) per batch rather than per chunk, for kLoadBatch chunks'
+  // registers more.
+  int64_t chunks = llvm::divideCeil(regs.size(), 4);
+  for (int64_t first = 0; first < chunks; first += kLoadBatch) {
+    SmallVector<Value> loads;
+    for (int64_t c = first; c < std::min(chunks, first + kLoadBatch); ++c)
+      loads.push_back(
+          LLVM::InlineAsmOp::create(
+              e.b, e.loc(), four, ValueRange{chunkPtr(e, *w, slot, c)},
+              "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l",
+              /*has_side_effects=*/true, /*is_align_stack=*/false,
+              LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+              ArrayAttr())
+              .getResult(0));
+    for (auto [n, load] : llvm::enumerate(loads))
+      for (int64_t i = 0; i < 4; ++i) {
+        int64_t r = 4 * (first + (int64_t)n) + i;
+        if (r >= (int64_t)regs.size())
+          break;
+        Value part = LLVM::ExtractValueOp::create(e.b, e.loc(), load,
+                                                  ArrayRef<int64_t>{i});
+        regs[r] = arith::AddFOp::create(e.b, e.loc(), regs[r], part);
+      }
   }
   e.tiles[op.getResult()] = regs;
   return success();

@@ -31,8 +31,23 @@
 // CHECK-NEXT: scf.condition(%[[UNSET]])
 // CHECK: llvm.inline_asm has_side_effects "st.relaxed.gpu.global.b32 [$0], 0;", "l"
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
-// CHECK-COUNT-8: "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l"
-// CHECK: arith.addf
+// All eight chunks are loaded before the first add.
+// CHECK: "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l"
+// CHECK-NOT: arith.addf
+// CHECK: "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l"
+// CHECK-NOT: arith.addf
+// CHECK: "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l"
+// CHECK-NOT: arith.addf
+// CHECK: "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l"
+// CHECK-NOT: arith.addf
+// CHECK: "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l"
+// CHECK-NOT: arith.addf
+// CHECK: "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l"
+// CHECK-NOT: arith.addf
+// CHECK: "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l"
+// CHECK-NOT: arith.addf
+// CHECK: "ld.global.cg.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,l"
+// CHECK-COUNT-32: arith.addf
 // CHECK: } {tilegpu.warp_role = "consumer"}
 func.func @parts(%c: !tile.view<?x?xf32>) attributes {tile.kernel, tile.num_warps = 4 : i64} {
   tilegpu.warp_specialize producer warps 1 {
