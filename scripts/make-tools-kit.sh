@@ -218,13 +218,14 @@ for cfg in "f32 4 256 8 77" "bf16 1 4096 32 3" "f16 16 2 1 300"; do
 done
 # Atomics race by design (float sums in any order, tickets in any order):
 # the GPU's outputs against numpy only.
-for t in f32 f16 bf16; do
+for ti in "f32 i32 5000" "f16 i32 5000" "bf16 i32 5000" "f64 i64 5000000000"; do
+  read -r t i r <<<"$ti"
   check "atomics.$t" gpu PASS "$kit/logs/atomics.$t.log" "$run" \
-    "$L/atomics.tile" -D T=$t --size N=20000 --init 'x=uniform(-2,2)' \
-    --init 'k=randint(-2,18)' --init 'w=randint(-5000,5000)' --backend=gpu \
-    --dump "$kit/logs/atomics.$t"
+    "$L/atomics.tile" -D T=$t -D I=$i --size N=20000 --init 'x=uniform(-2,2)' \
+    --init 'k=randint(-2,18)' --init "w=randint(-$r,$r)" \
+    --backend=gpu --dump "$kit/logs/atomics.$t"
   check "atomics.$t" numpy PASS "$kit/logs/atomics.$t.numpy.log" \
-    python3 "$L/check_atomics.py" "$kit/logs/atomics.$t" $t
+    python3 "$L/check_atomics.py" "$kit/logs/atomics.$t" $t $i
 done
 for shape in M=5,N=3000 M=64,N=1 M=3,N=20000; do
   lang "while_rowsum.$shape" "" "" "$L/while_rowsum.tile" --size "$shape"

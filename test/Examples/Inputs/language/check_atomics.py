@@ -1,4 +1,4 @@
-"""check_atomics.py DIR T: atomics.tile's outputs (a --dump folder) against
+"""check_atomics.py DIR T [I]: atomics.tile's outputs (a --dump folder) against
 numpy. The histogram's sums are checked within what any order of T
 additions may round to; counts, maxima, minima, exchanges, compare-and-swaps
 and tickets exactly. Exits 1 on any failure."""
@@ -7,7 +7,8 @@ import sys
 import numpy as np
 
 d, T = sys.argv[1], sys.argv[2]
-eps = {"f32": 2.0**-24, "f16": 2.0**-11, "bf16": 2.0**-8}[T]
+I = sys.argv[3] if len(sys.argv) > 3 else "i32"
+eps = {"f64": 2.0**-53, "f32": 2.0**-24, "f16": 2.0**-11, "bf16": 2.0**-8}[T]
 B, BLOCK = 16, 128
 
 
@@ -41,7 +42,7 @@ got = load("hist.out").astype(np.float64)
 check("add " + T, np.all(np.abs(got - want) <= n * eps * mag + 1e-30),
       np.max(np.abs(got - want)))
 cnt = load("count").astype(np.int64) + np.bincount(k[m], minlength=B)
-check("add i32", np.array_equal(load("count.out"), cnt))
+check("add " + I, np.array_equal(load("count.out"), cnt))
 for name, fn, init in (("hmax", np.maximum, "hmax"), ("hmin", np.minimum,
                                                       "hmin")):
     w = load(init).astype(np.float64)
@@ -51,7 +52,7 @@ for name, fn, init in (("hmax", np.maximum, "hmax"), ("hmin", np.minimum,
 for name, fn in (("kmax", np.maximum), ("kmin", np.minimum)):
     w = load(name).astype(np.int64)
     fn.at(w, k[m], ki[m])
-    check(name + " i32", np.array_equal(load(name + ".out"), w),
+    check(name + " " + I, np.array_equal(load(name + ".out"), w),
           (load(name + ".out") - w))
 swap0 = load("swap").astype(np.float64)
 pos = x > 0
@@ -61,8 +62,8 @@ check("xchg old", np.array_equal(load("swapped.out").astype(np.float64),
                                  np.where(pos, swap0, 0)))
 even = np.arange(N) % 2 == 0
 cas0 = load("cas").astype(np.int64)
-check("cas i32 new", np.array_equal(load("cas.out"), np.where(even, ki, cas0)))
-check("cas i32 old", np.array_equal(load("casold.out"), cas0))
+check("cas " + I + " new", np.array_equal(load("cas.out"), np.where(even, ki, cas0)))
+check("cas " + I + " old", np.array_equal(load("casold.out"), cas0))
 f0 = load("fcas").astype(np.float64)
 check("cas " + T + " new",
       np.array_equal(load("fcas.out").astype(np.float64),
