@@ -154,7 +154,7 @@ lang() { # label T numpy-check tilegym-run-args...
   [ -z "$np" ] || check "$label" numpy PASS "$kit/logs/$label.numpy.log" \
     python3 "$L/$np" "$kit/logs/$label" $t
 }
-for t in f32 f16 bf16; do
+for t in f64 f32 f16 bf16; do
   lang "math.$t" $t check_math.py "$L/math.tile" -D T=$t --size N=5000 \
     --init 'x=uniform(-2,2)' --init 'y=uniform(-2,2)'
 done
@@ -188,7 +188,7 @@ check fp8_constants numpy PASS "$kit/logs/fp8c.numpy.log" python3 \
 lang ints "" check_ints.py "$L/ints.tile" --size N=5000,B=40 \
   --init 's=randint(-128,127)' --init 't=randint(-128,127)' \
   --init 'w=randint(-1099511627776,1099511627776)'
-for cfg in "f32 16 256 77" "bf16 1 4096 3" "f16 128 2 300"; do
+for cfg in "f32 16 256 77" "bf16 1 4096 3" "f16 128 2 300" "f64 16 256 37"; do
   read -r t r w m <<<"$cfg"
   # Float sums are checked against numpy, not the CPU JIT's bits: the GPU
   # adds a segment's elements, then the segments' totals.

@@ -14,11 +14,13 @@ d, T = sys.argv[1], sys.argv[2]
 a = np.load(d + "/x.npy").astype(np.float64)
 b = np.load(d + "/y.npy").astype(np.float64)
 out = np.load(d + "/out.out.npy").astype(np.float64)
-tol = {"f32": 2e-6, "f16": 2e-3, "bf16": 1.6e-2}[T]
+tol = {"f64": 1e-14, "f32": 2e-6, "f16": 2e-3, "bf16": 1.6e-2}[T]
 
 
 def q(v):
     """v rounded to T (to nearest, ties to even)."""
+    if T == "f64":
+        return v
     if T == "f16":
         return v.astype(np.float16).astype(np.float64)
     bits = v.astype(np.float32).view(np.uint32).astype(np.uint64)

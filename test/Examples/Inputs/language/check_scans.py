@@ -8,7 +8,7 @@ import sys
 import numpy as np
 
 d, T, R = sys.argv[1], sys.argv[2], int(sys.argv[3])
-eps = {"f32": 2.0**-24, "f16": 2.0**-11, "bf16": 2.0**-8}[T]
+eps = {"f64": 2.0**-53, "f32": 2.0**-24, "f16": 2.0**-11, "bf16": 2.0**-8}[T]
 x = np.load(d + "/x.npy").astype(np.float64)
 y = np.load(d + "/y.npy").astype(np.int64)
 out = np.load(d + "/out.out.npy").astype(np.float64)
@@ -18,6 +18,8 @@ M, W = x.shape
 
 def q(v):
     """v rounded to T (to nearest, ties to even)."""
+    if T == "f64":
+        return v
     if T == "f16":
         return v.astype(np.float16).astype(np.float64)
     bits = v.astype(np.float32).view(np.uint32).astype(np.uint64)
