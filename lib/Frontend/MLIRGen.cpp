@@ -248,26 +248,26 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
              << t::kMaxPipelineStages << ", got " << *stages;
   }
 
-  // A clause of levels 0..N (`tma`, `specialize`: 0 or 1; `persistent`,
-  // `overlap`: up to 2), `meanings[i]` saying what level i does: its value,
-  // none when absent.
+  // A clause of levels lowest..N (`tma`, `specialize`: 0 or 1;
+  // `persistent`, `overlap`: up to 2; `cluster`: 1 or 2), `meanings[i]`
+  // saying what level lowest + i does: its value, none when absent.
   auto readLevel =
-      [&](const ExprAST *e, StringRef name,
-          ArrayRef<StringRef> meanings) -> FailureOr<std::optional<int64_t>> {
+      [&](const ExprAST *e, StringRef name, ArrayRef<StringRef> meanings,
+          int64_t lowest = 0) -> FailureOr<std::optional<int64_t>> {
     if (!e)
       return std::optional<int64_t>();
     std::optional<int64_t> v = constInt(*e, name);
     if (!v)
       return failure();
-    int64_t top = meanings.size() - 1;
-    if (*v < 0 || *v > top) {
+    int64_t top = lowest + meanings.size() - 1;
+    if (*v < lowest || *v > top) {
       InFlightDiagnostic d = error(e->getLoc());
       d << name << " must be ";
-      for (int64_t level = top; level >= 0; --level)
-        d << (level == top ? ""
-              : level == 0 ? " or "
-                           : ", ")
-          << level << " (" << meanings[level] << ")";
+      for (int64_t level = top; level >= lowest; --level)
+        d << (level == top      ? ""
+              : level == lowest ? " or "
+                                : ", ")
+          << level << " (" << meanings[level - lowest] << ")";
       d << ", got " << *v;
       return failure();
     }
@@ -291,20 +291,13 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
       {"each iteration's dots waited for in it",
        "a specialized loop's last dot runs under the next iteration's work",
        "as 1, and the consumer warpgroups take turns issuing their dots"});
+  FailureOr<std::optional<int64_t>> cluster = readLevel(
+      kernel.getCluster(), "cluster",
+      {"none", "blocks paired along the grid's y share the tiles both load"},
+      /*lowest=*/1);
   if (failed(tma) || failed(specialize) || failed(persistent) ||
-      failed(overlap))
+      failed(overlap) || failed(cluster))
     return failure();
-  std::optional<int64_t> cluster;
-  if (const ExprAST *c = kernel.getCluster()) {
-    cluster = constInt(*c, "cluster");
-    if (!cluster)
-      return failure();
-    if (*cluster != 1 && *cluster != 2)
-      return error(c->getLoc())
-             << "cluster must be 2 (blocks paired along the grid's y share "
-                "the tiles both load) or 1 (none), got "
-             << *cluster;
-  }
 
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, loc, kernel.getName(),
@@ -325,8 +318,8 @@ LogicalResult MLIRGenImpl::genKernel(const KernelAST &kernel, ModuleOp module) {
     func->setAttr(t::kSpecializeAttr, builder.getI64IntegerAttr(**specialize));
   if (*persistent)
     func->setAttr(t::kPersistentAttr, builder.getI64IntegerAttr(**persistent));
-  if (cluster)
-    func->setAttr(t::kClusterAttr, builder.getI64IntegerAttr(*cluster));
+  if (*cluster)
+    func->setAttr(t::kClusterAttr, builder.getI64IntegerAttr(**cluster));
   if (*overlap)
     func->setAttr(t::kOverlapAttr, builder.getI64IntegerAttr(**overlap));
   Block *entry = func.addEntryBlock();
