@@ -483,6 +483,10 @@ struct TileGPUStreamKPass
     int64_t slots = kMaxSMs * resident.getInt();
     Location loc = kernel.getLoc();
 
+    // Each side builds its own schedule from its own loop's trip count, in
+    // its own region: values computed once above the warp_specialize would
+    // stay live through the whole kernel in the producer's few registers
+    // (setmaxnreg), and the arithmetic is a dozen scalar ops per block.
     b.setInsertionPoint(p->producerTiles);
     Schedule ps =
         buildSchedule(b, loc, p->producerTiles, *producerIters, slots);
