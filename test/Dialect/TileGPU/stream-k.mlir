@@ -39,6 +39,28 @@
 // CHECK: %[[CUT:.*]] = arith.select %[[SPLIT]], %[[WAVE2]], %{{.*}} : index
 // CHECK: %[[DP:.*]] = arith.subi %[[TILES]], %[[CUT]] : index
 // CHECK: %[[DPU:.*]] = arith.ceildivui %{{.*}}, %[[G]] : index
+// The groups: the most, up to 8, whose fullest (ceil(cut / g) tiles on
+// floor(G / g) blocks) gives its blocks no more iterations than one group.
+// CHECK: %[[ALL:.*]] = arith.muli %[[CUT]], %[[I]] : index
+// CHECK: %[[LEVEL:.*]] = arith.ceildivui %[[ALL]], %{{.*}} : index
+// CHECK: %[[FULLEST:.*]] = arith.ceildivui %[[CUT]], %c2{{.*}} : index
+// CHECK: %[[FEW:.*]] = arith.divui %[[G]], %c2{{.*}} : index
+// CHECK: %[[SOME:.*]] = arith.maxui %[[FEW]], %c1{{.*}} : index
+// CHECK-NEXT: %[[FULLI:.*]] = arith.muli %[[FULLEST]], %[[I]] : index
+// CHECK-NEXT: %[[LOAD:.*]] = arith.ceildivui %[[FULLI]], %[[SOME]] : index
+// CHECK: %[[ENOUGH:.*]] = arith.cmpi uge, %[[G]], %c2{{.*}} : index
+// CHECK-NEXT: %[[EVEN:.*]] = arith.cmpi ule, %[[LOAD]], %[[LEVEL]] : index
+// CHECK-NEXT: %[[FITS:.*]] = arith.andi %[[ENOUGH]], %[[EVEN]] : i1
+// CHECK: arith.select %[[FITS]], %c2{{.*}}, %{{.*}} : index
+// CHECK-COUNT-6: arith.andi
+// CHECK: %[[GROUPS:.*]] = arith.select %{{.*}}, %c8{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[GROUP:.*]] = arith.remui %[[B]], %[[GROUPS]] : index
+// CHECK-NEXT: %[[POS:.*]] = arith.divui %[[B]], %[[GROUPS]] : index
+// The group's blocks and cut tiles: those congruent to it.
+// CHECK: arith.cmpi ugt, %[[G]], %[[GROUP]] : index
+// CHECK: arith.subi %[[G]], %[[GROUP]] : index
+// CHECK: arith.cmpi ugt, %[[CUT]], %[[GROUP]] : index
+// CHECK: arith.subi %[[CUT]], %[[GROUP]] : index
 // CHECK: %[[UNITS:.*]] = arith.addi %[[DPU]], %{{.*}} : index
 // CHECK: scf.for %[[U:.*]] = %{{.*}} to %[[UNITS]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i32) {{[{]}}
 // CHECK: %[[PT:.*]] = arith.select %[[PW:.*]], %{{.*}}, %{{.*}} : index
@@ -73,9 +95,11 @@
 // CHECK: %[[SUM:.*]] = scf.if %[[ISCUT]] -> (tensor<64x64xf32, #mma>) {{[{]}}
 // CHECK: scf.if %[[OWNER]] -> (tensor<64x64xf32, #mma>) {{[{]}}
 // CHECK: %[[PARTS:.*]] = scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %[[ACC]])
-// CHECK-NEXT: tilegpu.partial_accumulate %[[A]], slot %[[P]] of 288
+// CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %[[CGROUPS:.*]], %[[P]] : index
+// CHECK-NEXT: %[[WRITER:.*]] = arith.addi %[[CGROUP:.*]], %[[STRIDE]] : index
+// CHECK-NEXT: tilegpu.partial_accumulate %[[A]], slot %[[WRITER]] of 288
 // CHECK: } else {{[{]}}
-// CHECK-NEXT: tilegpu.partial_store %[[ACC]], slot %{{.*}} of 288
+// CHECK-NEXT: tilegpu.partial_store %[[ACC]], slot %[[B]] of 288
 // CHECK-NEXT: scf.yield %[[ACC]]
 // CHECK: } else {{[{]}}
 // CHECK-NEXT: scf.yield %[[ACC]]
@@ -88,7 +112,7 @@
 // CHECK-NEXT: scf.for %{{.*}} = %[[B]] to %[[TILES]] step %[[G]] {{[{]}}
 // CHECK-NOT: tilegpu.partial
 // CHECK: return
-// REMARK: remark: stream-K: where the tiles are not a whole number of waves, the last two waves' tiles are cut along K into one equal range of iterations per block; a cut tile's first block sums the others' parts (partials of 288 slots, one per block of a launch on up to 144 SMs)
+// REMARK: remark: stream-K: where the tiles are not a whole number of waves, the last two waves' tiles are cut along K into one equal range of iterations per block, in up to 8 groups of blocks running the same iterations together; a cut tile's first block sums the others' parts (partials of 288 slots, one per block of a launch on up to 144 SMs)
 
 func.func @stream_k__grid(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) -> (index, index, index) {
   %c64 = arith.constant 64 : index

@@ -36,6 +36,8 @@ namespace {
 /// most this many times the blocks per SM, which is the partials' slots. A
 /// launch with more blocks (a larger chip) runs every tile whole.
 constexpr int64_t kMaxSMs = 144;
+/// The most groups of blocks the cut tiles are dealt to (see Schedule).
+constexpr int64_t kMaxGroups = 8;
 
 /// What tilegpu-persistent built, as this pass rewrites it.
 struct PersistentLoops {
@@ -52,17 +54,25 @@ struct PersistentLoops {
 };
 
 /// A block's share of the tiles: whole tiles first (`dpUnits` of them, the
-/// block's tiles among the first `dpTiles`), then its range [lo, hi) of the
-/// iterations of the remaining tiles laid end to end, `base` or `base + 1`
-/// iterations per block (the first `extra` blocks one more).
+/// block's tiles among the first `dpTiles`), then its part of the remaining
+/// tiles. Those are dealt to `groups` groups of blocks (cut tile c to group
+/// c mod groups, block b to group b mod groups, at `position` b div
+/// groups); a group's tiles, laid end to end, are cut into one range
+/// [lo, hi) of iterations per block of it, `base` or `base + 1` (the first
+/// `extra` positions one more). The blocks at one position of every group
+/// then run the same iterations of neighbouring tiles at the same time, as
+/// a wave of whole tiles would, so that they share what they load in the
+/// L2 (CUTLASS's stream-K groups).
 struct Schedule {
-  Value block, blocks, iters, dpTiles, dpUnits, lo, hi, base, extra, units;
+  Value block, blocks, iters, dpTiles, dpUnits, groups, group, position, lo, hi,
+      base, extra, units;
 };
 
 /// One unit of work: a tile and its iterations [kb, ke); for a unit past
-/// the whole tiles, `cutIndex` is its tile's index among the cut ones.
+/// the whole tiles, `cutIndex` is its tile's index among the cut ones and
+/// `groupTile` among its group's.
 struct Unit {
-  Value tile, kb, ke, cutIndex;
+  Value tile, kb, ke, cutIndex, groupTile;
 };
 } // namespace
 
@@ -271,13 +281,44 @@ static Schedule buildSchedule(OpBuilder &b, Location loc, scf::ForOp tiles,
   s.dpTiles = sub(count, skTiles);
   Value mine = arith::MaxSIOp::create(b, loc, sub(s.dpTiles, s.block), idx(0));
   s.dpUnits = arith::CeilDivUIOp::create(b, loc, mine, s.blocks);
-  Value total = mul(skTiles, iters);
-  s.base = div(total, s.blocks);
-  s.extra = arith::RemUIOp::create(b, loc, total, s.blocks);
-  s.lo = add(mul(s.block, s.base),
-             arith::MinUIOp::create(b, loc, s.block, s.extra));
+  // The most groups, up to kMaxGroups, whose fullest group gives its
+  // blocks no more iterations than a single group would: the last block
+  // ends no later, and fewer blocks run apart along K.
+  // (Each op built in its own statement: the IR's order does not hang on
+  // the order C++ evaluates arguments in.)
+  Value all = mul(skTiles, iters);
+  Value someBlocks = arith::MaxUIOp::create(b, loc, s.blocks, idx(1));
+  Value level = arith::CeilDivUIOp::create(b, loc, all, someBlocks);
+  s.groups = idx(1);
+  for (int64_t g = 2; g <= kMaxGroups; ++g) {
+    Value fullest = arith::CeilDivUIOp::create(b, loc, skTiles, idx(g));
+    Value fewest = div(s.blocks, idx(g));
+    Value someFewest = arith::MaxUIOp::create(b, loc, fewest, idx(1));
+    Value fullestIters = mul(fullest, iters);
+    Value load = arith::CeilDivUIOp::create(b, loc, fullestIters, someFewest);
+    Value enough = cmp(P::uge, s.blocks, idx(g));
+    Value even = cmp(P::ule, load, level);
+    Value fits = arith::AndIOp::create(b, loc, enough, even);
+    s.groups = select(fits, idx(g), s.groups);
+  }
+  s.group = arith::RemUIOp::create(b, loc, s.block, s.groups);
+  s.position = div(s.block, s.groups);
+  // The group's blocks and tiles: those of b and c with b, c = group
+  // (mod groups).
+  auto dealt = [&](Value n) -> Value {
+    Value some = cmp(P::ugt, n, s.group);
+    Value beyond = sub(n, s.group);
+    Value share = arith::CeilDivUIOp::create(b, loc, beyond, s.groups);
+    return select(some, share, idx(0));
+  };
+  Value groupBlocks = arith::MaxUIOp::create(b, loc, dealt(s.blocks), idx(1));
+  Value total = mul(dealt(skTiles), iters);
+  s.base = div(total, groupBlocks);
+  s.extra = arith::RemUIOp::create(b, loc, total, groupBlocks);
+  s.lo = add(mul(s.position, s.base),
+             arith::MinUIOp::create(b, loc, s.position, s.extra));
   s.hi = add(add(s.lo, s.base),
-             select(cmp(P::ult, s.block, s.extra), idx(1), idx(0)));
+             select(cmp(P::ult, s.position, s.extra), idx(1), idx(0)));
   Value itersOr1 = arith::MaxUIOp::create(b, loc, iters, idx(1));
   Value skUnits = select(
       cmp(P::ugt, s.hi, s.lo),
@@ -296,12 +337,15 @@ static Unit unitAt(OpBuilder &b, Location loc, const Schedule &s, Value u) {
   Value whole = arith::CmpIOp::create(b, loc, P::ult, u, s.dpUnits);
   Value dpTile = arith::AddIOp::create(
       b, loc, s.block, arith::MulIOp::create(b, loc, u, s.blocks));
-  // Past the whole tiles: the j-th tile the block's range meets.
+  // Past the whole tiles: the j-th of its group's tiles the block's range
+  // meets.
   Value j = arith::SubIOp::create(b, loc, u, s.dpUnits);
   Unit unit;
-  unit.cutIndex = arith::AddIOp::create(
+  unit.groupTile = arith::AddIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, s.lo, itersOr1), j);
-  Value start = arith::MulIOp::create(b, loc, unit.cutIndex, s.iters);
+  unit.cutIndex = arith::AddIOp::create(
+      b, loc, s.group, arith::MulIOp::create(b, loc, s.groups, unit.groupTile));
+  Value start = arith::MulIOp::create(b, loc, unit.groupTile, s.iters);
   Value skTile = arith::AddIOp::create(b, loc, s.dpTiles, unit.cutIndex);
   Value kb = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, s.lo, start), zero);
@@ -371,8 +415,10 @@ static void runIterations(OpBuilder &b, scf::ForOp loop, const Unit &unit,
   loop.getUpperBoundMutable().set(to);
 }
 
-/// The block that runs iteration `x` of the cut tiles.
-static Value blockOf(OpBuilder &b, Location loc, const Schedule &s, Value x) {
+/// The position in the block's group of the block that runs the group's
+/// iteration `x`.
+static Value positionOf(OpBuilder &b, Location loc, const Schedule &s,
+                        Value x) {
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value longer = arith::AddIOp::create(b, loc, s.base, one);
   Value split = arith::MulIOp::create(b, loc, s.extra, longer);
@@ -418,15 +464,20 @@ static void finishUnits(OpBuilder &b, PersistentLoops &p, const Schedule &s,
     Value last = arith::SubIOp::create(
         b, loc,
         arith::MulIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, unit.cutIndex, one), s.iters),
+            b, loc, arith::AddIOp::create(b, loc, unit.groupTile, one),
+            s.iters),
         one);
-    Value lastBlock = blockOf(b, loc, s, last);
+    Value lastPosition = positionOf(b, loc, s, last);
     auto parts = scf::ForOp::create(
-        b, loc, arith::AddIOp::create(b, loc, s.block, one),
-        arith::AddIOp::create(b, loc, lastBlock, one), one, ValueRange{p.acc});
+        b, loc, arith::AddIOp::create(b, loc, s.position, one),
+        arith::AddIOp::create(b, loc, lastPosition, one), one,
+        ValueRange{p.acc});
     b.setInsertionPointToStart(parts.getBody());
+    Value writer = arith::AddIOp::create(
+        b, loc, s.group,
+        arith::MulIOp::create(b, loc, s.groups, parts.getInductionVar()));
     Value sum = PartialAccumulateOp::create(
-        b, loc, parts.getRegionIterArgs()[0], parts.getInductionVar(), slots);
+        b, loc, parts.getRegionIterArgs()[0], writer, slots);
     scf::YieldOp::create(b, loc, sum);
     b.setInsertionPointAfter(parts);
     scf::YieldOp::create(b, loc, parts.getResults());
@@ -504,8 +555,10 @@ struct TileGPUStreamKPass
       kernel.emitRemark()
           << "stream-K: where the tiles are not a whole number of waves, "
              "the last two waves' tiles are cut along K into one equal range "
-             "of iterations per block; a cut tile's first block sums the "
-             "others' parts (partials of "
+             "of iterations per block, in up to "
+          << kMaxGroups
+          << " groups of blocks running the same iterations together; a cut "
+             "tile's first block sums the others' parts (partials of "
           << slots << " slots, one per block of a launch on up to " << kMaxSMs
           << " SMs)";
   }

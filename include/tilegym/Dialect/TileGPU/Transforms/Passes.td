@@ -780,8 +780,14 @@ def TileGPUStreamKPass : Pass<"tilegpu-stream-k", "::mlir::func::FuncOp"> {
     pass made persistent. Where the grid's tiles are not a whole number of
     the launch's blocks, the last wave leaves SMs idle; the kernel instead
     runs whole tiles but for the last two waves' worth (the partial wave and
-    the one before it), whose iterations, laid end to end, are cut into one
-    equal range per block, so that every block ends at about the same time.
+    the one before it), whose iterations are cut into one equal range per
+    block, so that every block ends at about the same time. Those tiles
+    are dealt to g groups of blocks (tile c and block b to group c, b mod
+    g); a group's tiles, laid end to end, are cut between its blocks, and
+    g is the most groups, up to 8, that load no block more than a single
+    group would: the blocks at one position of every group then run the
+    same iterations of neighbouring tiles together, sharing their loads in
+    the L2.
     A tile cut between blocks is finished by the block holding its first
     iterations: the others hand it their accumulators
     (`tilegpu.partial_store`, in their first unit of work), it adds them
