@@ -27,41 +27,80 @@
 // CHECK: %[[KT:.*]] = tile.dim %arg0[1]
 // CHECK: %[[I:.*]] = arith.ceildivui
 // CHECK: %[[REM:.*]] = arith.remui %[[TILES]], %[[G]] : index
-// CHECK: tile.num_blocks 2
-// CHECK: tile.num_blocks 1
-// CHECK: %[[SLOTS:.*]] = arith.cmpi ule, %[[G]], %c288
-// CHECK: %[[TWO:.*]] = arith.cmpi uge, %[[I]], %c2
-// CHECK: %[[MORE:.*]] = arith.cmpi ugt, %[[TILES]], %[[G]] : index
-// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[REM]], %{{.*}} : index
-// CHECK: %[[BOTH:.*]] = arith.andi %[[PARTIAL]], %[[MORE]] : i1
-// CHECK-NEXT: %[[SPLIT:.*]] = arith.andi %[[BOTH]], %{{.*}} : i1
-// CHECK: %[[WAVE2:.*]] = arith.addi %[[REM]], %[[G]] : index
-// CHECK: %[[CUT:.*]] = arith.select %[[SPLIT]], %[[WAVE2]], %{{.*}} : index
-// CHECK: %[[DP:.*]] = arith.subi %[[TILES]], %[[CUT]] : index
-// CHECK: %[[DPU:.*]] = arith.ceildivui %{{.*}}, %[[G]] : index
-// The groups: the most, up to 8, whose fullest (ceil(cut / g) tiles on
-// floor(G / g) blocks) gives its blocks no more iterations than one group.
-// CHECK: %[[ALL:.*]] = arith.muli %[[CUT]], %[[I]] : index
-// CHECK: %[[LEVEL:.*]] = arith.ceildivui %[[ALL]], %{{.*}} : index
-// CHECK: %[[FULLEST:.*]] = arith.ceildivui %[[CUT]], %c2{{.*}} : index
-// CHECK: %[[FEW:.*]] = arith.divui %[[G]], %c2{{.*}} : index
-// CHECK: %[[SOME:.*]] = arith.maxui %[[FEW]], %c1{{.*}} : index
-// CHECK-NEXT: %[[FULLI:.*]] = arith.muli %[[FULLEST]], %[[I]] : index
-// CHECK-NEXT: %[[LOAD:.*]] = arith.ceildivui %[[FULLI]], %[[SOME]] : index
-// CHECK: %[[ENOUGH:.*]] = arith.cmpi uge, %[[G]], %c2{{.*}} : index
-// CHECK-NEXT: %[[EVEN:.*]] = arith.cmpi ule, %[[LOAD]], %[[LEVEL]] : index
-// CHECK-NEXT: %[[FITS:.*]] = arith.andi %[[ENOUGH]], %[[EVEN]] : i1
-// CHECK: arith.select %[[FITS]], %c2{{.*}}, %{{.*}} : index
-// CHECK-COUNT-6: arith.andi
-// CHECK: %[[GROUPS:.*]] = arith.select %{{.*}}, %c8{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[GY:.*]] = tile.num_blocks 1
+// CHECK-NEXT: %[[GZ:.*]] = tile.num_blocks 2
+// CHECK: %[[FY:.*]] = arith.cmpi eq, %[[GY]], %c1{{.*}} : index
+// CHECK: %[[FZ:.*]] = arith.cmpi eq, %[[GZ]], %c1{{.*}} : index
+// CHECK-NEXT: %[[ALONGX:.*]] = arith.andi %[[FY]], %[[FZ]] : i1
+// CHECK: %[[PARTIAL:.*]] = arith.cmpi ne, %[[REM]], %c0{{.*}} : index
+// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi ugt, %[[TILES]], %[[G]] : index
+// CHECK: %[[TWO:.*]] = arith.cmpi uge, %[[I]], %c2{{.*}} : index
+// CHECK: %[[SLOTS:.*]] = arith.cmpi ule, %[[G]], %c288 : index
+// CHECK-NEXT: %[[S1:.*]] = arith.andi %[[PARTIAL]], %[[MORE]] : i1
+// CHECK-NEXT: %[[S2:.*]] = arith.andi %[[S1]], %[[TWO]] : i1
+// CHECK-NEXT: %[[S3:.*]] = arith.andi %[[S2]], %[[SLOTS]] : i1
+// CHECK-NEXT: %[[SPLIT:.*]] = arith.andi %[[S3]], %[[ALONGX]] : i1
+// CHECK-NEXT: %[[WAVE2:.*]] = arith.addi %[[REM]], %[[G]] : index
+// CHECK: %[[CUT:.*]] = arith.select %[[SPLIT]], %[[WAVE2]], %c0{{.*}} : index
+// CHECK-NEXT: %[[DP:.*]] = arith.subi %[[TILES]], %[[CUT]] : index
+// CHECK-NEXT: %[[AHEAD:.*]] = arith.subi %[[DP]], %[[B]] : index
+// CHECK: %[[LEFT:.*]] = arith.maxsi %[[AHEAD]], %c0{{.*}} : index
+// CHECK-NEXT: %[[DPU:.*]] = arith.ceildivui %[[LEFT]], %[[G]] : index
+// The groups: the most, up to 8, that divide both the blocks and the cut
+// tiles, only where tiles are cut (one group otherwise).
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: %[[BL2:.*]] = arith.remui %[[G]], %c2{{.*}} : index
+// CHECK: %[[TL2:.*]] = arith.remui %[[CUT]], %c2{{.*}} : index
+// CHECK: %[[BE2:.*]] = arith.cmpi eq, %[[BL2]], %c0{{.*}} : index
+// CHECK: %[[TE2:.*]] = arith.cmpi eq, %[[TL2]], %c0{{.*}} : index
+// CHECK-NEXT: %[[D2:.*]] = arith.andi %[[BE2]], %[[TE2]] : i1
+// CHECK-NEXT: %[[U2:.*]] = arith.andi %[[SPLIT]], %[[D2]] : i1
+// CHECK: %[[G2:.*]] = arith.select %[[U2]], %c2{{.*}}, %[[ONE]] : index
+// CHECK: %[[BL3:.*]] = arith.remui %[[G]], %c3{{.*}} : index
+// CHECK: %[[TL3:.*]] = arith.remui %[[CUT]], %c3{{.*}} : index
+// CHECK: %[[U3:.*]] = arith.andi %[[SPLIT]], %{{.*}} : i1
+// CHECK: %[[G3:.*]] = arith.select %[[U3]], %c3{{.*}}, %[[G2]] : index
+// CHECK: arith.remui %[[CUT]], %c4{{.*}} : index
+// CHECK: %[[G4:.*]] = arith.select %{{.*}}, %c4{{.*}}, %[[G3]] : index
+// CHECK: arith.remui %[[CUT]], %c5{{.*}} : index
+// CHECK: %[[G5:.*]] = arith.select %{{.*}}, %c5{{.*}}, %[[G4]] : index
+// CHECK: arith.remui %[[CUT]], %c6{{.*}} : index
+// CHECK: %[[G6:.*]] = arith.select %{{.*}}, %c6{{.*}}, %[[G5]] : index
+// CHECK: arith.remui %[[CUT]], %c7{{.*}} : index
+// CHECK: %[[G7:.*]] = arith.select %{{.*}}, %c7{{.*}}, %[[G6]] : index
+// CHECK: %[[BL8:.*]] = arith.remui %[[G]], %c8{{.*}} : index
+// CHECK: %[[TL8:.*]] = arith.remui %[[CUT]], %c8{{.*}} : index
+// CHECK: %[[BE8:.*]] = arith.cmpi eq, %[[BL8]], %c0{{.*}} : index
+// CHECK: %[[TE8:.*]] = arith.cmpi eq, %[[TL8]], %c0{{.*}} : index
+// CHECK-NEXT: %[[D8:.*]] = arith.andi %[[BE8]], %[[TE8]] : i1
+// CHECK-NEXT: %[[U8:.*]] = arith.andi %[[SPLIT]], %[[D8]] : i1
+// CHECK: %[[GROUPS:.*]] = arith.select %[[U8]], %c8{{.*}}, %[[G7]] : index
 // CHECK-NEXT: %[[GROUP:.*]] = arith.remui %[[B]], %[[GROUPS]] : index
 // CHECK-NEXT: %[[POS:.*]] = arith.divui %[[B]], %[[GROUPS]] : index
-// The group's blocks and cut tiles: those congruent to it.
-// CHECK: arith.cmpi ugt, %[[G]], %[[GROUP]] : index
-// CHECK: arith.subi %[[G]], %[[GROUP]] : index
-// CHECK: arith.cmpi ugt, %[[CUT]], %[[GROUP]] : index
-// CHECK: arith.subi %[[CUT]], %[[GROUP]] : index
-// CHECK: %[[UNITS:.*]] = arith.addi %[[DPU]], %{{.*}} : index
+// Every group alike: G / g blocks and cut / g tiles, whose iterations are
+// cut into one range [lo, hi) per position, base or base + 1 long.
+// CHECK-NEXT: %[[GB:.*]] = arith.divui %[[G]], %[[GROUPS]] : index
+// CHECK-NEXT: %[[GT:.*]] = arith.divui %[[CUT]], %[[GROUPS]] : index
+// CHECK-NEXT: %[[TOTAL:.*]] = arith.muli %[[GT]], %[[I]] : index
+// CHECK-NEXT: %[[BASE:.*]] = arith.divui %[[TOTAL]], %[[GB]] : index
+// CHECK-NEXT: %[[EXTRA:.*]] = arith.remui %[[TOTAL]], %[[GB]] : index
+// CHECK-NEXT: %[[EVEN:.*]] = arith.muli %[[POS]], %[[BASE]] : index
+// CHECK-NEXT: %[[BEFORE:.*]] = arith.minui %[[POS]], %[[EXTRA]] : index
+// CHECK-NEXT: %[[RLO:.*]] = arith.addi %[[EVEN]], %[[BEFORE]] : index
+// CHECK-NEXT: %[[GETS:.*]] = arith.cmpi ult, %[[POS]], %[[EXTRA]] : index
+// CHECK: %[[EXTRAONE:.*]] = arith.select %[[GETS]], %c1{{.*}}, %c0{{.*}} : index
+// CHECK-NEXT: %[[LOBASE:.*]] = arith.addi %[[RLO]], %[[BASE]] : index
+// CHECK-NEXT: %[[RHI:.*]] = arith.addi %[[LOBASE]], %[[EXTRAONE]] : index
+// The units: the whole tiles, then the tiles the range [lo, hi) meets.
+// CHECK: %[[IORONE:.*]] = arith.maxui %[[I]], %c1{{.*}} : index
+// CHECK: %[[RLAST:.*]] = arith.subi %[[RHI]], %c1{{.*}} : index
+// CHECK-NEXT: %[[LASTT:.*]] = arith.divui %[[RLAST]], %[[IORONE]] : index
+// CHECK-NEXT: %[[FIRSTT:.*]] = arith.divui %[[RLO]], %[[IORONE]] : index
+// CHECK-NEXT: %[[MET:.*]] = arith.subi %[[LASTT]], %[[FIRSTT]] : index
+// CHECK: %[[METALL:.*]] = arith.addi %[[MET]], %c1{{.*}} : index
+// CHECK-NEXT: %[[HAS:.*]] = arith.cmpi ugt, %[[RHI]], %[[RLO]] : index
+// CHECK: %[[SKU:.*]] = arith.select %[[HAS]], %[[METALL]], %c0{{.*}} : index
+// CHECK-NEXT: %[[UNITS:.*]] = arith.addi %[[DPU]], %[[SKU]] : index
 // CHECK: scf.for %[[U:.*]] = %{{.*}} to %[[UNITS]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i32) {{[{]}}
 // CHECK: %[[PT:.*]] = arith.select %[[PW:.*]], %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[PKB:.*]] = arith.select %[[PW]], %{{.*}}, %{{.*}} : index
@@ -74,6 +113,8 @@
 // CHECK: tilegpu.async_copy
 // The consumers.
 // CHECK: } consumer registers
+// CHECK: %[[CGROUP:.*]] = arith.remui %[[B]], %[[CGROUPS:.*]] : index
+// CHECK-NEXT: %[[CPOS:.*]] = arith.divui %[[B]], %[[CGROUPS]] : index
 // CHECK: scf.for %[[CU:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32) {{[{]}}
 // CHECK: %[[WHOLE:.*]] = arith.cmpi ult, %[[CU]], %{{.*}} : index
 // CHECK: %[[CT:.*]] = arith.select %[[WHOLE]], %{{.*}}, %{{.*}} : index
@@ -89,14 +130,18 @@
 // CHECK-NEXT: %[[RAN:.*]] = arith.cmpi slt, %[[CFROM]], %[[CTO]] : index
 // CHECK-NEXT: scf.if %[[RAN]] {{[{]}}
 // CHECK: %[[OWNER:.*]] = arith.cmpi eq, %[[KB]], %{{.*}} : index
-// CHECK: %[[KEI:.*]] = arith.cmpi ne, %[[KE]], %[[CI]] : index
-// CHECK: %[[KBN:.*]] = arith.cmpi ne, %[[KB]], %{{.*}} : index
-// CHECK: %[[ISCUT:.*]] = arith.ori %[[KBN]], %[[KEI]] : i1
+// CHECK-NEXT: %[[KBN:.*]] = arith.cmpi ne, %[[KB]], %{{.*}} : index
+// CHECK-NEXT: %[[KEI:.*]] = arith.cmpi ne, %[[KE]], %[[CI]] : index
+// CHECK-NEXT: %[[ISCUT:.*]] = arith.ori %[[KBN]], %[[KEI]] : i1
 // CHECK: %[[SUM:.*]] = scf.if %[[ISCUT]] -> (tensor<64x64xf32, #mma>) {{[{]}}
 // CHECK: scf.if %[[OWNER]] -> (tensor<64x64xf32, #mma>) {{[{]}}
-// CHECK: %[[PARTS:.*]] = scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %[[ACC]])
-// CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %[[CGROUPS:.*]], %[[P]] : index
-// CHECK-NEXT: %[[WRITER:.*]] = arith.addi %[[CGROUP:.*]], %[[STRIDE]] : index
+// The parts of the later positions of the block's group, from the next one
+// to the one holding the tile's last iteration, each at its writer's slot.
+// CHECK: %[[NEXTPOS:.*]] = arith.addi %[[CPOS]], %c1{{.*}} : index
+// CHECK-NEXT: %[[PASTLAST:.*]] = arith.addi %{{.*}}, %c1{{.*}} : index
+// CHECK-NEXT: %[[PARTS:.*]] = scf.for %[[P:.*]] = %[[NEXTPOS]] to %[[PASTLAST]] step %{{.*}} iter_args(%[[A:.*]] = %[[ACC]])
+// CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %[[CGROUPS]], %[[P]] : index
+// CHECK-NEXT: %[[WRITER:.*]] = arith.addi %[[CGROUP]], %[[STRIDE]] : index
 // CHECK-NEXT: tilegpu.partial_accumulate %[[A]], slot %[[WRITER]] of 288
 // CHECK: } else {{[{]}}
 // CHECK-NEXT: tilegpu.partial_store %[[ACC]], slot %[[B]] of 288
@@ -112,7 +157,7 @@
 // CHECK-NEXT: scf.for %{{.*}} = %[[B]] to %[[TILES]] step %[[G]] {{[{]}}
 // CHECK-NOT: tilegpu.partial
 // CHECK: return
-// REMARK: remark: stream-K: where the tiles are not a whole number of waves, the last two waves' tiles are cut along K into one equal range of iterations per block, in up to 8 groups of blocks running the same iterations together; a cut tile's first block sums the others' parts (partials of 288 slots, one per block of a launch on up to 144 SMs)
+// REMARK: remark: stream-K: where the tiles are not a whole number of waves, the last two waves' tiles are cut along K into one equal range of iterations per block, in the most groups up to 8 dividing both the blocks and the cut tiles, whose blocks run the same iterations together; a cut tile's first block sums the others' parts (partials of 288 slots, one per block of a launch on up to 144 SMs)
 
 func.func @stream_k__grid(%va: !tile.view<?x?xbf16>, %vb: !tile.view<?x?xbf16>, %vc: !tile.view<?x?xf32>) -> (index, index, index) {
   %c64 = arith.constant 64 : index

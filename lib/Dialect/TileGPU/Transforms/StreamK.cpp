@@ -57,12 +57,12 @@ struct PersistentLoops {
 /// block's tiles among the first `dpTiles`), then its part of the remaining
 /// tiles. Those are dealt to `groups` groups of blocks (cut tile c to group
 /// c mod groups, block b to group b mod groups, at `position` b div
-/// groups); a group's tiles, laid end to end, are cut into one range
-/// [lo, hi) of iterations per block of it, `base` or `base + 1` (the first
-/// `extra` positions one more). The blocks at one position of every group
-/// then run the same iterations of neighbouring tiles at the same time, as
-/// a wave of whole tiles would, so that they share what they load in the
-/// L2 (CUTLASS's stream-K groups).
+/// groups; `groups` divides both, so every group is alike); a group's tiles,
+/// laid end to end, are cut into one range [lo, hi) of iterations per block of
+/// it, `base` or `base + 1` (the first `extra` positions one more). The blocks
+/// at one position of every group then run the same iterations of neighbouring
+/// tiles at the same time, as a wave of whole tiles would, so that they share
+/// what they load in the L2 (CUTLASS's stream-K groups).
 struct Schedule {
   Value block, blocks, iters, dpTiles, dpUnits, groups, group, position, lo, hi,
       base, extra, units;
@@ -253,77 +253,80 @@ static Schedule buildSchedule(OpBuilder &b, Location loc, scf::ForOp tiles,
   auto select = [&](Value c, Value x, Value y) -> Value {
     return arith::SelectOp::create(b, loc, c, x, y);
   };
+  auto andi = [&](Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, loc, x, y);
+  };
   using P = arith::CmpIPredicate;
   Schedule s;
   s.block = tiles.getLowerBound();
   s.blocks = tiles.getStep();
   Value count = tiles.getUpperBound();
   s.iters = iters;
+  // Each op is built in its own statement, so that the IR's order does not
+  // hang on the order in which C++ evaluates a call's arguments.
   Value rem = arith::RemUIOp::create(b, loc, count, s.blocks);
   // A launch along x alone (the runtime's): blocks along y or z (a raw
   // launch of the whole grid) would share the partials' slots.
-  Value alone = arith::AndIOp::create(
-      b, loc, cmp(P::eq, tile::NumBlocksOp::create(b, loc, 1), idx(1)),
-      cmp(P::eq, tile::NumBlocksOp::create(b, loc, 2), idx(1)));
-  Value split = arith::AndIOp::create(
-      b, loc,
-      arith::AndIOp::create(b, loc, cmp(P::ne, rem, idx(0)),
-                            cmp(P::ugt, count, s.blocks)),
-      arith::AndIOp::create(
-          b, loc,
-          arith::AndIOp::create(b, loc, cmp(P::uge, iters, idx(2)),
-                                cmp(P::ule, s.blocks, idx(slots))),
-          alone));
+  Value blocksY = tile::NumBlocksOp::create(b, loc, 1);
+  Value blocksZ = tile::NumBlocksOp::create(b, loc, 2);
+  Value flatY = cmp(P::eq, blocksY, idx(1));
+  Value flatZ = cmp(P::eq, blocksZ, idx(1));
+  Value alongX = andi(flatY, flatZ);
+  Value partialWave = cmp(P::ne, rem, idx(0));
+  Value pastOneWave = cmp(P::ugt, count, s.blocks);
+  Value cuttable = cmp(P::uge, iters, idx(2));
+  Value enoughSlots = cmp(P::ule, s.blocks, idx(slots));
+  Value split = andi(partialWave, pastOneWave);
+  split = andi(split, cuttable);
+  split = andi(split, enoughSlots);
+  split = andi(split, alongX);
   // The last two waves' worth (the partial wave and the one before it):
   // each block then gets between one and two tiles of iterations, so that
-  // a tile is cut between at most three blocks.
-  Value skTiles = select(split, add(rem, s.blocks), idx(0));
-  s.dpTiles = sub(count, skTiles);
-  Value mine = arith::MaxSIOp::create(b, loc, sub(s.dpTiles, s.block), idx(0));
-  s.dpUnits = arith::CeilDivUIOp::create(b, loc, mine, s.blocks);
-  // The most groups, up to kMaxGroups, whose fullest group gives its
-  // blocks no more iterations than a single group would: the last block
-  // ends no later, and fewer blocks run apart along K.
-  // (Each op built in its own statement: the IR's order does not hang on
-  // the order C++ evaluates arguments in.)
-  Value all = mul(skTiles, iters);
-  Value someBlocks = arith::MaxUIOp::create(b, loc, s.blocks, idx(1));
-  Value level = arith::CeilDivUIOp::create(b, loc, all, someBlocks);
+  // a tile is cut between at most two blocks.
+  Value lastTwoWaves = add(rem, s.blocks);
+  Value cutTiles = select(split, lastTwoWaves, idx(0));
+  s.dpTiles = sub(count, cutTiles);
+  Value aheadOfBlock = sub(s.dpTiles, s.block);
+  Value wholeLeft = arith::MaxSIOp::create(b, loc, aheadOfBlock, idx(0));
+  s.dpUnits = arith::CeilDivUIOp::create(b, loc, wholeLeft, s.blocks);
+  // The most groups, up to kMaxGroups, that divide both the blocks and the
+  // cut tiles: every group then has the same blocks and tiles, so the
+  // blocks at one position of every group run the same iterations at the
+  // same time (with unequal groups their ranges drift apart along K), and
+  // no block runs more iterations than with one group.
   s.groups = idx(1);
   for (int64_t g = 2; g <= kMaxGroups; ++g) {
-    Value fullest = arith::CeilDivUIOp::create(b, loc, skTiles, idx(g));
-    Value fewest = div(s.blocks, idx(g));
-    Value someFewest = arith::MaxUIOp::create(b, loc, fewest, idx(1));
-    Value fullestIters = mul(fullest, iters);
-    Value load = arith::CeilDivUIOp::create(b, loc, fullestIters, someFewest);
-    Value enough = cmp(P::uge, s.blocks, idx(g));
-    Value even = cmp(P::ule, load, level);
-    Value fits = arith::AndIOp::create(b, loc, enough, even);
-    s.groups = select(fits, idx(g), s.groups);
+    Value blocksLeft = arith::RemUIOp::create(b, loc, s.blocks, idx(g));
+    Value tilesLeft = arith::RemUIOp::create(b, loc, cutTiles, idx(g));
+    Value blocksEven = cmp(P::eq, blocksLeft, idx(0));
+    Value tilesEven = cmp(P::eq, tilesLeft, idx(0));
+    Value divides = andi(blocksEven, tilesEven);
+    Value useG = andi(split, divides);
+    s.groups = select(useG, idx(g), s.groups);
   }
   s.group = arith::RemUIOp::create(b, loc, s.block, s.groups);
   s.position = div(s.block, s.groups);
-  // The group's blocks and tiles: those of b and c with b, c = group
-  // (mod groups).
-  auto dealt = [&](Value n) -> Value {
-    Value some = cmp(P::ugt, n, s.group);
-    Value beyond = sub(n, s.group);
-    Value share = arith::CeilDivUIOp::create(b, loc, beyond, s.groups);
-    return select(some, share, idx(0));
-  };
-  Value groupBlocks = arith::MaxUIOp::create(b, loc, dealt(s.blocks), idx(1));
-  Value total = mul(dealt(skTiles), iters);
+  // Each group's blocks and cut tiles, an equal share of both.
+  Value groupBlocks = div(s.blocks, s.groups);
+  Value groupTiles = div(cutTiles, s.groups);
+  Value total = mul(groupTiles, iters);
   s.base = div(total, groupBlocks);
   s.extra = arith::RemUIOp::create(b, loc, total, groupBlocks);
-  s.lo = add(mul(s.position, s.base),
-             arith::MinUIOp::create(b, loc, s.position, s.extra));
-  s.hi = add(add(s.lo, s.base),
-             select(cmp(P::ult, s.position, s.extra), idx(1), idx(0)));
+  Value evenPart = mul(s.position, s.base);
+  Value extrasBefore = arith::MinUIOp::create(b, loc, s.position, s.extra);
+  s.lo = add(evenPart, extrasBefore);
+  Value getsExtra = cmp(P::ult, s.position, s.extra);
+  Value extraOne = select(getsExtra, idx(1), idx(0));
+  Value loPlusBase = add(s.lo, s.base);
+  s.hi = add(loPlusBase, extraOne);
   Value itersOr1 = arith::MaxUIOp::create(b, loc, iters, idx(1));
-  Value skUnits = select(
-      cmp(P::ugt, s.hi, s.lo),
-      add(sub(div(sub(s.hi, idx(1)), itersOr1), div(s.lo, itersOr1)), idx(1)),
-      idx(0));
+  Value last = sub(s.hi, idx(1));
+  Value lastTile = div(last, itersOr1);
+  Value firstTile = div(s.lo, itersOr1);
+  Value tilesMet = sub(lastTile, firstTile);
+  Value tilesMetAll = add(tilesMet, idx(1));
+  Value hasRange = cmp(P::ugt, s.hi, s.lo);
+  Value skUnits = select(hasRange, tilesMetAll, idx(0));
   s.units = add(s.dpUnits, skUnits);
   return s;
 }
@@ -423,14 +426,13 @@ static Value positionOf(OpBuilder &b, Location loc, const Schedule &s,
   Value longer = arith::AddIOp::create(b, loc, s.base, one);
   Value split = arith::MulIOp::create(b, loc, s.extra, longer);
   Value early = arith::DivUIOp::create(b, loc, x, longer);
-  Value late = arith::AddIOp::create(
-      b, loc, s.extra,
-      arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, x, split),
-                             arith::MaxUIOp::create(b, loc, s.base, one)));
-  return arith::SelectOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, split), early,
-      late);
+  Value pastLonger = arith::SubIOp::create(b, loc, x, split);
+  Value baseOr1 = arith::MaxUIOp::create(b, loc, s.base, one);
+  Value shorter = arith::DivUIOp::create(b, loc, pastLonger, baseOr1);
+  Value late = arith::AddIOp::create(b, loc, s.extra, shorter);
+  Value inLonger =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, split);
+  return arith::SelectOp::create(b, loc, inLonger, early, late);
 }
 
 /// The consumers' unit: a cut tile's accumulator handed over or summed, and
@@ -443,9 +445,9 @@ static void finishUnits(OpBuilder &b, PersistentLoops &p, const Schedule &s,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value owner = arith::CmpIOp::create(b, loc, P::eq, unit.kb, zero);
-  Value cut = arith::OrIOp::create(
-      b, loc, arith::CmpIOp::create(b, loc, P::ne, unit.kb, zero),
-      arith::CmpIOp::create(b, loc, P::ne, unit.ke, s.iters));
+  Value notFirst = arith::CmpIOp::create(b, loc, P::ne, unit.kb, zero);
+  Value notLast = arith::CmpIOp::create(b, loc, P::ne, unit.ke, s.iters);
+  Value cut = arith::OrIOp::create(b, loc, notFirst, notLast);
   Type type = p.acc.getType();
   auto ifCut = scf::IfOp::create(b, loc, TypeRange{type}, cut, true);
   {
@@ -468,10 +470,10 @@ static void finishUnits(OpBuilder &b, PersistentLoops &p, const Schedule &s,
             s.iters),
         one);
     Value lastPosition = positionOf(b, loc, s, last);
-    auto parts = scf::ForOp::create(
-        b, loc, arith::AddIOp::create(b, loc, s.position, one),
-        arith::AddIOp::create(b, loc, lastPosition, one), one,
-        ValueRange{p.acc});
+    Value firstWriter = arith::AddIOp::create(b, loc, s.position, one);
+    Value pastLastWriter = arith::AddIOp::create(b, loc, lastPosition, one);
+    auto parts = scf::ForOp::create(b, loc, firstWriter, pastLastWriter, one,
+                                    ValueRange{p.acc});
     b.setInsertionPointToStart(parts.getBody());
     Value writer = arith::AddIOp::create(
         b, loc, s.group,
@@ -537,7 +539,8 @@ struct TileGPUStreamKPass
     // Each side builds its own schedule from its own loop's trip count, in
     // its own region: values computed once above the warp_specialize would
     // stay live through the whole kernel in the producer's few registers
-    // (setmaxnreg), and the arithmetic is a dozen scalar ops per block.
+    // (setmaxnreg), and the arithmetic is some tens of scalar ops per block,
+    // run once per block.
     b.setInsertionPoint(p->producerTiles);
     Schedule ps =
         buildSchedule(b, loc, p->producerTiles, *producerIters, slots);
@@ -555,9 +558,10 @@ struct TileGPUStreamKPass
       kernel.emitRemark()
           << "stream-K: where the tiles are not a whole number of waves, "
              "the last two waves' tiles are cut along K into one equal range "
-             "of iterations per block, in up to "
+             "of iterations per block, in the most groups up to "
           << kMaxGroups
-          << " groups of blocks running the same iterations together; a cut "
+          << " dividing both the blocks and the cut tiles, whose blocks run "
+             "the same iterations together; a cut "
              "tile's first block sums the others' parts (partials of "
           << slots << " slots, one per block of a launch on up to " << kMaxSMs
           << " SMs)";

@@ -784,10 +784,11 @@ def TileGPUStreamKPass : Pass<"tilegpu-stream-k", "::mlir::func::FuncOp"> {
     block, so that every block ends at about the same time. Those tiles
     are dealt to g groups of blocks (tile c and block b to group c, b mod
     g); a group's tiles, laid end to end, are cut between its blocks, and
-    g is the most groups, up to 8, that load no block more than a single
-    group would: the blocks at one position of every group then run the
-    same iterations of neighbouring tiles together, sharing their loads in
-    the L2.
+    g is the most groups, up to 8, that divide both the blocks and the cut
+    tiles: every group is then alike, and the blocks at one position of
+    every group run the same iterations of neighbouring tiles together,
+    sharing their loads in the L2 (with unequal groups their ranges would
+    drift apart along K).
     A tile cut between blocks is finished by the block holding its first
     iterations: the others hand it their accumulators
     (`tilegpu.partial_store`, in their first unit of work), it adds them
