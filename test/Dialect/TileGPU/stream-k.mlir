@@ -102,6 +102,13 @@
 // CHECK: %[[SKU:.*]] = arith.select %[[HAS]], %[[METALL]], %c0{{.*}} : index
 // CHECK-NEXT: %[[UNITS:.*]] = arith.addi %[[DPU]], %[[SKU]] : index
 // CHECK: scf.for %[[U:.*]] = %{{.*}} to %[[UNITS]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i32) {{[{]}}
+// A unit past the whole tiles: the (u - whole units)-th of the group's tiles
+// from the first the range meets, at index group + groups x that among the
+// cut tiles.
+// CHECK: %[[J:.*]] = arith.subi %[[U]], %[[DPU]] : index
+// CHECK-NEXT: %[[GTILE:.*]] = arith.addi %[[FIRSTT]], %[[J]] : index
+// CHECK-NEXT: %[[GSTRIDE:.*]] = arith.muli %[[GROUPS]], %[[GTILE]] : index
+// CHECK-NEXT: %[[CUTIDX:.*]] = arith.addi %[[GROUP]], %[[GSTRIDE]] : index
 // CHECK: %[[PT:.*]] = arith.select %[[PW:.*]], %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[PKB:.*]] = arith.select %[[PW]], %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[PKE:.*]] = arith.select %[[PW]], %[[I]], %{{.*}} : index

@@ -63,9 +63,10 @@ struct PersistentLoops {
 /// at one position of every group then run the same iterations of neighbouring
 /// tiles at the same time, as a wave of whole tiles would, so that they share
 /// what they load in the L2 (CUTLASS's stream-K groups).
+/// `firstTile` is the first of its group's tiles the range meets.
 struct Schedule {
   Value block, blocks, iters, dpTiles, dpUnits, groups, group, position, lo, hi,
-      base, extra, units;
+      base, extra, firstTile, units;
 };
 
 /// One unit of work: a tile and its iterations [kb, ke); for a unit past
@@ -322,8 +323,8 @@ static Schedule buildSchedule(OpBuilder &b, Location loc, scf::ForOp tiles,
   Value itersOr1 = arith::MaxUIOp::create(b, loc, iters, idx(1));
   Value last = sub(s.hi, idx(1));
   Value lastTile = div(last, itersOr1);
-  Value firstTile = div(s.lo, itersOr1);
-  Value tilesMet = sub(lastTile, firstTile);
+  s.firstTile = div(s.lo, itersOr1);
+  Value tilesMet = sub(lastTile, s.firstTile);
   Value tilesMetAll = add(tilesMet, idx(1));
   Value hasRange = cmp(P::ugt, s.hi, s.lo);
   Value skUnits = select(hasRange, tilesMetAll, idx(0));
@@ -335,8 +336,6 @@ static Schedule buildSchedule(OpBuilder &b, Location loc, scf::ForOp tiles,
 static Unit unitAt(OpBuilder &b, Location loc, const Schedule &s, Value u) {
   using P = arith::CmpIPredicate;
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value itersOr1 = arith::MaxUIOp::create(
-      b, loc, s.iters, arith::ConstantIndexOp::create(b, loc, 1));
   Value whole = arith::CmpIOp::create(b, loc, P::ult, u, s.dpUnits);
   Value dpTile = arith::AddIOp::create(
       b, loc, s.block, arith::MulIOp::create(b, loc, u, s.blocks));
@@ -344,8 +343,7 @@ static Unit unitAt(OpBuilder &b, Location loc, const Schedule &s, Value u) {
   // meets.
   Value j = arith::SubIOp::create(b, loc, u, s.dpUnits);
   Unit unit;
-  unit.groupTile = arith::AddIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, s.lo, itersOr1), j);
+  unit.groupTile = arith::AddIOp::create(b, loc, s.firstTile, j);
   unit.cutIndex = arith::AddIOp::create(
       b, loc, s.group, arith::MulIOp::create(b, loc, s.groups, unit.groupTile));
   Value start = arith::MulIOp::create(b, loc, unit.groupTile, s.iters);
